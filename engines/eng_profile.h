@@ -1,0 +1,86 @@
+/* eng_profile.h: the numbers that describe one GPU and its host link to the engine model.
+ *
+ * A plain value type. Profiles are written as GLib key files under
+ * engines/profiles/ (see README.md there for every key, its unit and range);
+ * sim/profile_file.c reads them, since the engines know nothing of files. */
+#ifndef ENG_PROFILE_H
+#define ENG_PROFILE_H
+
+#include <glib.h>
+#include "../sim/sim_time.h"
+
+#define ENG_PROFILE_MAX_NAMES 8
+
+/* One direction and host-memory kind of the link: a copy of `b` bytes takes
+ * latency + b / bandwidth when it runs alone. */
+typedef struct
+{
+  double bandwidth; /* bytes per second */
+  SimTime latency;
+} EngLink;
+
+typedef struct
+{
+  /* The profile's name and those it inherits from, most specific first,
+   * NULL-ended; kernel `time=` lists are matched against these. */
+  char *names[ENG_PROFILE_MAX_NAMES + 1];
+  char *description;
+
+  /* [copy] */
+  guint copy_engines;        /* 1: one engine and queue for both directions */
+  EngLink h2d_pinned, h2d_pageable;
+  EngLink d2h_pinned, d2h_pageable;
+  EngLink d2d;
+  double duplex_factor;      /* speed of each direction while both run, (0, 1] */
+
+  /* [host]: time each API call holds the host thread */
+  SimTime host_kernel_launch;
+  SimTime host_memcpy_async;
+  SimTime host_memcpy_sync;  /* call overhead of cudaMemcpy beyond the copy */
+  SimTime host_event_record;
+  SimTime host_stream_wait;
+  SimTime host_sync;         /* a synchronize call, returning after its condition */
+
+  /* [latency]: device-side delays */
+  SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
+  SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
+  SimTime dependency_latency; /* a completion seen by another engine or stream */
+  SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+
+  /* [queues] */
+  guint max_connections;     /* 1 before Kepler, 32 after */
+  guint default_connections; /* CUDA_DEVICE_MAX_CONNECTIONS when unset */
+
+  /* [kernel] */
+  guint sm_count;
+  guint max_threads_per_sm;
+  guint max_blocks_per_sm;
+  guint64 smem_per_sm;         /* bytes */
+  guint regs_per_sm;
+  guint max_threads_per_block;
+  guint64 max_smem_per_block;  /* bytes */
+  guint default_regs;          /* registers per thread when a kernel gives none */
+  guint max_concurrent_kernels;
+  gboolean deferred_completion;   /* Fermi: completions held until a launch run ends */
+  gboolean connection_serializes; /* kernels of one connection never overlap */
+
+  /* [info]: where the numbers come from (free text, may be NULL) */
+  char *gpu, *driver, *cuda, *date, *source;
+} EngProfile;
+
+void eng_profile_clear (EngProfile *profile);
+void eng_profile_copy (EngProfile *dest, const EngProfile *src);
+
+/* How many blocks of a kernel with this shape one SM holds at once (0 when one
+ * block does not fit). regs 0 means the profile's default_regs. */
+guint eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
+                                 guint64 smem, guint regs);
+
+/* The profile's own name. */
+static inline const char *
+eng_profile_name (const EngProfile *profile)
+{
+  return profile->names[0];
+}
+
+#endif /* ENG_PROFILE_H */

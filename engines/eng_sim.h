@@ -1,0 +1,95 @@
+/* eng_sim.h: run a schedule through the GPU model and read back what each op did.
+ *
+ * The model (MODEL.md section 1) is split by concept: eng_host.c (the host
+ * thread), eng_deps.c (stream order, events, the legacy default stream),
+ * eng_connection.c (hardware queues and the false-dependency rule),
+ * eng_copy.c (copy engines and the link), eng_kernel.c (SM slots, the
+ * left-over policy, Fermi's deferred completion). This file wires them to the
+ * event core. */
+#ifndef ENG_SIM_H
+#define ENG_SIM_H
+
+#include <glib.h>
+#include "eng_profile.h"
+#include "../sim/schedule.h"
+
+/* Where an op ran. */
+typedef enum
+{
+  ENG_ENGINE_H2D,     /* host-to-device copy engine */
+  ENG_ENGINE_D2H,     /* device-to-host copy engine */
+  ENG_ENGINE_COPY,    /* the single copy engine of a one-engine device */
+  ENG_ENGINE_D2D,     /* device-to-device copies */
+  ENG_ENGINE_COMPUTE, /* the kernel engine (SMs) */
+  ENG_ENGINE_HOST,    /* the host thread: syncs, host work, blocking copies' wait */
+  ENG_ENGINE_STREAM,  /* no engine: event record and wait markers */
+  ENG_N_ENGINES
+} EngEngine;
+
+/* What an op waited for last, i.e. the constraint that set its start time. */
+typedef enum
+{
+  ENG_CAUSE_NONE,     /* started when it reached the device */
+  ENG_CAUSE_HOST,     /* the host had not issued it yet (ref: the op the host was busy with, or none) */
+  ENG_CAUSE_STREAM,   /* the previous op of its stream (ref) */
+  ENG_CAUSE_EVENT,    /* an event wait: the record (ref) */
+  ENG_CAUSE_LEGACY,   /* the legacy default stream: op ref */
+  ENG_CAUSE_QUEUE,    /* false dependency: behind op ref in its connection's queue */
+  ENG_CAUSE_ENGINE,   /* its engine was busy with op ref */
+  ENG_CAUSE_SLOTS,    /* kernel slots or the concurrency limit, held by op ref */
+  ENG_CAUSE_DEFERRED, /* Fermi: completion of its dependency ref held until the launch run ended */
+  ENG_CAUSE_SYNC,     /* host call that waited for op ref to finish */
+  ENG_N_CAUSES
+} EngCause;
+
+#define ENG_NO_REF G_MAXUINT32
+
+typedef struct
+{
+  SimTime issue;  /* the host made the call */
+  SimTime start;  /* the op began on its engine (host: the call began) */
+  SimTime end;    /* the op finished (host calls: the call returned) */
+  guint32 cause_ref;
+  guint8 cause;   /* EngCause */
+  guint8 engine;  /* EngEngine */
+  gint16 conn;    /* connection, -1 for none */
+  guint8 queue;   /* for ENG_CAUSE_QUEUE: the queue class (EngQueueClass) */
+} EngOpResult;
+
+typedef struct EngSim EngSim;
+
+/* Prepares a run. `connections` 0 means the schedule's `connections`
+ * statement, else the profile's default. Checks the schedule against the
+ * device (a block larger than the device allows, a kernel without a time for
+ * this device, ...) and fails with a file:line:column message. */
+EngSim *eng_sim_new (const EngProfile *profile, const Schedule *sched,
+                     guint connections, GError **error);
+void eng_sim_free (EngSim *sim);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EngSim, eng_sim_free)
+
+/* Runs the whole schedule. */
+void eng_sim_run (EngSim *sim);
+
+/* After the run: one result per schedule op, in issue order. */
+const EngOpResult *eng_sim_results (const EngSim *sim);
+SimTime eng_sim_makespan (const EngSim *sim);
+/* The connection count in force (after the profile's maximum). */
+guint eng_sim_connections (const EngSim *sim);
+/* Number of events the run took. */
+guint64 eng_sim_events (const EngSim *sim);
+
+const char *eng_engine_name (EngEngine engine);
+const char *eng_cause_name (EngCause cause);
+/* A sentence for the CSV's cause column and --explain, e.g.
+ * "queue conn0/d2h behind op 7 (stream s1)". Empty string for ENG_CAUSE_NONE.
+ * Newly allocated. */
+char *eng_sim_describe_cause (const EngSim *sim, gsize op);
+
+#define ENG_ERROR (eng_error_quark ())
+GQuark eng_error_quark (void);
+typedef enum
+{
+  ENG_ERROR_UNSUPPORTED, /* the schedule asks for what the device cannot do */
+} EngError;
+
+#endif /* ENG_SIM_H */

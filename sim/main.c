@@ -1,0 +1,81 @@
+/* main.c: `streamsim COMMAND ...`, dispatching to the subcommands of cli.h. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "profile_file.h"
+#include "schedule.h"
+#include "timeline.h"
+
+typedef struct
+{
+  const char *name;
+  int (*main) (int argc, char **argv);
+  const char *summary;
+} CliCommand;
+
+static const CliCommand commands[] = {
+  { "predict", cli_predict_main, "simulate a schedule on a device profile; timeline CSV, summary, --explain" },
+  { "devices", cli_devices_main, "list the device profiles and their main parameters" },
+  { "compare", cli_compare_main, "compare two timelines op by op (predicted vs measured)" },
+  { "plot", cli_plot_main, "draw a timeline (or two, --vs) as a Gantt chart with gnuplot" },
+  { "sweep", cli_sweep_main, "predict a grid of parameter values and devices; plot makespan" },
+};
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+           "Usage: streamsim COMMAND [OPTION...]\n"
+           "\n"
+           "Predicts how a GPU overlaps copies and kernels for a given issue order.\n"
+           "\n"
+           "Commands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-8s  %s\n", commands[i].name, commands[i].summary);
+  fprintf (out,
+           "\n"
+           "Example:\n"
+           "  streamsim predict traces/seed/async-v2.sched --device c2050 --explain\n"
+           "\n"
+           "`streamsim COMMAND --help` explains each command's options.\n");
+}
+
+int
+cli_report_error (const GError *error)
+{
+  fprintf (stderr, "streamsim: %s\n", error->message);
+  if (error->domain == SCHEDULE_ERROR)
+    return error->code == SCHEDULE_ERROR_IO ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+  if (error->domain == TIMELINE_ERROR)
+    return error->code == TIMELINE_ERROR_IO ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
+  if (error->domain == PROFILE_ERROR || error->domain == G_OPTION_ERROR)
+    return CLI_EXIT_INPUT;
+  return CLI_EXIT_SYSTEM;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2)
+    {
+      usage (stderr);
+      return CLI_EXIT_INPUT;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      usage (stdout);
+      return CLI_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("streamsim %s\n", STREAMSIM_VERSION);
+      return CLI_EXIT_OK;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].main (argc - 1, argv + 1);
+  fprintf (stderr, "streamsim: unknown command '%s'\n\n", argv[1]);
+  usage (stderr);
+  return CLI_EXIT_INPUT;
+}
