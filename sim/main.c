@@ -2,7 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "plot.h"
 #include "profile_file.h"
+#include "../engines/eng_sim.h"
 #include "schedule.h"
 #include "timeline.h"
 
@@ -48,8 +50,11 @@ cli_report_error (const GError *error)
     return error->code == SCHEDULE_ERROR_IO ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
   if (error->domain == TIMELINE_ERROR)
     return error->code == TIMELINE_ERROR_IO ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
-  if (error->domain == PROFILE_ERROR || error->domain == G_OPTION_ERROR)
+  if (error->domain == PROFILE_ERROR || error->domain == G_OPTION_ERROR
+      || error->domain == ENG_ERROR)
     return CLI_EXIT_INPUT;
+  if (error->domain == PLOT_ERROR)
+    return error->code == PLOT_ERROR_INPUT ? CLI_EXIT_INPUT : CLI_EXIT_SYSTEM;
   return CLI_EXIT_SYSTEM;
 }
 

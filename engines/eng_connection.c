@@ -1,0 +1,139 @@
+/* eng_connection.c: hardware work queues ("connections") and the false-dependency rule.
+ *
+ * THE RULE. A device has C connections (1 before Kepler; on Kepler and later
+ * CUDA_DEVICE_MAX_CONNECTIONS, default 8). Streams are assigned to them
+ * round-robin in creation order: the i-th stream created (i = 0, 1, ...) goes
+ * to connection i mod C; the legacy default stream uses connection 0. Each
+ * connection holds one in-order queue per engine class: host-to-device copies,
+ * device-to-host copies and compute (kernels, device-to-device copies); a
+ * device with a single copy engine has one copy queue for both directions.
+ * Ops enter their queue in issue order. Only the op at the head of a queue
+ * can go to its engine, and only once its own dependencies are met; every op
+ * behind it waits too, even ops of other streams that are ready. That wait is
+ * a "false dependency": nothing in the program asked for it.
+ *
+ * This one rule reproduces the seed's three devices. On the C1060 and C2050
+ * (C = 1) all streams share one set of queues, so issue order decides what
+ * can overlap ("within an engine all external dependencies are lost"); the
+ * K20's Hyper-Q gives each of a few streams its own queues, so issue order
+ * stops mattering. With more streams than connections, streams that share a
+ * connection interfere again.
+ *
+ * An op leaves the head when its engine accepts it: a copy when it starts, a
+ * kernel when the kernel engine admits it (it then competes for SM slots),
+ * so kernels of one connection can run side by side unless the profile says
+ * `connection_serializes`, in which case the next kernel of a connection waits
+ * until the previous one has finished.
+ *
+ * Rejected alternative: one queue per stream with a global arbiter. It cannot
+ * produce the C1060's V1 result (12 units: each D2H blocks the next stream's
+ * H2D in the shared copy queue), which the per-connection queue gives exactly. */
+#include "eng_internal.h"
+
+guint
+eng_connection_of (const EngSim *sim, guint32 stream)
+{
+  if (stream == SCHED_STREAM_DEFAULT)
+    return 0;
+  return (stream - 1) % sim->connections;
+}
+
+EngQueueClass
+eng_connection_class (const EngSim *sim, const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_KERNEL:
+      return ENG_Q_COMPUTE;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      if (sop->u.copy.dir == SCHED_DIR_D2D)
+        return ENG_Q_COMPUTE;
+      if (sim->profile.copy_engines < 2)
+        return ENG_Q_COPY;
+      return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_Q_H2D : ENG_Q_D2H;
+    default:
+      return ENG_Q_NONE;
+    }
+}
+
+static EngFifo *
+queue_of (EngSim *sim, guint conn, EngQueueClass qclass)
+{
+  return &sim->queues[conn * ENG_N_QUEUES + qclass];
+}
+
+static void
+became_head (EngSim *sim, guint32 op, guint32 ahead, SimTime now)
+{
+  EngOp *o = &sim->ops[op];
+  o->head_time = now;
+  o->head_ref = ahead;
+}
+
+void
+eng_connection_arrive (EngSim *sim, guint32 op, SimTime now)
+{
+  EngOp *o = &sim->ops[op];
+  guint conn = (guint) sim->results[op].conn;
+  EngFifo *fifo = queue_of (sim, conn, o->qclass);
+  o->flags |= ENG_OP_ARRIVED;
+  o->arrive = now;
+  gboolean was_empty = fifo->head == ENG_NONE;
+  eng_fifo_push (sim, fifo, op, ENG_LINK_QUEUE);
+  if (was_empty)
+    became_head (sim, op, ENG_NONE, now);
+  eng_connection_pump (sim, conn, o->qclass, now);
+}
+
+/* Hands the head of a queue to its engine if it is ready. */
+void
+eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now)
+{
+  EngFifo *fifo = queue_of (sim, conn, qclass);
+  guint32 head = fifo->head;
+  if (head == ENG_NONE)
+    return;
+  EngOp *o = &sim->ops[head];
+  if ((o->flags & ENG_OP_SUBMITTED) || o->pending > 0 || o->deps_time > now)
+    return;
+  const SchedOp *sop = eng_sop (sim, head);
+  if (sop->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes
+      && sim->conn_active_kernel[conn] != ENG_NONE)
+    return; /* eng_connection_kernel_done pumps again */
+  o->flags |= ENG_OP_SUBMITTED;
+  o->submitted = now;
+  if (sop->kind == SCHED_OP_KERNEL)
+    eng_kernel_submit (sim, head, now);
+  else
+    eng_copy_submit (sim, head, now);
+}
+
+/* The engine accepted the head of its queue: the next op moves up. */
+void
+eng_connection_pop (EngSim *sim, guint32 op, SimTime now)
+{
+  EngOp *o = &sim->ops[op];
+  guint conn = (guint) sim->results[op].conn;
+  EngFifo *fifo = queue_of (sim, conn, o->qclass);
+  g_assert (fifo->head == op);
+  eng_fifo_pop (sim, fifo, ENG_LINK_QUEUE);
+  if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
+    sim->conn_active_kernel[conn] = op;
+  if (fifo->head != ENG_NONE)
+    {
+      became_head (sim, fifo->head, op, now);
+      eng_connection_pump (sim, conn, o->qclass, now);
+    }
+}
+
+void
+eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now)
+{
+  guint conn = (guint) sim->results[op].conn;
+  if (sim->conn_active_kernel[conn] == op)
+    {
+      sim->conn_active_kernel[conn] = ENG_NONE;
+      eng_connection_pump (sim, conn, ENG_Q_COMPUTE, now);
+    }
+}

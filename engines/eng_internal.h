@@ -1,0 +1,242 @@
+/* eng_internal.h: the state the engine files share; never included outside engines/. */
+#ifndef ENG_INTERNAL_H
+#define ENG_INTERNAL_H
+
+#include "eng_sim.h"
+#include "../sim/sim_queue.h"
+
+#define ENG_NONE G_MAXUINT32
+
+/* The per-connection queue an op waits in. A one-copy-engine device puts both
+ * directions in ENG_Q_COPY; kernels and device-to-device copies share
+ * ENG_Q_COMPUTE. Markers, host work and syncs use no queue. */
+typedef enum
+{
+  ENG_Q_H2D,
+  ENG_Q_D2H,
+  ENG_Q_COPY,
+  ENG_Q_COMPUTE,
+  ENG_N_QUEUES,
+  ENG_Q_NONE = 0xff
+} EngQueueClass;
+
+/* How a dependent learns of an op's completion. */
+typedef enum
+{
+  ENG_EDGE_STREAM,
+  ENG_EDGE_EVENT,
+  ENG_EDGE_LEGACY,
+} EngEdgeKind;
+
+typedef struct
+{
+  guint32 target;
+  guint32 next;  /* next edge of the same source op */
+  guint8 kind;   /* EngEdgeKind */
+} EngEdge;
+
+enum
+{
+  ENG_OP_ARRIVED = 1 << 0,   /* in its queue (or, for markers, issued) */
+  ENG_OP_SUBMITTED = 1 << 1, /* handed to its engine, waiting for or holding it */
+  ENG_OP_STARTED = 1 << 2,
+  ENG_OP_FINISHED = 1 << 3,  /* ended on its engine */
+  ENG_OP_SIGNALED = 1 << 4,  /* its completion is visible to every dependent */
+  ENG_OP_DEPS_EVENT = 1 << 5, /* a deps-ready event is scheduled */
+  ENG_OP_HOST_WAITED = 1 << 6, /* the host is blocked in a sync that includes it */
+};
+
+typedef struct
+{
+  guint32 first_edge;   /* dependents, through EngEdge.next */
+  guint32 pending;      /* dependencies not yet satisfied */
+  guint32 next;         /* next op in its connection queue; then in the dispatch list */
+  guint32 next_ready;   /* next op waiting for the same engine (a copy engine, kernel admission) */
+  guint32 run;          /* Fermi launch run, or ENG_NONE */
+  guint32 next_in_run;
+  guint8 qclass;        /* EngQueueClass */
+  guint8 flags;
+  guint8 signal_engine; /* engine whose completion this op's signal carries */
+  guint8 deps_cause;    /* EngCause of the latest dependency */
+  guint32 deps_ref;
+  SimTime arrive;       /* reached its queue */
+  SimTime deps_time;    /* every dependency seen, latencies included */
+  SimTime signal_time;  /* when dependents see it complete (before latency) */
+  SimTime head_time;    /* reached the head of its queue */
+  guint32 head_ref;     /* op ahead of it in the queue when it got there late */
+  guint8 engine_cause;  /* ENG_CAUSE_ENGINE or ENG_CAUSE_SLOTS when it waited for its engine */
+  guint32 engine_ref;   /* op that held the engine or slots it waited for */
+  SimTime engine_time;
+  SimTime submitted;    /* handed to its engine */
+  union
+  {
+    struct
+    {
+      guint64 unit;       /* SM capacity one block takes, in slot units */
+      SimTime block_time;
+      guint32 remaining;  /* blocks not yet dispatched */
+      guint32 in_flight;  /* blocks dispatched and running */
+      guint32 grid;
+      gint priority;
+      guint64 accept_seq;
+    } k;
+    struct
+    {
+      SimTime solo;       /* duration if it ran alone */
+      double left;        /* solo-time still to go */
+      double rate;        /* progress per ns: 1 alone, duplex factor in duplex */
+      SimTime since;      /* when `left` was last brought up to date */
+      guint32 gen;        /* bumped when its end event is rescheduled */
+    } c;
+    SimTime host;         /* host work duration */
+  } u;
+} EngOp;
+
+typedef struct
+{
+  guint32 head, tail;
+} EngFifo;
+
+/* One copy engine (a direction, or both on one-engine devices). */
+typedef struct
+{
+  EngFifo ready;      /* ops ready for it, in the order they became ready */
+  guint32 running;    /* ENG_NONE when idle */
+  guint32 last;       /* last op it ran, for causes */
+  guint8 engine;      /* EngEngine */
+} EngCopyEngine;
+
+/* A Fermi launch run: kernels issued back to back whose completions are
+ * signalled together. */
+typedef struct
+{
+  guint32 first;      /* members through EngOp.next_in_run */
+  guint32 unfinished;
+  guint32 last;       /* the member whose end released the run */
+  gboolean released;
+} EngRun;
+
+struct EngSim
+{
+  EngProfile profile;
+  const Schedule *sched;
+  SimQueue *events;
+  guint connections;
+  gsize n_ops;
+  EngOp *ops;
+  EngOpResult *results;
+  GArray *edges;          /* EngEdge */
+
+  /* issue-time bookkeeping (eng_deps.c) */
+  guint32 *stream_tail;   /* last op issued to each stream */
+  guint32 *stream_legacy; /* last legacy op each stream has an edge from */
+  guint32 *event_record;  /* most recent record of each event */
+  guint32 last_legacy;
+  guint32 *dirty;         /* blocking streams with ops since the last legacy op */
+  guint n_dirty;
+  gboolean *is_dirty;
+
+  /* connections (eng_connection.c): connections x ENG_N_QUEUES fifos */
+  EngFifo *queues;
+  guint32 *conn_active_kernel; /* connection_serializes: the kernel in flight */
+
+  /* copy engines (eng_copy.c) */
+  EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
+
+  /* kernel engine (eng_kernel.c) */
+  guint64 slots_free;
+  guint64 slots_total;
+  guint running_kernels;
+  guint32 dispatch_list;  /* accepted kernels with blocks left, by (priority, seq) */
+  guint32 admit_list;     /* queue heads waiting for the concurrency limit */
+  guint64 accept_seq;
+  guint32 last_kernel;    /* last kernel to free slots or finish, for causes */
+  GArray *runs;           /* EngRun */
+  guint32 open_run;       /* the run a kernel issued next may join */
+  gboolean last_device_op_was_kernel;
+
+  /* host thread (eng_host.c) */
+  gsize next_issue;
+  guint32 host_wait_op;   /* blocking op the host waits on, or ENG_NONE */
+  guint host_wait_count;  /* sync device/default: ops still to finish */
+  gboolean host_wait_all;
+  SimTime host_wait_since;
+  gsize outstanding;      /* device ops issued and not signalled */
+  guint32 last_signaled;  /* most recent op whose completion the host could see */
+
+  SimTime makespan;
+  guint64 n_events;
+};
+
+/* eng_sim.c */
+void eng_sim_started (EngSim *sim, guint32 op, SimTime now);
+
+/* eng_deps.c */
+void eng_deps_issue (EngSim *sim, guint32 op);
+void eng_deps_arrived (EngSim *sim, guint32 op, SimTime now); /* markers */
+void eng_deps_satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32 ref);
+void eng_deps_signal (EngSim *sim, guint32 op, SimTime now, gboolean compute_only);
+SimTime eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to);
+void eng_op_finish (EngSim *sim, guint32 op, SimTime now);
+
+/* eng_connection.c */
+EngQueueClass eng_connection_class (const EngSim *sim, const SchedOp *sop);
+guint eng_connection_of (const EngSim *sim, guint32 stream);
+void eng_connection_arrive (EngSim *sim, guint32 op, SimTime now);
+void eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now);
+void eng_connection_pop (EngSim *sim, guint32 op, SimTime now);
+void eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now);
+
+/* eng_copy.c */
+EngEngine eng_copy_engine_of (const EngSim *sim, const SchedOp *sop);
+SimTime eng_copy_solo_time (const EngSim *sim, const SchedOp *sop);
+void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
+
+/* eng_kernel.c */
+gboolean eng_kernel_prepare (EngSim *sim, GError **error);
+void eng_kernel_submit (EngSim *sim, guint32 op, SimTime now);
+
+/* eng_host.c */
+void eng_host_start (EngSim *sim);
+void eng_host_op_signaled (EngSim *sim, guint32 op, SimTime now);
+
+/* helpers */
+static inline const SchedOp *
+eng_sop (const EngSim *sim, guint32 op)
+{
+  return schedule_op (sim->sched, op);
+}
+
+/* FIFOs of ops linked through a field of EngOp: `next` for connection
+ * queues, `next_ready` for the ops waiting for an engine (an op waits for its
+ * engine while still at the head of its connection queue). */
+#define ENG_LINK_QUEUE G_STRUCT_OFFSET (EngOp, next)
+#define ENG_LINK_READY G_STRUCT_OFFSET (EngOp, next_ready)
+#define ENG_OP_LINK(sim, op, link) G_STRUCT_MEMBER (guint32, &(sim)->ops[op], link)
+
+static inline void
+eng_fifo_push (EngSim *sim, EngFifo *fifo, guint32 op, glong link)
+{
+  ENG_OP_LINK (sim, op, link) = ENG_NONE;
+  if (fifo->tail == ENG_NONE)
+    fifo->head = op;
+  else
+    ENG_OP_LINK (sim, fifo->tail, link) = op;
+  fifo->tail = op;
+}
+
+static inline guint32
+eng_fifo_pop (EngSim *sim, EngFifo *fifo, glong link)
+{
+  guint32 op = fifo->head;
+  if (op != ENG_NONE)
+    {
+      fifo->head = ENG_OP_LINK (sim, op, link);
+      if (fifo->head == ENG_NONE)
+        fifo->tail = ENG_NONE;
+      ENG_OP_LINK (sim, op, link) = ENG_NONE;
+    }
+  return op;
+}
+
+#endif /* ENG_INTERNAL_H */

@@ -1,0 +1,71 @@
+/* eng_profile.c: copying and freeing device profiles, and how many blocks of a kernel fit on one SM. */
+#include <string.h>
+#include "eng_profile.h"
+
+void
+eng_profile_clear (EngProfile *profile)
+{
+  g_return_if_fail (profile != NULL);
+
+  for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
+    g_free (profile->names[i]);
+  g_free (profile->description);
+  g_free (profile->gpu);
+  g_free (profile->driver);
+  g_free (profile->cuda);
+  g_free (profile->date);
+  g_free (profile->source);
+  memset (profile, 0, sizeof *profile);
+}
+
+/* `dest` is overwritten, not cleared first: pass a zeroed or cleared one. */
+void
+eng_profile_copy (EngProfile *dest, const EngProfile *src)
+{
+  g_return_if_fail (dest != NULL && src != NULL && dest != src);
+
+  *dest = *src;
+  for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
+    dest->names[i] = g_strdup (src->names[i]);
+  dest->names[ENG_PROFILE_MAX_NAMES] = NULL;
+  dest->description = g_strdup (src->description);
+  dest->gpu = g_strdup (src->gpu);
+  dest->driver = g_strdup (src->driver);
+  dest->cuda = g_strdup (src->cuda);
+  dest->date = g_strdup (src->date);
+  dest->source = g_strdup (src->source);
+}
+
+/* The occupancy rule of the CUDA occupancy calculator, without its allocation
+ * granularities: an SM holds as many blocks as the tightest of its block,
+ * thread, shared-memory and register limits allows. Threads are counted in
+ * whole warps because a partial warp still takes a warp's slots; registers
+ * are counted per rounded block for the same reason. The calculator's
+ * register and shared-memory rounding (per warp to 256 registers, smem to
+ * 128 B or 256 B) is left out: it changes the answer only for shapes near a
+ * limit, and a profile cannot hold every generation's rounding rules. */
+guint
+eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
+                           guint64 smem, guint regs)
+{
+  g_return_val_if_fail (profile != NULL, 0);
+  g_return_val_if_fail (block_threads > 0, 0);
+
+  if (block_threads > profile->max_threads_per_block)
+    return 0;
+  if (smem > profile->max_smem_per_block)
+    return 0;
+
+  guint64 threads = ((guint64) block_threads + 31) / 32 * 32;
+  guint64 blocks = profile->max_blocks_per_sm;
+
+  blocks = MIN (blocks, profile->max_threads_per_sm / threads);
+  if (smem > 0)
+    blocks = MIN (blocks, profile->smem_per_sm / smem);
+
+  guint64 regs_per_block = (guint64) (regs > 0 ? regs : profile->default_regs) * threads;
+  if (regs_per_block > 0)
+    blocks = MIN (blocks, profile->regs_per_sm / regs_per_block);
+
+  return (guint) blocks;
+}

@@ -1,0 +1,320 @@
+/* eng_sim.c: wires the host thread, dependencies, connections and engines to the event core; results and causes. */
+#include <string.h>
+#include "eng_internal.h"
+
+G_DEFINE_QUARK (eng-error-quark, eng_error)
+
+static const char *const engine_names[ENG_N_ENGINES] = {
+  "h2d", "d2h", "copy", "d2d", "compute", "host", "stream",
+};
+
+static const char *const cause_names[ENG_N_CAUSES] = {
+  "none", "host", "stream", "event", "legacy", "queue", "engine", "slots", "deferred", "sync",
+};
+
+static const char *const queue_names[ENG_N_QUEUES] = { "h2d", "d2h", "copy", "compute" };
+
+const char *
+eng_engine_name (EngEngine engine)
+{
+  g_return_val_if_fail (engine < ENG_N_ENGINES, "?");
+  return engine_names[engine];
+}
+
+const char *
+eng_cause_name (EngCause cause)
+{
+  g_return_val_if_fail (cause < ENG_N_CAUSES, "?");
+  return cause_names[cause];
+}
+
+static EngEngine
+engine_of (const EngSim *sim, const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_KERNEL:
+      return ENG_ENGINE_COMPUTE;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return eng_copy_engine_of (sim, sop);
+    case SCHED_OP_RECORD:
+    case SCHED_OP_WAIT:
+      return ENG_ENGINE_STREAM;
+    default:
+      return ENG_ENGINE_HOST;
+    }
+}
+
+EngSim *
+eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections,
+             GError **error)
+{
+  g_return_val_if_fail (profile != NULL && sched != NULL, NULL);
+  g_return_val_if_fail (connections <= 32, NULL);
+
+  EngSim *sim = g_new0 (EngSim, 1);
+  eng_profile_copy (&sim->profile, profile);
+  sim->sched = sched;
+  if (connections == 0)
+    connections = schedule_connections (sched);
+  if (connections == 0)
+    connections = profile->default_connections;
+  /* Devices before Kepler have a single hardware queue whatever is asked. */
+  sim->connections = MIN (connections, profile->max_connections);
+  if (sim->connections == 0)
+    sim->connections = 1;
+
+  sim->n_ops = schedule_n_ops (sched);
+  if (sim->n_ops >= ENG_NONE)
+    {
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s: %" G_GSIZE_FORMAT " ops are more than the model can index",
+                   schedule_path (sched), sim->n_ops);
+      eng_sim_free (sim);
+      return NULL;
+    }
+  sim->ops = g_new0 (EngOp, sim->n_ops);
+  sim->results = g_new0 (EngOpResult, sim->n_ops);
+  sim->edges = g_array_sized_new (FALSE, FALSE, sizeof (EngEdge), sim->n_ops + 16);
+  sim->runs = g_array_new (FALSE, FALSE, sizeof (EngRun));
+  sim->events = sim_queue_new ();
+
+  guint n_streams = schedule_n_streams (sched);
+  sim->stream_tail = g_new (guint32, n_streams);
+  sim->stream_legacy = g_new (guint32, n_streams);
+  sim->dirty = g_new (guint32, n_streams);
+  sim->is_dirty = g_new0 (gboolean, n_streams);
+  for (guint s = 0; s < n_streams; s++)
+    sim->stream_tail[s] = sim->stream_legacy[s] = ENG_NONE;
+  guint n_events = schedule_n_events (sched);
+  sim->event_record = g_new (guint32, MAX (n_events, 1));
+  for (guint e = 0; e < n_events; e++)
+    sim->event_record[e] = ENG_NONE;
+  sim->last_legacy = ENG_NONE;
+
+  sim->queues = g_new (EngFifo, sim->connections * ENG_N_QUEUES);
+  for (guint q = 0; q < sim->connections * ENG_N_QUEUES; q++)
+    sim->queues[q].head = sim->queues[q].tail = ENG_NONE;
+  sim->conn_active_kernel = g_new (guint32, sim->connections);
+  for (guint c = 0; c < sim->connections; c++)
+    sim->conn_active_kernel[c] = ENG_NONE;
+  for (guint i = 0; i < G_N_ELEMENTS (sim->copy); i++)
+    {
+      sim->copy[i].ready.head = sim->copy[i].ready.tail = ENG_NONE;
+      sim->copy[i].running = sim->copy[i].last = ENG_NONE;
+    }
+  sim->dispatch_list = sim->admit_list = ENG_NONE;
+  sim->last_kernel = ENG_NONE;
+  sim->open_run = ENG_NONE;
+  sim->host_wait_op = ENG_NONE;
+  sim->last_signaled = ENG_NONE;
+
+  for (gsize i = 0; i < sim->n_ops; i++)
+    {
+      const SchedOp *sop = schedule_op (sched, i);
+      EngOp *o = &sim->ops[i];
+      EngOpResult *r = &sim->results[i];
+      o->first_edge = o->next = o->next_ready = ENG_NONE;
+      o->run = o->next_in_run = ENG_NONE;
+      o->deps_ref = o->head_ref = o->engine_ref = ENG_NONE;
+      o->qclass = (guint8) eng_connection_class (sim, sop);
+      o->signal_engine = ENG_ENGINE_STREAM;
+      r->engine = (guint8) engine_of (sim, sop);
+      r->conn = -1;
+      r->cause_ref = ENG_NO_REF;
+      if (o->qclass != ENG_Q_NONE || sop->kind == SCHED_OP_RECORD || sop->kind == SCHED_OP_WAIT)
+        r->conn = (gint16) eng_connection_of (sim, sop->stream);
+    }
+
+  if (!eng_kernel_prepare (sim, error))
+    {
+      eng_sim_free (sim);
+      return NULL;
+    }
+  return sim;
+}
+
+void
+eng_sim_free (EngSim *sim)
+{
+  if (sim == NULL)
+    return;
+  eng_profile_clear (&sim->profile);
+  sim_queue_free (sim->events);
+  g_free (sim->ops);
+  g_free (sim->results);
+  if (sim->edges)
+    g_array_free (sim->edges, TRUE);
+  if (sim->runs)
+    g_array_free (sim->runs, TRUE);
+  g_free (sim->stream_tail);
+  g_free (sim->stream_legacy);
+  g_free (sim->dirty);
+  g_free (sim->is_dirty);
+  g_free (sim->event_record);
+  g_free (sim->queues);
+  g_free (sim->conn_active_kernel);
+  g_free (sim);
+}
+
+/* Settles what an op waited for last when it starts on its engine: the
+ * latest of reaching the device, its dependencies, reaching the head of its
+ * queue, and its engine becoming free. Ties go to the dependency, then the
+ * queue, then the engine: the more specific explanation. */
+void
+eng_sim_started (EngSim *sim, guint32 op, SimTime now)
+{
+  EngOp *o = &sim->ops[op];
+  EngOpResult *r = &sim->results[op];
+  o->flags |= ENG_OP_STARTED;
+  r->start = now;
+
+  SimTime best = o->arrive;
+  EngCause cause = ENG_CAUSE_NONE;
+  guint32 ref = ENG_NO_REF;
+  if (o->engine_cause != ENG_CAUSE_NONE && o->engine_time > best)
+    {
+      best = o->engine_time;
+      cause = (EngCause) o->engine_cause;
+      ref = o->engine_ref;
+    }
+  /* The op ahead in a one-engine queue goes on to hold the engine too: the
+   * wait is the queue's order, so name it as such. */
+  gboolean queue_then_engine = cause == ENG_CAUSE_ENGINE && ref == o->head_ref
+                               && o->head_time > o->arrive;
+  if (o->head_ref != ENG_NONE && o->head_time > o->arrive
+      && (o->head_time >= best || queue_then_engine))
+    {
+      best = o->head_time;
+      gboolean same_stream = eng_sop (sim, o->head_ref)->stream == eng_sop (sim, op)->stream;
+      cause = same_stream ? ENG_CAUSE_STREAM : ENG_CAUSE_QUEUE;
+      ref = o->head_ref;
+      r->queue = o->qclass;
+    }
+  if (o->deps_cause != ENG_CAUSE_NONE && o->deps_time > o->arrive && o->deps_time >= best)
+    {
+      best = o->deps_time;
+      cause = (EngCause) o->deps_cause;
+      ref = o->deps_ref;
+    }
+  r->cause = (guint8) cause;
+  r->cause_ref = ref;
+}
+
+static void
+settle_marker_causes (EngSim *sim)
+{
+  for (gsize i = 0; i < sim->n_ops; i++)
+    {
+      EngOp *o = &sim->ops[i];
+      EngOpResult *r = &sim->results[i];
+      if (r->engine != ENG_ENGINE_STREAM)
+        continue;
+      if (o->deps_cause != ENG_CAUSE_NONE && o->deps_time > o->arrive)
+        {
+          r->cause = o->deps_cause;
+          r->cause_ref = o->deps_ref;
+        }
+    }
+}
+
+void
+eng_sim_run (EngSim *sim)
+{
+  g_return_if_fail (sim != NULL);
+  eng_host_start (sim);
+  sim_queue_run (sim->events);
+  /* Every op must have run: a leftover means a dependency the model never
+   * satisfied, which is a bug, not bad input. */
+  for (gsize i = 0; i < sim->n_ops; i++)
+    g_assert (sim->ops[i].flags & ENG_OP_FINISHED);
+  settle_marker_causes (sim);
+}
+
+const EngOpResult *
+eng_sim_results (const EngSim *sim)
+{
+  return sim->results;
+}
+
+SimTime
+eng_sim_makespan (const EngSim *sim)
+{
+  return sim->makespan;
+}
+
+guint
+eng_sim_connections (const EngSim *sim)
+{
+  return sim->connections;
+}
+
+guint64
+eng_sim_events (const EngSim *sim)
+{
+  return sim->n_events;
+}
+
+static const char *
+stream_name (const EngSim *sim, guint32 op)
+{
+  return schedule_stream (sim->sched, eng_sop (sim, op)->stream)->name;
+}
+
+char *
+eng_sim_describe_cause (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, NULL);
+  const EngOpResult *r = &sim->results[op];
+  guint32 ref = r->cause_ref;
+  const SchedOp *sop = eng_sop (sim, (guint32) op);
+  switch ((EngCause) r->cause)
+    {
+    case ENG_CAUSE_NONE:
+      return g_strdup ("");
+    case ENG_CAUSE_HOST:
+      return g_strdup ("host issued it late");
+    case ENG_CAUSE_STREAM:
+      return g_strdup_printf ("stream %s after op %u", stream_name (sim, ref), ref);
+    case ENG_CAUSE_EVENT:
+      {
+        const SchedOp *rec = eng_sop (sim, ref);
+        return g_strdup_printf ("event %s recorded by op %u (stream %s)",
+                                schedule_event_name (sim->sched, rec->event), ref,
+                                stream_name (sim, ref));
+      }
+    case ENG_CAUSE_LEGACY:
+      if (sop->stream == SCHED_STREAM_DEFAULT)
+        return g_strdup_printf ("legacy default stream waits for op %u (stream %s)", ref,
+                                stream_name (sim, ref));
+      return g_strdup_printf ("legacy default stream op %u must finish first", ref);
+    case ENG_CAUSE_QUEUE:
+      return g_strdup_printf ("queue conn%d/%s behind op %u (stream %s): false dependency",
+                              r->conn, queue_names[r->queue], ref, stream_name (sim, ref));
+    case ENG_CAUSE_ENGINE:
+      return g_strdup_printf ("engine %s busy with op %u", eng_engine_name (r->engine), ref);
+    case ENG_CAUSE_SLOTS:
+      if (ref == ENG_NO_REF)
+        return g_strdup ("slots: kernel concurrency limit");
+      return g_strdup_printf ("slots held by op %u (SMs full or concurrency limit)", ref);
+    case ENG_CAUSE_DEFERRED:
+      {
+        const EngOp *k = &sim->ops[ref];
+        guint32 last = ref;
+        if (k->run != ENG_NONE)
+          last = g_array_index (sim->runs, EngRun, k->run).last;
+        return g_strdup_printf ("deferred completion of op %u held until op %u ended "
+                                "(kernels launched back to back)",
+                                ref, last);
+      }
+    case ENG_CAUSE_SYNC:
+      if (ref == ENG_NO_REF)
+        return g_strdup ("sync");
+      return g_strdup_printf ("sync until op %u finished", ref);
+    default:
+      break;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}

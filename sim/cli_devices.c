@@ -1,0 +1,55 @@
+/* cli_devices.c: `streamsim devices`: the profiles on the search path and their main parameters. */
+#include <stdio.h>
+#include "cli.h"
+#include "profile_file.h"
+
+int
+cli_devices_main (int argc, char **argv)
+{
+  gboolean paths = FALSE;
+  GOptionEntry entries[] = {
+    { "paths", 'p', 0, G_OPTION_ARG_NONE, &paths, "Also print the folders searched", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- list device profiles");
+  g_option_context_set_summary (context,
+                                "Lists the device profiles that --device NAME finds, with the numbers\n"
+                                "that matter most for overlap: copy engines, hardware queues\n"
+                                "(connections), SMs, the concurrent-kernel limit, and pinned\n"
+                                "link bandwidth each way. Profiles are searched in\n"
+                                "$STREAMSIM_PROFILE_PATH (':'-separated), then the built-in folder.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "streamsim devices: %s (see --help)\n", error->message);
+      return CLI_EXIT_INPUT;
+    }
+  if (paths)
+    {
+      const char *const *dirs = profile_search_path ();
+      for (guint i = 0; dirs[i] != NULL; i++)
+        printf ("# searched: %s\n", dirs[i]);
+    }
+  g_auto (GStrv) names = profile_list ();
+  printf ("%-10s %4s %5s %4s %5s %9s %9s  %s\n", "name", "CEs", "conns", "SMs", "kconc",
+          "h2d GB/s", "d2h GB/s", "description");
+  int status = CLI_EXIT_OK;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      EngProfile p = { 0 };
+      g_autoptr (GError) perr = NULL;
+      if (!profile_load (names[i], &p, &perr))
+        {
+          fprintf (stderr, "streamsim devices: %s\n", perr->message);
+          status = CLI_EXIT_INPUT;
+          continue;
+        }
+      printf ("%-10s %4u %2u/%-2u %4u %5u %9.2f %9.2f  %s\n", names[i], p.copy_engines,
+              p.default_connections, p.max_connections, p.sm_count, p.max_concurrent_kernels,
+              p.h2d_pinned.bandwidth / 1e9, p.d2h_pinned.bandwidth / 1e9,
+              p.description != NULL ? p.description : "");
+      eng_profile_clear (&p);
+    }
+  return status;
+}

@@ -1,0 +1,167 @@
+/* cli_predict.c: `streamsim predict`: the timeline a schedule will run on a device, and why each op waited. */
+#include <stdio.h>
+#include <string.h>
+#include "chrome_trace.h"
+#include "cli.h"
+#include "plot.h"
+#include "prediction.h"
+#include "units.h"
+
+static const char predict_description[] =
+  "Simulates SCHEDULE (the order in which a program issues copies, kernels,\n"
+  "events and synchronizations) on a device profile and prints the makespan,\n"
+  "how busy each engine was and how much copying overlapped computing.\n"
+  "\n"
+  "Examples:\n"
+  "  streamsim predict traces/seed/async-v2.sched --device c2050 --explain\n"
+  "  streamsim predict traces/seed/async-v1.sched --device k20 --csv t.csv\n"
+  "  streamsim predict traces/examples/false-dependency.sched --connections 1 --explain\n"
+  "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB --plot t.png\n"
+  "\n"
+  "Devices: a profile name (see `streamsim devices`) or a path to a .ini file.\n"
+  "Exit status: 0 success, 2 bad input (with file:line:column), 3 I/O failure.";
+
+static void
+print_summary (const Prediction *p, FILE *out)
+{
+  PredictionSummary s;
+  prediction_summarize (p, &s);
+  const EngSim *sim = prediction_sim (p);
+  g_autofree char *makespan = units_format_time (s.makespan);
+  fprintf (out, "schedule     %s\n", schedule_path (prediction_schedule (p)));
+  fprintf (out, "device       %s (%u connection%s)\n", eng_profile_name (prediction_profile (p)),
+           eng_sim_connections (sim), eng_sim_connections (sim) == 1 ? "" : "s");
+  fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
+  fprintf (out, "makespan     %s\n\n", makespan);
+  fprintf (out, "%-8s %6s %14s %8s\n", "engine", "ops", "busy", "util");
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    {
+      if (s.ops[e] == 0 || e == ENG_ENGINE_STREAM)
+        continue;
+      g_autofree char *busy = units_format_time (s.busy[e]);
+      double util = s.makespan > 0 ? 100.0 * (double) s.busy[e] / (double) s.makespan : 0;
+      fprintf (out, "%-8s %6u %14s %7.1f%%\n", eng_engine_name ((EngEngine) e), s.ops[e], busy,
+               util);
+    }
+  g_autofree char *overlap = units_format_time (s.copy_compute_overlap);
+  double of_copy = s.copy_busy > 0 ? 100.0 * (double) s.copy_compute_overlap / (double) s.copy_busy : 0;
+  fprintf (out, "\ncopy/compute overlap  %s (%.1f%% of copy time)\n", overlap, of_copy);
+  if (s.h2d_d2h_overlap > 0)
+    {
+      g_autofree char *duplex = units_format_time (s.h2d_d2h_overlap);
+      fprintf (out, "h2d/d2h overlap       %s\n", duplex);
+    }
+}
+
+static void
+print_explain (const Prediction *p, FILE *out)
+{
+  const Schedule *sched = prediction_schedule (p);
+  const EngOpResult *results = eng_sim_results (prediction_sim (p));
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  fprintf (out, "\nwhy ops waited (start - issue; the last thing each waited for):\n");
+  gsize shown = 0;
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      const EngOpResult *r = &results[i];
+      if (r->cause == ENG_CAUSE_NONE)
+        continue;
+      TimelineRow row;
+      prediction_row (p, i, &row, scratch);
+      SimTime waited = (r->cause == ENG_CAUSE_SYNC ? r->end : r->start) - r->issue;
+      g_autofree char *w = units_format_time (waited);
+      fprintf (out, "  op %-5" G_GSIZE_FORMAT " line %-4u %-6s %-8s waited %10s: %s\n", i, row.line,
+               row.kind, row.stream, w, row.cause);
+      shown++;
+    }
+  if (shown == 0)
+    fprintf (out, "  no op waited\n");
+}
+
+int
+cli_predict_main (int argc, char **argv)
+{
+  g_autofree char *device = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *plot = NULL;
+  g_autofree char *chrome = NULL;
+  g_auto (GStrv) defines = NULL;
+  gint connections = 0;
+  gint64 max_ops = 0;
+  gboolean explain = FALSE;
+  gboolean quiet = FALSE;
+  gboolean streams = FALSE;
+  GOptionEntry entries[] = {
+    { "device", 'd', 0, G_OPTION_ARG_STRING, &device,
+      "Device profile: a name (c1060, c2050, k20, ...) or a .ini path; overrides the schedule's `device`", "D" },
+    { "connections", 'c', 0, G_OPTION_ARG_INT, &connections,
+      "Hardware queues, as CUDA_DEVICE_MAX_CONNECTIONS (1..32); overrides the schedule's `connections`", "N" },
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
+      "Set a `let` parameter, e.g. -D chunk=8MiB (repeatable)", "NAME=VALUE" },
+    { "csv", 'o', 0, G_OPTION_ARG_FILENAME, &csv,
+      "Write the timeline CSV (one row per op; - for stdout)", "FILE" },
+    { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain,
+      "For each op that waited, say what it waited for", NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
+    { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
+    { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
+      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev)", "FILE" },
+    { "max-ops", 0, 0, G_OPTION_ARG_INT64, &max_ops,
+      "Refuse schedules that expand to more ops (default 50000000)", "N" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE - predict a timeline");
+  g_option_context_set_summary (context, predict_description);
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      fprintf (stderr, "streamsim predict: %s (see --help)\n", error->message);
+      return CLI_EXIT_INPUT;
+    }
+  if (argc != 2)
+    {
+      fprintf (stderr, "streamsim predict: give exactly one SCHEDULE file (see --help)\n");
+      return CLI_EXIT_INPUT;
+    }
+  if (connections < 0 || connections > 32)
+    {
+      fprintf (stderr, "streamsim predict: --connections %d: allowed 1..32\n", connections);
+      return CLI_EXIT_INPUT;
+    }
+  if (max_ops < 0)
+    {
+      fprintf (stderr, "streamsim predict: --max-ops must be positive\n");
+      return CLI_EXIT_INPUT;
+    }
+
+  PredictionOptions options = { device, (guint) connections, (const char *const *) defines,
+                                (guint64) max_ops };
+  g_autoptr (Prediction) p = prediction_run (argv[1], &options, &error);
+  if (p == NULL)
+    return cli_report_error (error);
+
+  if (csv != NULL && !prediction_write_csv (p, csv, &error))
+    return cli_report_error (error);
+  if (plot != NULL || chrome != NULL)
+    {
+      g_autoptr (Timeline) timeline = prediction_timeline (p);
+      if (chrome != NULL && !chrome_trace_write (timeline, chrome, &error))
+        return cli_report_error (error);
+      if (plot != NULL)
+        {
+          PlotOptions popts;
+          plot_options_init (&popts);
+          popts.show_streams = streams;
+          if (!plot_timeline_file (timeline, NULL, &popts, plot, &error))
+            return cli_report_error (error);
+        }
+    }
+  FILE *out = (csv != NULL && strcmp (csv, "-") == 0) ? stderr : stdout;
+  if (!quiet)
+    print_summary (p, out);
+  if (explain)
+    print_explain (p, out);
+  return CLI_EXIT_OK;
+}

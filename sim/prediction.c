@@ -1,0 +1,273 @@
+/* prediction.c: one `predict` run, from schedule file to timeline rows and summary. */
+#include <stdlib.h>
+#include <string.h>
+#include "prediction.h"
+#include "profile_file.h"
+
+struct Prediction
+{
+  Schedule *sched;
+  EngProfile profile;
+  char *device_arg;
+  EngSim *sim;
+};
+
+Prediction *
+prediction_run (const char *schedule_path, const PredictionOptions *options, GError **error)
+{
+  g_return_val_if_fail (schedule_path != NULL && options != NULL, NULL);
+  ScheduleParseOptions parse = { options->defines, options->max_ops };
+  g_autoptr (Schedule) sched = schedule_parse_file (schedule_path, &parse, error);
+  if (sched == NULL)
+    return NULL;
+
+  const char *device = options->device != NULL ? options->device : schedule_device (sched);
+  if (device == NULL)
+    {
+      g_auto (GStrv) known = profile_list ();
+      g_autofree char *list = g_strjoinv (", ", known);
+      g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
+                   "%s: no device: add a `device NAME` line or give --device NAME (known: %s)",
+                   schedule_path, list);
+      return NULL;
+    }
+
+  Prediction *p = g_new0 (Prediction, 1);
+  if (!profile_load (device, &p->profile, error))
+    {
+      prediction_free (p);
+      return NULL;
+    }
+  p->sched = g_steal_pointer (&sched);
+  p->device_arg = g_strdup (device);
+  p->sim = eng_sim_new (&p->profile, p->sched, options->connections, error);
+  if (p->sim == NULL)
+    {
+      prediction_free (p);
+      return NULL;
+    }
+  eng_sim_run (p->sim);
+  return p;
+}
+
+void
+prediction_free (Prediction *p)
+{
+  if (p == NULL)
+    return;
+  eng_sim_free (p->sim);
+  eng_profile_clear (&p->profile);
+  schedule_free (p->sched);
+  g_free (p->device_arg);
+  g_free (p);
+}
+
+const Schedule *
+prediction_schedule (const Prediction *p)
+{
+  return p->sched;
+}
+
+const EngSim *
+prediction_sim (const Prediction *p)
+{
+  return p->sim;
+}
+
+const EngProfile *
+prediction_profile (const Prediction *p)
+{
+  return &p->profile;
+}
+
+SimTime
+prediction_makespan (const Prediction *p)
+{
+  return eng_sim_makespan (p->sim);
+}
+
+void
+prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scratch)
+{
+  const SchedOp *sop = schedule_op (p->sched, index);
+  const EngOpResult *r = &eng_sim_results (p->sim)[index];
+  gboolean on_stream = sop->kind != SCHED_OP_HOST && sop->kind != SCHED_OP_SYNC_EVENT
+                       && sop->kind != SCHED_OP_SYNC_DEVICE;
+  row->op = (guint32) index;
+  row->line = sop->line;
+  row->stream = on_stream ? schedule_stream (p->sched, sop->stream)->name : "";
+  row->kind = schedule_op_kind_name (sop);
+  row->engine = eng_engine_name ((EngEngine) r->engine);
+  row->conn = r->conn;
+  row->issue = r->issue;
+  row->start = r->start;
+  row->end = r->end;
+  row->bytes = (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY) ? sop->u.copy.bytes : 0;
+  row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
+  row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
+  row->label = sop->label;
+  g_autofree char *cause = eng_sim_describe_cause (p->sim, index);
+  g_string_assign (scratch, cause);
+  row->cause = scratch->str;
+}
+
+char **
+prediction_meta (const Prediction *p)
+{
+  GPtrArray *meta = g_ptr_array_new ();
+  g_ptr_array_add (meta, g_strdup ("source"));
+  g_ptr_array_add (meta, g_strdup ("predicted by streamsim " STREAMSIM_VERSION_STRING));
+  g_ptr_array_add (meta, g_strdup ("schedule"));
+  g_ptr_array_add (meta, g_strdup (schedule_path (p->sched)));
+  g_ptr_array_add (meta, g_strdup ("device"));
+  g_ptr_array_add (meta, g_strdup (eng_profile_name (&p->profile)));
+  g_ptr_array_add (meta, g_strdup ("connections"));
+  g_ptr_array_add (meta, g_strdup_printf ("%u", eng_sim_connections (p->sim)));
+  g_ptr_array_add (meta, g_strdup ("makespan_ns"));
+  g_ptr_array_add (meta, g_strdup_printf ("%" G_GINT64_FORMAT, prediction_makespan (p)));
+  g_ptr_array_add (meta, NULL);
+  return (char **) g_ptr_array_free (meta, FALSE);
+}
+
+gboolean
+prediction_write_csv (const Prediction *p, const char *path, GError **error)
+{
+  g_auto (GStrv) meta = prediction_meta (p);
+  TimelineWriter *writer = timeline_writer_new (path, (const char *const *) meta, error);
+  if (writer == NULL)
+    return FALSE;
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  gsize n = schedule_n_ops (p->sched);
+  for (gsize i = 0; i < n; i++)
+    {
+      TimelineRow row;
+      prediction_row (p, i, &row, scratch);
+      if (!timeline_writer_add (writer, &row, error))
+        {
+          timeline_writer_abort (writer);
+          return FALSE;
+        }
+    }
+  return timeline_writer_finish (writer, error);
+}
+
+Timeline *
+prediction_timeline (const Prediction *p)
+{
+  Timeline *timeline = timeline_new (schedule_path (p->sched));
+  g_auto (GStrv) meta = prediction_meta (p);
+  for (guint i = 0; meta[i] != NULL && meta[i + 1] != NULL; i += 2)
+    timeline_set_meta (timeline, meta[i], meta[i + 1]);
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  gsize n = schedule_n_ops (p->sched);
+  for (gsize i = 0; i < n; i++)
+    {
+      TimelineRow row;
+      prediction_row (p, i, &row, scratch);
+      timeline_append (timeline, &row);
+    }
+  return timeline;
+}
+
+typedef struct
+{
+  SimTime start, end;
+} Span;
+
+static int
+span_compare (const void *a, const void *b)
+{
+  const Span *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Sorts and merges spans in place into disjoint ones; returns the new count. */
+static gsize
+merge_spans (Span *spans, gsize n)
+{
+  if (n == 0)
+    return 0;
+  qsort (spans, n, sizeof (Span), span_compare);
+  gsize out = 0;
+  for (gsize i = 1; i < n; i++)
+    {
+      if (spans[i].start <= spans[out].end)
+        spans[out].end = MAX (spans[out].end, spans[i].end);
+      else
+        spans[++out] = spans[i];
+    }
+  return out + 1;
+}
+
+static SimTime
+total_length (const Span *spans, gsize n)
+{
+  SimTime total = 0;
+  for (gsize i = 0; i < n; i++)
+    total += spans[i].end - spans[i].start;
+  return total;
+}
+
+static SimTime
+intersection_length (const Span *a, gsize na, const Span *b, gsize nb)
+{
+  SimTime total = 0;
+  gsize i = 0, j = 0;
+  while (i < na && j < nb)
+    {
+      SimTime lo = MAX (a[i].start, b[j].start);
+      SimTime hi = MIN (a[i].end, b[j].end);
+      if (hi > lo)
+        total += hi - lo;
+      if (a[i].end < b[j].end)
+        i++;
+      else
+        j++;
+    }
+  return total;
+}
+
+void
+prediction_summarize (const Prediction *p, PredictionSummary *s)
+{
+  memset (s, 0, sizeof *s);
+  s->makespan = prediction_makespan (p);
+  gsize n = schedule_n_ops (p->sched);
+  const EngOpResult *results = eng_sim_results (p->sim);
+  GArray *spans[ENG_N_ENGINES];
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    spans[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+  for (gsize i = 0; i < n; i++)
+    {
+      const EngOpResult *r = &results[i];
+      Span span = { r->start, r->end };
+      s->ops[r->engine]++;
+      if (span.end > span.start)
+        g_array_append_val (spans[r->engine], span);
+    }
+  gsize len[ENG_N_ENGINES];
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    {
+      len[e] = merge_spans ((Span *) spans[e]->data, spans[e]->len);
+      s->busy[e] = total_length ((Span *) spans[e]->data, len[e]);
+    }
+
+  /* every copy engine together, then against compute */
+  GArray *copies = g_array_new (FALSE, FALSE, sizeof (Span));
+  const EngEngine copy_engines[] = { ENG_ENGINE_H2D, ENG_ENGINE_D2H, ENG_ENGINE_COPY };
+  for (guint c = 0; c < G_N_ELEMENTS (copy_engines); c++)
+    g_array_append_vals (copies, spans[copy_engines[c]]->data, len[copy_engines[c]]);
+  gsize ncopies = merge_spans ((Span *) copies->data, copies->len);
+  s->copy_busy = total_length ((Span *) copies->data, ncopies);
+  s->copy_compute_overlap
+    = intersection_length ((Span *) copies->data, ncopies,
+                           (Span *) spans[ENG_ENGINE_COMPUTE]->data, len[ENG_ENGINE_COMPUTE]);
+  s->h2d_d2h_overlap
+    = intersection_length ((Span *) spans[ENG_ENGINE_H2D]->data, len[ENG_ENGINE_H2D],
+                           (Span *) spans[ENG_ENGINE_D2H]->data, len[ENG_ENGINE_D2H]);
+  g_array_free (copies, TRUE);
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    g_array_free (spans[e], TRUE);
+}

@@ -1,0 +1,62 @@
+/* prediction.h: one `predict` run: parse a schedule, load a profile, run the model, turn results into timeline rows.
+ *
+ * This is the glue the command line, sweeps and tests share, so that they all
+ * predict the same way. */
+#ifndef PREDICTION_H
+#define PREDICTION_H
+
+#include <glib.h>
+#include "schedule.h"
+#include "timeline.h"
+#include "../engines/eng_sim.h"
+
+typedef struct Prediction Prediction;
+
+typedef struct
+{
+  const char *device;          /* profile name or path; NULL: the schedule's `device` */
+  guint connections;           /* 0: the schedule's, else the profile's default */
+  const char *const *defines;  /* -D name=value, NULL-ended, or NULL */
+  guint64 max_ops;             /* 0: SCHEDULE_DEFAULT_MAX_OPS */
+} PredictionOptions;
+
+/* Parses, loads and simulates. Errors carry file:line:column. */
+Prediction *prediction_run (const char *schedule_path, const PredictionOptions *options,
+                            GError **error);
+void prediction_free (Prediction *prediction);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Prediction, prediction_free)
+
+const Schedule *prediction_schedule (const Prediction *prediction);
+const EngSim *prediction_sim (const Prediction *prediction);
+const EngProfile *prediction_profile (const Prediction *prediction);
+SimTime prediction_makespan (const Prediction *prediction);
+
+/* Fills `row` for op `index`. String fields point into the schedule or into
+ * `scratch` (for the cause), valid until the next call with that scratch. */
+void prediction_row (const Prediction *prediction, gsize index, TimelineRow *row,
+                     GString *scratch);
+
+/* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
+ * free with g_strfreev. */
+char **prediction_meta (const Prediction *prediction);
+
+/* Streams the timeline CSV to `path` ("-" for stdout). */
+gboolean prediction_write_csv (const Prediction *prediction, const char *path, GError **error);
+
+/* The whole timeline in memory (for plots and traces). */
+Timeline *prediction_timeline (const Prediction *prediction);
+
+/* Busy time per engine (the union of its ops' intervals) and overlaps. */
+typedef struct
+{
+  SimTime makespan;
+  SimTime busy[ENG_N_ENGINES];
+  SimTime copy_busy;             /* any copy engine busy */
+  SimTime copy_compute_overlap;  /* a copy and a kernel running at once */
+  SimTime h2d_d2h_overlap;       /* copies in both directions at once */
+  guint ops[ENG_N_ENGINES];
+} PredictionSummary;
+
+void prediction_summarize (const Prediction *prediction, PredictionSummary *summary);
+
+#endif /* PREDICTION_H */

@@ -1,0 +1,454 @@
+/* test_model.c: whole schedules through the engine model, against timelines computed by hand.
+ *
+ * Every expected number below was worked out on paper from MODEL.md's rules
+ * and the test profiles in tests/profiles (zero latencies; a 4 MiB copy and a
+ * one-block kernel of time=1ms each take 1 ms); the comment above each test
+ * shows the working. Times are in milliseconds. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include "eng_sim.h"
+#include "profile_file.h"
+#include "schedule.h"
+
+#define MS 1000000
+
+typedef struct
+{
+  Schedule *sched;
+  EngProfile profile;
+  EngSim *sim;
+} Run;
+
+static Run *
+run_text (const char *device, const char *text)
+{
+  Run *run = g_new0 (Run, 1);
+  g_autoptr (GError) error = NULL;
+  ScheduleParseOptions options = { NULL, 0 };
+  run->sched = schedule_parse_text ("test.sched", text, strlen (text), &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (profile_load (device, &run->profile, &error));
+  g_assert_no_error (error);
+  run->sim = eng_sim_new (&run->profile, run->sched, 0, &error);
+  g_assert_no_error (error);
+  eng_sim_run (run->sim);
+  return run;
+}
+
+static Run *
+run_file (const char *device, const char *name)
+{
+  g_autofree char *path = g_build_filename (SRCDIR, "tests", "schedules", name, NULL);
+  g_autofree char *text = NULL;
+  gsize length;
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  return run_text (device, text);
+}
+
+static void
+run_free (Run *run)
+{
+  eng_sim_free (run->sim);
+  eng_profile_clear (&run->profile);
+  schedule_free (run->sched);
+  g_free (run);
+}
+
+static const EngOpResult *
+op (Run *run, guint i)
+{
+  g_assert_cmpuint (i, <, schedule_n_ops (run->sched));
+  return &eng_sim_results (run->sim)[i];
+}
+
+/* Asserts an op's start and end in whole milliseconds. */
+static void
+assert_span (Run *run, guint i, gint64 start_ms, gint64 end_ms)
+{
+  const EngOpResult *r = op (run, i);
+  if (r->start != start_ms * MS || r->end != end_ms * MS)
+    g_error ("op %u: expected %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " ms, got %.3f-%.3f ms", i,
+             start_ms, end_ms, r->start / 1e6, r->end / 1e6);
+}
+
+static void
+assert_cause (Run *run, guint i, EngCause cause, guint32 ref)
+{
+  const EngOpResult *r = op (run, i);
+  g_assert_cmpstr (eng_cause_name ((EngCause) r->cause), ==, eng_cause_name (cause));
+  g_assert_cmpuint (r->cause_ref, ==, ref);
+}
+
+/* MODEL.md section 2: the schematic table, exactly.
+ *                 sequential  V1   V2
+ *   c1060-like        12      12    8
+ *   c2050-like        12       6    9
+ *   k20-like          12       6    6
+ * Sequential: 4 + 4 + 4 units on any device. C1060 V1: the single copy queue
+ * holds H1 D1 H2 D2 ..., each D waits for its kernel and holds the next H back:
+ * fully serial. C1060 V2: H1..H4 at 0..4, kernels 1..5, D1 after H4 at 4, D4
+ * ends 8. C2050 V2: kernels K1..K4 run 1..5 back to back; their completions
+ * are held until 5, so D1..D4 run 5..9. K20 and C2050 V1: H at 0..4, K at
+ * 1..5, D at 2..6. */
+static void
+test_schematic_table (void)
+{
+  const struct
+  {
+    const char *device;
+    gint64 seq, v1, v2;
+  } table[] = {
+    { "schematic-c1060", 12, 12, 8 },
+    { "schematic-c2050", 12, 6, 9 },
+    { "schematic-k20", 12, 6, 6 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    {
+      Run *seq = run_file (table[i].device, "schematic-sequential.sched");
+      Run *v1 = run_file (table[i].device, "schematic-v1.sched");
+      Run *v2 = run_file (table[i].device, "schematic-v2.sched");
+      g_test_message ("%s: %.3f %.3f %.3f", table[i].device, eng_sim_makespan (seq->sim) / 1e6,
+                      eng_sim_makespan (v1->sim) / 1e6, eng_sim_makespan (v2->sim) / 1e6);
+      g_assert_cmpint (eng_sim_makespan (seq->sim), ==, table[i].seq * MS);
+      g_assert_cmpint (eng_sim_makespan (v1->sim), ==, table[i].v1 * MS);
+      g_assert_cmpint (eng_sim_makespan (v2->sim), ==, table[i].v2 * MS);
+      run_free (seq);
+      run_free (v1);
+      run_free (v2);
+    }
+}
+
+/* C2050 V2 op by op. Ops 0..3 H2D, 4..7 kernels, 8..11 D2H (4 stream
+ * declarations produce no op). H2D i: i..i+1. Kernel i waits for H2D i:
+ * i+1..i+2. D2H i: its kernel ended at i+2 but the launch run (ops 4..7) ends
+ * at 5, so D2H 0 runs 5..6 and the others follow in the d2h engine: 6..7,
+ * 7..8, 8..9. D2H 0 waited for a deferred completion of op 4. */
+static void
+test_fermi_deferred (void)
+{
+  Run *run = run_file ("schematic-c2050", "schematic-v2.sched");
+  for (guint i = 0; i < 4; i++)
+    {
+      assert_span (run, i, i, i + 1);
+      assert_span (run, 4 + i, i + 1, i + 2);
+      assert_span (run, 8 + i, 5 + i, 6 + i);
+    }
+  assert_cause (run, 8, ENG_CAUSE_DEFERRED, 4);
+  /* later D2Hs are behind the d2h engine, or their own held kernel */
+  g_assert_cmpuint (op (run, 9)->cause, !=, ENG_CAUSE_NONE);
+  run_free (run);
+}
+
+/* C1060 V1: the false dependency in the single copy queue. Ops per stream i
+ * (0-based): H = 3i, K = 3i+1, D = 3i+2. Each chunk takes 3 units and the
+ * next H2D waits in the copy queue behind the previous stream's D2H. */
+static void
+test_single_copy_queue (void)
+{
+  Run *run = run_file ("schematic-c1060", "schematic-v1.sched");
+  for (guint i = 0; i < 4; i++)
+    {
+      assert_span (run, 3 * i, 3 * i, 3 * i + 1);
+      assert_span (run, 3 * i + 1, 3 * i + 1, 3 * i + 2);
+      assert_span (run, 3 * i + 2, 3 * i + 2, 3 * i + 3);
+    }
+  /* H2D of stream 2 (op 3) waited behind D2H of stream 1 (op 2) in conn0's
+   * shared copy queue: a false dependency. */
+  assert_cause (run, 3, ENG_CAUSE_QUEUE, 2);
+  run_free (run);
+}
+
+/* The legacy default stream, on 16 one-block SMs (kernels may overlap).
+ *   op0 kernel s1 (1 ms)        0..1
+ *   op1 kernel s3, nonblocking  0..1  exempt from the legacy stream
+ *   op2 kernel default (1 ms)   waits for op0 (s1): 1..2; not for op1
+ *   op3 kernel s2 (1 ms)        waits for op2: 2..3
+ *   op4 kernel s3 (1 ms)        nonblocking, only after op1: 1..2 */
+static void
+test_legacy_default_stream (void)
+{
+  Run *run = run_text ("wide",
+                       "stream s1\nstream s2\nstream s3 nonblocking\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n"
+                       "kernel default grid=1 block=256 time=1ms\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 1, 0, 1);
+  assert_span (run, 2, 1, 2);
+  assert_span (run, 3, 2, 3);
+  assert_span (run, 4, 1, 2);
+  assert_cause (run, 2, ENG_CAUSE_LEGACY, 0);
+  assert_cause (run, 3, ENG_CAUSE_LEGACY, 2);
+  assert_cause (run, 4, ENG_CAUSE_STREAM, 1);
+  run_free (run);
+}
+
+/* Events across streams (16 one-block SMs):
+ *   op0 kernel s1 2 ms            0..2
+ *   op1 record e1 s1              at 2
+ *   op2 wait s2 e1                at 2
+ *   op3 kernel s2 1 ms            waits for e1: 2..3
+ *   op4 wait s3 never             never recorded: a no-op
+ *   op5 kernel s3 1 ms            0..1
+ *   op6 kernel s1 3 ms            after op0: 2..5
+ *   op7 record e1 s1              re-recorded: at 5
+ *   op8 kernel s3 1 ms            after op5: 1..2 (not after e1) */
+static void
+test_event_wait (void)
+{
+  Run *run = run_text ("wide",
+                       "stream s1\nstream s2\nstream s3\n"
+                       "kernel s1 grid=1 block=256 time=2ms\n"
+                       "record e1 s1\n"
+                       "wait s2 e1\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "wait s3 never\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=3ms\n"
+                       "record e1 s1\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 2);
+  assert_span (run, 3, 2, 3);
+  assert_span (run, 5, 0, 1);
+  assert_span (run, 6, 2, 5);
+  assert_span (run, 7, 5, 5);
+  assert_span (run, 8, 1, 2);
+  assert_cause (run, 3, ENG_CAUSE_EVENT, 1);
+  run_free (run);
+}
+
+/* Sixteen streams, each issuing two dependent 1 ms kernels, depth-first
+ * (A1 B1 A2 B2 ... A16 B16), on 16 one-block SMs.
+ * 1 connection: one compute queue. A1 runs 0..1; B1 heads the queue waiting
+ * for A1 and holds A2 back; at 1 B1 and A2 both go: pairs (B_i, A_i+1) run
+ * together, and B16 ends at 17.
+ * 8 connections: streams i and i+8 share a queue (round-robin in creation
+ * order): A_i 0..1, then B_i and A_i+8 1..2, then B_i+8 2..3: 3 ms.
+ * 16 connections: every stream alone: 2 ms. */
+static void
+test_false_dependency_connections (void)
+{
+  GString *text = g_string_new ("repeat i 1..16\n  stream s$i\nend\n"
+                                "repeat i 1..16\n"
+                                "  kernel s$i grid=1 block=256 time=1ms\n"
+                                "  kernel s$i grid=1 block=256 time=1ms\n"
+                                "end\n");
+  const struct
+  {
+    guint connections;
+    gint64 makespan;
+  } cases[] = { { 1, 17 }, { 8, 3 }, { 16, 2 } };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *full = g_strdup_printf ("connections %u\n%s", cases[c].connections, text->str);
+      Run *run = run_text ("wide", full);
+      g_assert_cmpint (eng_sim_makespan (run->sim), ==, cases[c].makespan * MS);
+      if (cases[c].connections == 1)
+        {
+          /* A2 (op 2) waited behind B1 (op 1) of stream s1 */
+          assert_span (run, 2, 1, 2);
+          assert_cause (run, 2, ENG_CAUSE_QUEUE, 1);
+        }
+      if (cases[c].connections == 8)
+        {
+          /* A9 (op 16) shares conn0 with s1: behind B1 (op 1) */
+          assert_span (run, 16, 1, 2);
+          assert_cause (run, 16, ENG_CAUSE_QUEUE, 1);
+          g_assert_cmpint (op (run, 16)->conn, ==, 0);
+          g_assert_cmpint (op (run, 2)->conn, ==, 1);
+        }
+      run_free (run);
+    }
+  g_string_free (text, TRUE);
+}
+
+/* The left-over policy on 2 SMs x 2 slots of 512 threads. K1 (6 blocks of
+ * 1 ms) and K2 (2 blocks) are both issued at 0. K1 takes all 4 slots at 0;
+ * K2 gets nothing while K1 has blocks left. At 1 K1 dispatches its last 2
+ * blocks and K2 takes the 2 free slots: K1 0..2, K2 1..2. */
+static void
+test_left_over_policy (void)
+{
+  Run *run = run_text ("slots4",
+                       "stream s1\nstream s2\n"
+                       "kernel s1 grid=6 block=512 block_time=1ms\n"
+                       "kernel s2 grid=2 block=512 block_time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 1, 2);
+  assert_cause (run, 1, ENG_CAUSE_SLOTS, 0);
+  run_free (run);
+}
+
+/* Priorities on 4 slots. lo1 (8 blocks = 2 waves) and lo2 (4 blocks) in
+ * priority-0 streams, then hi (4 blocks) in a priority -1 stream, all issued
+ * at 0. lo1 takes the 4 slots at 0; hi is ahead of lo1's remaining blocks
+ * and of lo2 when slots free at 1: hi 1..2, lo1's second wave 2..3, lo2 3..4.
+ * Nothing is preempted: lo1's first wave runs to its end. */
+static void
+test_priorities (void)
+{
+  Run *run = run_text ("slots4",
+                       "stream lo1\nstream lo2\nstream hi priority=-1\n"
+                       "kernel lo1 grid=8 block=512 block_time=1ms\n"
+                       "kernel lo2 grid=4 block=512 block_time=1ms\n"
+                       "kernel hi grid=4 block=512 block_time=1ms\n");
+  assert_span (run, 0, 0, 3);
+  assert_span (run, 2, 1, 2);
+  assert_span (run, 1, 3, 4);
+  run_free (run);
+}
+
+/* Pageable copies hold the host. A 4 MiB pageable H2D runs at half speed:
+ * 0..2, and the host issues the next kernel only at 2: 2..3. With pinned
+ * memory the kernel of another stream starts at 0. */
+static void
+test_pageable_blocks_host (void)
+{
+  Run *run = run_text ("schematic-k20",
+                       "stream s1\nstream s2\n"
+                       "h2d s1 4MiB pageable\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  g_assert_cmpint (op (run, 1)->issue, ==, 2 * MS);
+  assert_span (run, 1, 2, 3);
+  run_free (run);
+
+  run = run_text ("schematic-k20",
+                  "stream s1\nstream s2\n"
+                  "h2d s1 4MiB\n"
+                  "kernel s2 grid=1 block=256 time=1ms\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 1, 0, 1);
+  run_free (run);
+}
+
+/* time= lists: the device's own name wins, then the names it inherits
+ * (schematic-c2050 inherits schematic-base), then the bare fallback. */
+static void
+test_per_device_time (void)
+{
+  const char *text = "stream s1\n"
+                     "kernel s1 grid=1 block=256 time=schematic-k20:3ms,schematic-base:5ms,2ms\n";
+  Run *run = run_text ("schematic-k20", text);
+  assert_span (run, 0, 0, 3);
+  run_free (run);
+  run = run_text ("schematic-c2050", text);
+  assert_span (run, 0, 0, 5);
+  run_free (run);
+  run = run_text ("schematic-k20", "stream s1\nkernel s1 grid=1 block=256 time=c1060:9ms,2ms\n");
+  assert_span (run, 0, 0, 2);
+  run_free (run);
+}
+
+/* Duplex: with factor 0.5, an H2D of 4 MiB (1 ms alone) and a D2H of 2 MiB
+ * (0.5 ms alone) start together at half speed. The D2H needs 0.5 ms of solo
+ * progress: it ends at 1. By then the H2D has done 0.5 of its 1 ms and runs
+ * the rest alone: it ends at 1.5. */
+static void
+test_duplex (void)
+{
+  Run *run = run_text ("duplex-half",
+                       "stream s1\nstream s2\n"
+                       "h2d s1 4MiB\n"
+                       "d2h s2 2MiB\n");
+  g_assert_cmpint (op (run, 0)->start, ==, 0);
+  g_assert_cmpint (op (run, 0)->end, ==, 3 * MS / 2);
+  g_assert_cmpint (op (run, 1)->end, ==, 1 * MS);
+  run_free (run);
+}
+
+/* Host work and syncs: the kernel runs 0..2; `sync s1` holds the host until
+ * 2; host work 1 ms: 2..3; the next kernel is issued at 3: 3..4; `sync device`
+ * returns at 4. */
+static void
+test_host_and_sync (void)
+{
+  Run *run = run_text ("schematic-k20",
+                       "stream s1\n"
+                       "kernel s1 grid=1 block=256 time=2ms\n"
+                       "sync s1\n"
+                       "host 1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "sync device\n");
+  assert_span (run, 0, 0, 2);
+  g_assert_cmpint (op (run, 1)->end, ==, 2 * MS);
+  assert_cause (run, 1, ENG_CAUSE_SYNC, 0);
+  assert_span (run, 2, 2, 3);
+  g_assert_cmpint (op (run, 3)->issue, ==, 3 * MS);
+  assert_span (run, 3, 3, 4);
+  g_assert_cmpint (op (run, 4)->end, ==, 4 * MS);
+  g_assert_cmpint (eng_sim_makespan (run->sim), ==, 4 * MS);
+  run_free (run);
+}
+
+/* Two H2D copies of different streams share the one h2d engine even on
+ * different connections: 0..1 and 1..2; the second waited for the engine. */
+static void
+test_copy_engine_fifo (void)
+{
+  Run *run = run_text ("schematic-k20",
+                       "stream s1\nstream s2\n"
+                       "h2d s1 4MiB\n"
+                       "h2d s2 4MiB\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 1, 1, 2);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 0);
+  run_free (run);
+}
+
+/* Wave quantization: on 2 SMs x 2 slots, time=3ms for 10 blocks is 3 waves
+ * of 1 ms. A kernel of 4 blocks with the same block time takes 1 wave. */
+static void
+test_waves (void)
+{
+  Run *run = run_text ("slots4",
+                       "stream s1\n"
+                       "kernel s1 grid=10 block=512 time=3ms\n"
+                       "kernel s1 grid=4 block=512 block_time=1ms\n");
+  assert_span (run, 0, 0, 3);
+  assert_span (run, 1, 3, 4);
+  run_free (run);
+}
+
+/* A block larger than the device allows is refused with file:line:column. */
+static void
+test_block_too_large (void)
+{
+  const char *text = "stream s1\nkernel s1 grid=1 block=1024 smem=64KiB time=1ms\n";
+  g_autoptr (GError) error = NULL;
+  ScheduleParseOptions options = { NULL, 0 };
+  g_autoptr (Schedule) sched = schedule_parse_text ("big.sched", text, strlen (text), &options, &error);
+  g_assert_no_error (error);
+  EngProfile profile = { 0 };
+  g_assert_true (profile_load ("schematic-k20", &profile, &error));
+  EngSim *sim = eng_sim_new (&profile, sched, 0, &error);
+  g_assert_null (sim);
+  g_assert_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED);
+  g_assert_true (g_str_has_prefix (error->message, "big.sched:2:1: "));
+  eng_profile_clear (&profile);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/model/schematic-table", test_schematic_table);
+  g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);
+  g_test_add_func ("/model/single-copy-queue", test_single_copy_queue);
+  g_test_add_func ("/model/legacy-default-stream", test_legacy_default_stream);
+  g_test_add_func ("/model/event-wait", test_event_wait);
+  g_test_add_func ("/model/false-dependency-connections", test_false_dependency_connections);
+  g_test_add_func ("/model/left-over-policy", test_left_over_policy);
+  g_test_add_func ("/model/priorities", test_priorities);
+  g_test_add_func ("/model/pageable-blocks-host", test_pageable_blocks_host);
+  g_test_add_func ("/model/per-device-time", test_per_device_time);
+  g_test_add_func ("/model/duplex", test_duplex);
+  g_test_add_func ("/model/host-and-sync", test_host_and_sync);
+  g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
+  g_test_add_func ("/model/waves", test_waves);
+  g_test_add_func ("/model/block-too-large", test_block_too_large);
+  return g_test_run ();
+}
