@@ -95,8 +95,13 @@ eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now)
   if (head == ENG_NONE)
     return;
   EngOp *o = &sim->ops[head];
-  if ((o->flags & ENG_OP_SUBMITTED) || o->pending > 0 || o->deps_time > now)
+  if ((o->flags & ENG_OP_SUBMITTED) || o->pending > 0)
     return;
+  if (o->deps_time > now)
+    {
+      eng_deps_wake_later (sim, head);
+      return;
+    }
   const SchedOp *sop = eng_sop (sim, head);
   if (sop->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes
       && sim->conn_active_kernel[conn] != ENG_NONE)

@@ -55,7 +55,20 @@ deps_ready_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
     eng_connection_pump (sim, (guint) sim->results[op].conn, sim->ops[op].qclass, now);
 }
 
-/* Called when an op's last dependency is satisfied, or when it arrives. */
+void
+eng_deps_wake_later (EngSim *sim, guint32 op)
+{
+  EngOp *o = &sim->ops[op];
+  if (!(o->flags & ENG_OP_DEPS_EVENT))
+    {
+      o->flags |= ENG_OP_DEPS_EVENT;
+      sim_queue_schedule (sim->events, o->deps_time, deps_ready_event, sim, op);
+    }
+}
+
+/* Called when an op's last dependency is satisfied, or when it arrives. The
+ * dependency may be seen only later (cross-engine latency): then an event
+ * wakes the op at that time. */
 static void
 deps_maybe_ready (EngSim *sim, guint32 op, SimTime now)
 {
@@ -64,11 +77,7 @@ deps_maybe_ready (EngSim *sim, guint32 op, SimTime now)
     return;
   if (o->deps_time > now)
     {
-      if (!(o->flags & ENG_OP_DEPS_EVENT))
-        {
-          o->flags |= ENG_OP_DEPS_EVENT;
-          sim_queue_schedule (sim->events, o->deps_time, deps_ready_event, sim, op);
-        }
+      eng_deps_wake_later (sim, op);
       return;
     }
   deps_ready_event (sim->events, now, sim, op);

@@ -174,6 +174,7 @@ void eng_sim_started (EngSim *sim, guint32 op, SimTime now);
 /* eng_deps.c */
 void eng_deps_issue (EngSim *sim, guint32 op);
 void eng_deps_arrived (EngSim *sim, guint32 op, SimTime now); /* markers */
+void eng_deps_wake_later (EngSim *sim, guint32 op);
 void eng_deps_satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32 ref);
 void eng_deps_signal (EngSim *sim, guint32 op, SimTime now, gboolean compute_only);
 SimTime eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to);
