@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# scripts/seed-table.sh: install what is missing, build, and predict the seed experiment
+# (shared/seeds/001) on the three devices, next to the times measured there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+streamsim_install_deps
+streamsim_build build -DCMAKE_BUILD_TYPE=Release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-7s %-11s %12s %12s %8s\n' device variant predicted_ms measured_ms error
+grep -v '^#' traces/seed/measured.csv | tail -n +2 | while IFS=, read -r device variant measured; do
+  ./build/sim/streamsim predict "traces/seed/$variant.sched" --device "$device" \
+    --csv "$tmp/t.csv" --quiet
+  # the makespan is the largest end_ns (column 9 of the timeline CSV)
+  awk -F, -v d="$device" -v v="$variant" -v m="$measured" '
+    /^[0-9]/ { if ($9 > max) max = $9 }
+    END { p = max / 1e6; printf "%-7s %-11s %12.3f %12.3f %+7.1f%%\n", d, v, p, m, 100 * (p - m) / m }
+  ' "$tmp/t.csv"
+done

@@ -1,0 +1,586 @@
+/* test_profile.c: device profiles: loading, inheritance, errors with positions, saving, occupancy. */
+#include <string.h>
+#include <glib/gstdio.h>
+#include "profile_file.h"
+
+#define TESTS SRCDIR "/tests/profiles"
+#define BAD TESTS "/bad"
+/* The folder compiled into streamsim_lang (see the top CMakeLists.txt). */
+#define STREAMSIM_PROFILE_DIR_FOR_TESTS SRCDIR "/engines/profiles"
+
+/* Loads `path`, expects failure with `code`, a message that starts with
+ * `prefix` and contains each of the NULL-ended `parts`. */
+static void
+expect_error (const char *path, ProfileError code, const char *prefix, ...)
+{
+  EngProfile profile;
+  GError *error = NULL;
+
+  gboolean ok = profile_load (path, &profile, &error);
+  g_assert_false (ok);
+  g_assert_error (error, PROFILE_ERROR, (gint) code);
+  g_test_message ("%s", error->message);
+  if (!g_str_has_prefix (error->message, prefix))
+    g_error ("message '%s' does not start with '%s'", error->message, prefix);
+
+  va_list args;
+  va_start (args, prefix);
+  for (const char *part = va_arg (args, const char *); part != NULL;
+       part = va_arg (args, const char *))
+    if (strstr (error->message, part) == NULL)
+      g_error ("message '%s' does not contain '%s'", error->message, part);
+  va_end (args);
+
+  /* A failed load leaves nothing to free. */
+  g_assert_null (profile.names[0]);
+  g_assert_null (profile.description);
+  g_error_free (error);
+}
+
+static void
+load_ok (const char *name_or_path, EngProfile *profile)
+{
+  GError *error = NULL;
+  gboolean ok = profile_load (name_or_path, profile, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+/* Every value of tests/profiles/test_base.ini, converted by hand: 10GB/s is
+ * 1e10 B/s, 1500ns is 1500 ns, 2.5us is 2500 ns, 48KiB is 49152 B. */
+static void
+test_load_base (void)
+{
+  EngProfile p;
+  load_ok ("test_base", &p);
+
+  g_assert_cmpstr (eng_profile_name (&p), ==, "test_base");
+  g_assert_null (p.names[1]);
+  g_assert_cmpstr (p.description, ==, "Test base profile");
+
+  g_assert_cmpuint (p.copy_engines, ==, 2);
+  g_assert_cmpfloat (p.h2d_pinned.bandwidth, ==, 10e9);
+  g_assert_cmpint (p.h2d_pinned.latency, ==, 10000);
+  g_assert_cmpfloat (p.h2d_pageable.bandwidth, ==, 5e9);
+  g_assert_cmpint (p.h2d_pageable.latency, ==, 20000);
+  g_assert_cmpfloat (p.d2h_pinned.bandwidth, ==, 8e9);
+  g_assert_cmpint (p.d2h_pinned.latency, ==, 12000);
+  g_assert_cmpfloat (p.d2h_pageable.bandwidth, ==, 4e9);
+  g_assert_cmpint (p.d2h_pageable.latency, ==, 25000);
+  g_assert_cmpfloat (p.d2d.bandwidth, ==, 100e9);
+  g_assert_cmpint (p.d2d.latency, ==, 3000);
+  g_assert_cmpfloat (p.duplex_factor, ==, 0.9);
+
+  g_assert_cmpint (p.host_kernel_launch, ==, 4000);
+  g_assert_cmpint (p.host_memcpy_async, ==, 3000);
+  g_assert_cmpint (p.host_memcpy_sync, ==, 10000);
+  g_assert_cmpint (p.host_event_record, ==, 1000);
+  g_assert_cmpint (p.host_stream_wait, ==, 1500);
+  g_assert_cmpint (p.host_sync, ==, 2500);
+
+  g_assert_cmpint (p.launch_latency, ==, 5000);
+  g_assert_cmpint (p.copy_submit, ==, 2000);
+  g_assert_cmpint (p.dependency_latency, ==, 1000);
+  g_assert_cmpint (p.kernel_gap, ==, 0);
+
+  g_assert_cmpuint (p.max_connections, ==, 32);
+  g_assert_cmpuint (p.default_connections, ==, 8);
+
+  g_assert_cmpuint (p.sm_count, ==, 13);
+  g_assert_cmpuint (p.max_threads_per_sm, ==, 2048);
+  g_assert_cmpuint (p.max_blocks_per_sm, ==, 16);
+  g_assert_cmpuint (p.smem_per_sm, ==, 49152);
+  g_assert_cmpuint (p.regs_per_sm, ==, 65536);
+  g_assert_cmpuint (p.max_threads_per_block, ==, 1024);
+  g_assert_cmpuint (p.max_smem_per_block, ==, 49152);
+  g_assert_cmpuint (p.default_regs, ==, 32);
+  g_assert_cmpuint (p.max_concurrent_kernels, ==, 32);
+  g_assert_false (p.deferred_completion);
+  g_assert_false (p.connection_serializes);
+
+  g_assert_cmpstr (p.gpu, ==, "Test GPU");
+  g_assert_cmpstr (p.source, ==, "hand-written for tests/test_profile.c");
+  g_assert_null (p.driver);
+  g_assert_null (p.cuda);
+  g_assert_null (p.date);
+  eng_profile_clear (&p);
+}
+
+/* test_child overrides engines, h2d_pinned_bandwidth, the connections and
+ * deferred_completion; test_grandchild overrides launch. Everything else
+ * comes from test_base. */
+static void
+test_inherit (void)
+{
+  EngProfile p;
+  load_ok ("test_grandchild", &p);
+
+  g_assert_cmpstr (p.names[0], ==, "test_grandchild");
+  g_assert_cmpstr (p.names[1], ==, "test_child");
+  g_assert_cmpstr (p.names[2], ==, "test_base");
+  g_assert_null (p.names[3]);
+  /* test_grandchild has no description: the child's is inherited. */
+  g_assert_cmpstr (p.description, ==, "Test child profile");
+
+  g_assert_cmpint (p.launch_latency, ==, 7000);        /* grandchild */
+  g_assert_cmpuint (p.copy_engines, ==, 1);            /* child */
+  g_assert_cmpfloat (p.h2d_pinned.bandwidth, ==, 6e9); /* child */
+  g_assert_cmpuint (p.max_connections, ==, 1);         /* child */
+  g_assert_cmpuint (p.default_connections, ==, 1);     /* child */
+  g_assert_true (p.deferred_completion);               /* child */
+  g_assert_cmpfloat (p.d2h_pinned.bandwidth, ==, 8e9); /* base */
+  g_assert_cmpuint (p.sm_count, ==, 13);               /* base */
+  g_assert_cmpstr (p.gpu, ==, "Test GPU");             /* base */
+  eng_profile_clear (&p);
+
+  /* By a path relative to the inheriting file's folder. */
+  load_ok (TESTS "/test_relpath.ini", &p);
+  g_assert_cmpstr (p.names[0], ==, "test_relpath");
+  g_assert_cmpstr (p.names[1], ==, "test_base");
+  g_assert_null (p.names[2]);
+  g_assert_cmpuint (p.sm_count, ==, 2);
+  g_assert_cmpuint (p.max_threads_per_sm, ==, 2048);
+  eng_profile_clear (&p);
+}
+
+static void
+test_unknown (void)
+{
+  /* Line 5 is "  h2d_bandwidth = 5GB/s": the key starts in column 3. */
+  expect_error (BAD "/unknown_key.ini", PROFILE_ERROR_PARSE,
+                BAD "/unknown_key.ini:5:3: ",
+                "unknown key 'h2d_bandwidth' in [copy]",
+                "allowed: engines, h2d_pinned_bandwidth, h2d_pinned_latency,",
+                "duplex_factor", NULL);
+  /* Line 4 is "[copies]": the name starts in column 2. */
+  expect_error (BAD "/unknown_group.ini", PROFILE_ERROR_PARSE,
+                BAD "/unknown_group.ini:4:2: ",
+                "unknown group [copies]", "[device], [copy], [host]", NULL);
+}
+
+static void
+test_range (void)
+{
+  /* "engines =   9": the value is in column 13. */
+  expect_error (BAD "/out_of_range.ini", PROFILE_ERROR_RANGE,
+                BAD "/out_of_range.ini:4:13: ",
+                "engines = 9 is out of range", "an integer from 1 to 8", NULL);
+  /* "d2d_bandwidth = 20TB/s": column 17. */
+  expect_error (BAD "/too_fast.ini", PROFILE_ERROR_RANGE,
+                BAD "/too_fast.ini:4:17: ", "at most 10TB/s", NULL);
+  /* max_connections = 4 in the child, default_connections = 8 inherited from
+   * test_base.ini line 38, "default_connections = 8", value in column 23:
+   * the error points where the offending value was set. */
+  expect_error (BAD "/connections.ini", PROFILE_ERROR_RANGE,
+                BAD "/../test_base.ini:38:23: ",
+                "default_connections = 8", "max_connections (4)", NULL);
+  /* "max_smem_per_block = 64KiB": column 22; smem_per_sm is 48 KiB. */
+  expect_error (BAD "/smem.ini", PROFILE_ERROR_RANGE,
+                BAD "/smem.ini:4:22: ", "max_smem_per_block = 65536 bytes",
+                "smem_per_sm (49152 bytes)", NULL);
+}
+
+static void
+test_bad_values (void)
+{
+  /* "launch = 5 parsecs": column 10; the reason comes from units.c. */
+  expect_error (BAD "/bad_value.ini", PROFILE_ERROR_PARSE,
+                BAD "/bad_value.ini:4:10: ",
+                "bad value '5 parsecs' for launch", "expected a time", NULL);
+  /* GKeyFile has no trailing comments; the message says so. */
+  expect_error (BAD "/trailing_comment.ini", PROFILE_ERROR_PARSE,
+                BAD "/trailing_comment.ini:4:11: ",
+                "bad value '2  # two engines' for engines",
+                "a comment goes on a line of its own", NULL);
+  expect_error (BAD "/syntax.ini", PROFILE_ERROR_PARSE, BAD "/syntax.ini:4:1: ",
+                "not a [group], a key = value pair or a comment", NULL);
+  expect_error (BAD "/semicolon.ini", PROFILE_ERROR_PARSE, BAD "/semicolon.ini:2:1: ",
+                "comments start with '#'", NULL);
+  expect_error (BAD "/before_group.ini", PROFILE_ERROR_PARSE,
+                BAD "/before_group.ini:2:1: ", "before the first [group]", NULL);
+  /* "inherits = K20": column 12. */
+  expect_error (BAD "/bad_name.ini", PROFILE_ERROR_PARSE, BAD "/bad_name.ini:2:12: ",
+                "bad profile name 'K20'", NULL);
+}
+
+/* Bytes a text editor would not show: written here rather than kept as
+ * fixtures. "description = a" is 15 characters, so the bad byte is in
+ * column 16; "é" counts as one column. */
+static void
+test_bad_bytes (void)
+{
+  char *dir = g_dir_make_tmp ("test_profile_XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  char *utf8 = g_build_filename (dir, "utf8.ini", NULL);
+  char *nul = g_build_filename (dir, "nul.ini", NULL);
+  g_assert_true (g_file_set_contents (utf8, "[device]\ndescription = a\xff" "b\n", -1, NULL));
+  g_assert_true (g_file_set_contents (nul, "[device]\n\xc3\xa9\0x = 1\n", 18, NULL));
+
+  char *prefix = g_strconcat (utf8, ":2:16: ", NULL);
+  expect_error (utf8, PROFILE_ERROR_PARSE, prefix, "invalid UTF-8", NULL);
+  g_free (prefix);
+  prefix = g_strconcat (nul, ":2:2: ", NULL);
+  expect_error (nul, PROFILE_ERROR_PARSE, prefix, "NUL byte", NULL);
+  g_free (prefix);
+
+  g_remove (utf8);
+  g_remove (nul);
+  g_rmdir (dir);
+  g_free (utf8);
+  g_free (nul);
+  g_free (dir);
+}
+
+static void
+test_missing (void)
+{
+  expect_error (BAD "/missing_key.ini", PROFILE_ERROR_PARSE,
+                BAD "/missing_key.ini:1:1: ",
+                "missing key 'kernel_gap' in [latency]",
+                BAD "/missing_key.ini -> " BAD "/partial_parent.ini",
+                "every key of [copy], [host], [latency], [queues] and [kernel]", NULL);
+}
+
+/* cycle_a inherits cycle_b (line 2), which inherits cycle_a (line 3,
+ * "inherits = cycle_a.ini", value in column 12): the loop is found there. */
+static void
+test_cycle (void)
+{
+  expect_error (BAD "/cycle_a.ini", PROFILE_ERROR_CYCLE, BAD "/cycle_b.ini:3:12: ",
+                "inherits makes a loop: " BAD "/cycle_a.ini -> " BAD "/cycle_b.ini -> "
+                BAD "/cycle_a.ini", NULL);
+}
+
+static void
+test_not_found (void)
+{
+  /* By name: no file to point at, so no position. */
+  expect_error ("no_such_profile", PROFILE_ERROR_NOT_FOUND,
+                "no device profile 'no_such_profile'", TESTS,
+                STREAMSIM_PROFILE_DIR_FOR_TESTS,
+                "known: ", "c1060, c2050", "k20", "test_base, test_child", NULL);
+  /* Through inherits: the position of the inherits value. */
+  expect_error (BAD "/no_parent.ini", PROFILE_ERROR_NOT_FOUND, BAD "/no_parent.ini:2:12: ",
+                "no device profile 'no_such_profile'", "test_base", NULL);
+  /* A bad name is refused before any lookup. */
+  expect_error ("K20", PROFILE_ERROR_NOT_FOUND, "bad profile name 'K20'", NULL);
+  /* A missing file given by path. */
+  expect_error (TESTS "/nothing_here.ini", PROFILE_ERROR_NOT_FOUND,
+                "cannot read the profile " TESTS "/nothing_here.ini", NULL);
+}
+
+static gboolean
+strv_has (char **strv, const char *s)
+{
+  return strv != NULL && g_strv_contains ((const char *const *) strv, s);
+}
+
+static void
+test_list (void)
+{
+  char **names = profile_list ();
+
+  for (guint i = 0; names[i] != NULL && names[i + 1] != NULL; i++)
+    g_assert_cmpstr (names[i], <, names[i + 1]);
+  g_assert_true (strv_has (names, "test_base"));
+  g_assert_true (strv_has (names, "test_child"));
+  g_assert_true (strv_has (names, "test_grandchild"));
+  g_assert_true (strv_has (names, "c1060"));
+  g_assert_true (strv_has (names, "c2050"));
+  g_assert_true (strv_has (names, "k20"));
+  /* bad/ is a subfolder: not on the path. */
+  g_assert_false (strv_has (names, "cycle_a"));
+  g_assert_false (strv_has (names, "unknown_key"));
+  g_strfreev (names);
+}
+
+static void
+test_search_path (void)
+{
+  char *saved = g_strdup (g_getenv ("STREAMSIM_PROFILE_PATH"));
+
+  /* Empty entries are skipped; the compiled-in folder comes last. */
+  g_setenv ("STREAMSIM_PROFILE_PATH", "/a::/b:", TRUE);
+  const char *const *path = profile_search_path ();
+  g_assert_cmpstr (path[0], ==, "/a");
+  g_assert_cmpstr (path[1], ==, "/b");
+  g_assert_cmpstr (path[2], ==, STREAMSIM_PROFILE_DIR_FOR_TESTS);
+  g_assert_null (path[3]);
+
+  g_unsetenv ("STREAMSIM_PROFILE_PATH");
+  path = profile_search_path ();
+  g_assert_cmpstr (path[0], ==, STREAMSIM_PROFILE_DIR_FOR_TESTS);
+  g_assert_null (path[1]);
+
+  g_setenv ("STREAMSIM_PROFILE_PATH", saved, TRUE);
+  g_free (saved);
+}
+
+/* The three real profiles load, with the numbers of the CUDA C Programming
+ * Guide's tables (1.3, 2.0, 3.5) and the data sheets' SM counts. */
+static void
+test_real_profiles (void)
+{
+  EngProfile p;
+
+  load_ok (SRCDIR "/engines/profiles/c1060.ini", &p);
+  g_assert_cmpstr (eng_profile_name (&p), ==, "c1060");
+  g_assert_cmpuint (p.sm_count, ==, 30);
+  g_assert_cmpuint (p.copy_engines, ==, 1);
+  g_assert_cmpuint (p.max_concurrent_kernels, ==, 1);
+  g_assert_cmpuint (p.max_connections, ==, 1);
+  g_assert_cmpuint (p.max_threads_per_block, ==, 512);
+  g_assert_cmpuint (p.smem_per_sm, ==, 16384);
+  g_assert_false (p.deferred_completion);
+  eng_profile_clear (&p);
+
+  load_ok (SRCDIR "/engines/profiles/c2050.ini", &p);
+  g_assert_cmpstr (eng_profile_name (&p), ==, "c2050");
+  g_assert_cmpuint (p.sm_count, ==, 14);
+  g_assert_cmpuint (p.copy_engines, ==, 2);
+  g_assert_cmpuint (p.max_concurrent_kernels, ==, 16);
+  g_assert_cmpuint (p.max_connections, ==, 1);
+  g_assert_cmpuint (p.max_threads_per_sm, ==, 1536);
+  g_assert_true (p.deferred_completion);
+  eng_profile_clear (&p);
+
+  load_ok (SRCDIR "/engines/profiles/k20.ini", &p);
+  g_assert_cmpstr (eng_profile_name (&p), ==, "k20");
+  g_assert_cmpuint (p.sm_count, ==, 13);
+  g_assert_cmpuint (p.copy_engines, ==, 2);
+  g_assert_cmpuint (p.max_concurrent_kernels, ==, 32);
+  g_assert_cmpuint (p.max_connections, ==, 32);
+  g_assert_cmpuint (p.default_connections, ==, 8);
+  g_assert_cmpuint (p.regs_per_sm, ==, 65536);
+  g_assert_false (p.deferred_completion);
+  eng_profile_clear (&p);
+
+  /* By name too: the compiled-in folder is on the path. */
+  load_ok ("k20", &p);
+  g_assert_cmpuint (p.max_blocks_per_sm, ==, 16);
+  eng_profile_clear (&p);
+}
+
+static void
+assert_profiles_equal (const EngProfile *a, const EngProfile *b)
+{
+  g_assert_cmpstr (a->description, ==, b->description);
+  g_assert_cmpuint (a->copy_engines, ==, b->copy_engines);
+  const EngLink *la[] = { &a->h2d_pinned, &a->h2d_pageable, &a->d2h_pinned, &a->d2h_pageable, &a->d2d };
+  const EngLink *lb[] = { &b->h2d_pinned, &b->h2d_pageable, &b->d2h_pinned, &b->d2h_pageable, &b->d2d };
+  for (guint i = 0; i < G_N_ELEMENTS (la); i++)
+    {
+      /* Within 0.1%, the promise of profile_save. */
+      g_assert_cmpfloat_with_epsilon (la[i]->bandwidth, lb[i]->bandwidth, lb[i]->bandwidth * 1e-3);
+      g_assert_cmpint (la[i]->latency, ==, lb[i]->latency);
+    }
+  g_assert_cmpfloat (a->duplex_factor, ==, b->duplex_factor);
+  g_assert_cmpint (a->host_kernel_launch, ==, b->host_kernel_launch);
+  g_assert_cmpint (a->host_memcpy_async, ==, b->host_memcpy_async);
+  g_assert_cmpint (a->host_memcpy_sync, ==, b->host_memcpy_sync);
+  g_assert_cmpint (a->host_event_record, ==, b->host_event_record);
+  g_assert_cmpint (a->host_stream_wait, ==, b->host_stream_wait);
+  g_assert_cmpint (a->host_sync, ==, b->host_sync);
+  g_assert_cmpint (a->launch_latency, ==, b->launch_latency);
+  g_assert_cmpint (a->copy_submit, ==, b->copy_submit);
+  g_assert_cmpint (a->dependency_latency, ==, b->dependency_latency);
+  g_assert_cmpint (a->kernel_gap, ==, b->kernel_gap);
+  g_assert_cmpuint (a->max_connections, ==, b->max_connections);
+  g_assert_cmpuint (a->default_connections, ==, b->default_connections);
+  g_assert_cmpuint (a->sm_count, ==, b->sm_count);
+  g_assert_cmpuint (a->max_threads_per_sm, ==, b->max_threads_per_sm);
+  g_assert_cmpuint (a->max_blocks_per_sm, ==, b->max_blocks_per_sm);
+  g_assert_cmpuint (a->smem_per_sm, ==, b->smem_per_sm);
+  g_assert_cmpuint (a->regs_per_sm, ==, b->regs_per_sm);
+  g_assert_cmpuint (a->max_threads_per_block, ==, b->max_threads_per_block);
+  g_assert_cmpuint (a->max_smem_per_block, ==, b->max_smem_per_block);
+  g_assert_cmpuint (a->default_regs, ==, b->default_regs);
+  g_assert_cmpuint (a->max_concurrent_kernels, ==, b->max_concurrent_kernels);
+  g_assert_cmpint (a->deferred_completion, ==, b->deferred_completion);
+  g_assert_cmpint (a->connection_serializes, ==, b->connection_serializes);
+  g_assert_cmpstr (a->gpu, ==, b->gpu);
+  g_assert_cmpstr (a->driver, ==, b->driver);
+  g_assert_cmpstr (a->cuda, ==, b->cuda);
+  g_assert_cmpstr (a->date, ==, b->date);
+  g_assert_cmpstr (a->source, ==, b->source);
+}
+
+/* Saves test_grandchild (flattened) with awkward values and loads it back. */
+static void
+test_save_round_trip (void)
+{
+  EngProfile p, q;
+  load_ok ("test_grandchild", &p);
+
+  /* Values whose text form needs care: 12345 ns is "12.345us"; 1.5 s is
+   * out of range, so 999999999 ns ("999.999999ms"); a bandwidth with many
+   * digits; an odd size; text needing escapes. */
+  p.host_sync = 12345;
+  p.launch_latency = 999999999;
+  p.h2d_pageable.bandwidth = 12345678901.234;
+  p.d2h_pageable.bandwidth = 999.5;
+  p.max_smem_per_block = 1000;
+  p.duplex_factor = 0.123456789;
+  g_free (p.description);
+  p.description = g_strdup ("  leading blanks, a # and\na newline");
+  p.date = g_strdup ("2024-06-01");
+
+  char *dir = g_dir_make_tmp ("test_profile_XXXXXX", NULL);
+  char *path = g_build_filename (dir, "saved.ini", NULL);
+  const char *const comments[] = {
+    "engines", "one copy engine (test)",
+    "kernel.sm_count", "data sheet\nsecond line",
+    "latency", "the [latency] group",
+    NULL,
+  };
+  GError *error = NULL;
+  g_assert_true (profile_save (&p, path, comments, &error));
+  g_assert_no_error (error);
+
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "# one copy engine (test)\nengines=1\n"));
+  g_assert_nonnull (strstr (text, "# data sheet\n# second line\nsm_count=13\n"));
+  g_assert_nonnull (strstr (text, "# the [latency] group\n[latency]\n"));
+  g_assert_nonnull (strstr (text, "sync=12.345us\n"));
+  g_assert_nonnull (strstr (text, "launch=999.999999ms\n"));
+  g_assert_nonnull (strstr (text, "h2d_pinned_bandwidth=6GB/s\n"));
+  g_assert_nonnull (strstr (text, "smem_per_sm=48KiB\n"));
+  g_assert_nonnull (strstr (text, "max_smem_per_block=1000B\n"));
+  g_assert_nonnull (strstr (text, "stream_wait=1.5us\n"));
+  g_assert_nonnull (strstr (text, "kernel_gap=0\n"));
+  g_assert_null (strstr (text, "inherits"));
+  g_free (text);
+
+  load_ok (path, &q);
+  g_assert_cmpstr (q.names[0], ==, "saved");
+  g_assert_null (q.names[1]);
+  assert_profiles_equal (&q, &p);
+  eng_profile_clear (&q);
+
+  /* A profile that would not load is not saved, and the old file stays. */
+  p.copy_engines = 0;
+  g_assert_false (profile_save (&p, path, NULL, &error));
+  g_assert_error (error, PROFILE_ERROR, PROFILE_ERROR_RANGE);
+  g_assert_nonnull (strstr (error->message, "engines = 0 is out of range"));
+  g_clear_error (&error);
+  load_ok (path, &q);
+  g_assert_cmpuint (q.copy_engines, ==, 1);
+  eng_profile_clear (&q);
+
+  /* Only saved.ini was written: no temporary file left beside it. */
+  GDir *d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  g_dir_close (d);
+  g_assert_cmpuint (n, ==, 1);
+
+  g_remove (path);
+  g_rmdir (dir);
+  g_free (path);
+  g_free (dir);
+  eng_profile_clear (&p);
+}
+
+static void
+test_copy_clear (void)
+{
+  EngProfile p, q;
+  load_ok ("test_child", &p);
+
+  eng_profile_copy (&q, &p);
+  g_assert_true (q.names[0] != p.names[0]);
+  g_assert_cmpstr (q.names[0], ==, "test_child");
+  g_assert_cmpstr (q.names[1], ==, "test_base");
+  g_assert_true (q.description != p.description);
+  g_assert_cmpstr (q.description, ==, p.description);
+  assert_profiles_equal (&q, &p);
+
+  /* The copy outlives the original. */
+  eng_profile_clear (&p);
+  g_assert_null (p.names[0]);
+  g_assert_cmpuint (p.sm_count, ==, 0);
+  g_assert_cmpstr (q.gpu, ==, "Test GPU");
+  eng_profile_clear (&q);
+  g_assert_null (q.description);
+  g_assert_cmpuint (q.copy_engines, ==, 0);
+}
+
+/* Blocks per SM, checked against the CUDA occupancy calculator for each
+ * compute capability (its register and shared-memory granularities do not
+ * change these shapes):
+ *
+ * test_base (3.5: 2048 threads, 16 blocks, 48 KiB, 64 K registers, 32 default regs)
+ *   256 threads, 32 regs:  2048/256 = 8; 65536/(32*256) = 8; 16      -> 8
+ *   100 threads -> 128:    2048/128 = 16; 65536/(32*128) = 16; 16    -> 16
+ *   32 threads:            2048/32 = 64; 65536/1024 = 64; 16         -> 16 (block limit)
+ *   256 threads, 20 KiB:   49152/20480 = 2.4                         -> 2
+ *   256 threads, 64 regs:  65536/(64*256) = 4                        -> 4
+ *   1024 threads:          2048/1024 = 2; 65536/(32*1024) = 2     -> 2
+ *   1024 threads, 255 regs: 65536/(255*1024) = 0.25                  -> 0
+ *   1025 threads:          over max_threads_per_block                -> 0
+ *   smem 64 KiB:           over max_smem_per_block                   -> 0
+ * c1060 (1.3: 1024 threads, 8 blocks, 16 K registers, 16 default regs)
+ *   256 threads:           1024/256 = 4; 16384/(16*256) = 4          -> 4
+ *   64 threads:            1024/64 = 16; 16384/1024 = 16; 8          -> 8
+ *   512 threads, 32 regs:  16384/(32*512) = 1                        -> 1
+ *   1024 threads:          over 512                                  -> 0
+ * c2050 (2.0: 1536 threads, 8 blocks, 32 K registers, 20 default regs)
+ *   192 threads:           1536/192 = 8; 32768/(20*192) = 8.5; 8     -> 8
+ *   512 threads, 32 regs:  1536/512 = 3; 32768/(32*512) = 2          -> 2 */
+static void
+test_blocks_per_sm (void)
+{
+  EngProfile p;
+  load_ok ("test_base", &p);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 0), ==, 8);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 32), ==, 8);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 100, 0, 0), ==, 16);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 32, 0, 0), ==, 16);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 20 * 1024, 0), ==, 2);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 64), ==, 4);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 255), ==, 0);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 2);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1025, 0, 0), ==, 0);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 64 * 1024, 0), ==, 0);
+  eng_profile_clear (&p);
+
+  load_ok (SRCDIR "/engines/profiles/c1060.ini", &p);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 0), ==, 4);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 64, 0, 0), ==, 8);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 512, 0, 32), ==, 1);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 0);
+  eng_profile_clear (&p);
+
+  load_ok (SRCDIR "/engines/profiles/c2050.ini", &p);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 192, 0, 0), ==, 8);
+  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 512, 0, 32), ==, 2);
+  eng_profile_clear (&p);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* Whatever the caller's environment, the tests' profiles come first. */
+  g_setenv ("STREAMSIM_PROFILE_PATH", TESTS, TRUE);
+
+  g_test_add_func ("/profile/load-base", test_load_base);
+  g_test_add_func ("/profile/inherit", test_inherit);
+  g_test_add_func ("/profile/unknown-key-group", test_unknown);
+  g_test_add_func ("/profile/out-of-range", test_range);
+  g_test_add_func ("/profile/bad-values", test_bad_values);
+  g_test_add_func ("/profile/bad-bytes", test_bad_bytes);
+  g_test_add_func ("/profile/missing-key", test_missing);
+  g_test_add_func ("/profile/cycle", test_cycle);
+  g_test_add_func ("/profile/not-found", test_not_found);
+  g_test_add_func ("/profile/list", test_list);
+  g_test_add_func ("/profile/search-path", test_search_path);
+  g_test_add_func ("/profile/real-profiles", test_real_profiles);
+  g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
+  g_test_add_func ("/profile/copy-clear", test_copy_clear);
+  g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
+  return g_test_run ();
+}
