@@ -179,11 +179,19 @@ eng_sim_started (EngSim *sim, guint32 op, SimTime now)
       cause = (EngCause) o->engine_cause;
       ref = o->engine_ref;
     }
-  /* The op ahead in a one-engine queue goes on to hold the engine too: the
-   * wait is the queue's order, so name it as such. */
-  gboolean queue_then_engine = cause == ENG_CAUSE_ENGINE && ref == o->head_ref
-                               && o->head_time > o->arrive;
-  if (o->head_ref != ENG_NONE && o->head_time > o->arrive
+  /* Waiting behind another op in the queue is a false dependency only when
+   * that op sat at the head waiting for its own dependencies; behind an op
+   * that merely waited for the same busy engine, the engine is the reason.
+   * When the blocker then holds the engine too (one copy engine), the queue
+   * is still what made it wait. */
+  gboolean blocked_by_deps = FALSE;
+  if (o->head_ref != ENG_NONE)
+    {
+      const EngOp *ahead = &sim->ops[o->head_ref];
+      blocked_by_deps = ahead->deps_time > ahead->head_time;
+    }
+  gboolean queue_then_engine = cause == ENG_CAUSE_ENGINE && ref == o->head_ref;
+  if (o->head_ref != ENG_NONE && o->head_time > o->arrive && blocked_by_deps
       && (o->head_time >= best || queue_then_engine))
     {
       best = o->head_time;

@@ -46,6 +46,11 @@ print_summary (const Prediction *p, FILE *out)
   g_autofree char *overlap = units_format_time (s.copy_compute_overlap);
   double of_copy = s.copy_busy > 0 ? 100.0 * (double) s.copy_compute_overlap / (double) s.copy_busy : 0;
   fprintf (out, "\ncopy/compute overlap  %s (%.1f%% of copy time)\n", overlap, of_copy);
+  if (s.host_blocked > 0)
+    {
+      g_autofree char *blocked = units_format_time (s.host_blocked);
+      fprintf (out, "host blocked in syncs %s\n", blocked);
+    }
   if (s.h2d_d2h_overlap > 0)
     {
       g_autofree char *duplex = units_format_time (s.h2d_d2h_overlap);

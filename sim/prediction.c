@@ -244,6 +244,12 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
       const EngOpResult *r = &results[i];
       Span span = { r->start, r->end };
       s->ops[r->engine]++;
+      if (schedule_op (p->sched, i)->kind >= SCHED_OP_SYNC_STREAM
+          && schedule_op (p->sched, i)->kind <= SCHED_OP_SYNC_DEVICE)
+        {
+          s->host_blocked += r->end - r->start;
+          continue;
+        }
       if (span.end > span.start)
         g_array_append_val (spans[r->engine], span);
     }

@@ -54,6 +54,7 @@ typedef struct
   SimTime copy_busy;             /* any copy engine busy */
   SimTime copy_compute_overlap;  /* a copy and a kernel running at once */
   SimTime h2d_d2h_overlap;       /* copies in both directions at once */
+  SimTime host_blocked;          /* the host waiting in syncs (not counted as busy) */
   guint ops[ENG_N_ENGINES];
 } PredictionSummary;
 
