@@ -1,0 +1,228 @@
+/* schedule.c: a parsed schedule: its accessors, per-device kernel times and op names. */
+#include "schedule.h"
+#include "schedule_private.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (schedule-error-quark, schedule_error)
+
+Schedule *
+schedule_new (const char *path)
+{
+  Schedule *sched = g_new0 (Schedule, 1);
+  SchedStream legacy = { 0 };
+
+  sched->path = g_strdup (path);
+  sched->strings = g_string_chunk_new (4096);
+  sched->streams = g_array_new (FALSE, FALSE, sizeof (SchedStream));
+  sched->stream_index = g_hash_table_new (g_str_hash, g_str_equal);
+  sched->events = g_ptr_array_new ();
+  sched->event_lines = g_array_new (FALSE, FALSE, sizeof (guint32));
+  sched->event_index = g_hash_table_new (g_str_hash, g_str_equal);
+  sched->times = g_array_new (FALSE, FALSE, sizeof (SchedDeviceTime));
+  sched->time_lists = g_array_new (FALSE, FALSE, sizeof (ScheduleTimeList));
+
+  legacy.name = g_string_chunk_insert_const (sched->strings, "default");
+  g_array_append_val (sched->streams, legacy);
+  g_hash_table_insert (sched->stream_index, (gpointer) legacy.name,
+                       GUINT_TO_POINTER (SCHED_STREAM_DEFAULT + 1));
+  return sched;
+}
+
+void
+schedule_free (Schedule *sched)
+{
+  if (sched == NULL)
+    return;
+  g_free (sched->path);
+  g_string_chunk_free (sched->strings);
+  g_array_unref (sched->streams);
+  g_hash_table_unref (sched->stream_index);
+  g_ptr_array_unref (sched->events);
+  g_array_unref (sched->event_lines);
+  g_hash_table_unref (sched->event_index);
+  g_free (sched->ops);
+  g_array_unref (sched->times);
+  g_array_unref (sched->time_lists);
+  g_free (sched);
+}
+
+const char *
+schedule_path (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  return sched->path;
+}
+
+const char *
+schedule_device (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  return sched->device;
+}
+
+guint
+schedule_connections (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->connections;
+}
+
+guint
+schedule_n_streams (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->streams->len;
+}
+
+const SchedStream *
+schedule_stream (const Schedule *sched, guint index)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  g_return_val_if_fail (index < sched->streams->len, NULL);
+  return &g_array_index (sched->streams, SchedStream, index);
+}
+
+guint
+schedule_find_stream (const Schedule *sched, const char *name)
+{
+  gpointer found;
+
+  g_return_val_if_fail (sched != NULL, SCHED_NONE);
+  g_return_val_if_fail (name != NULL, SCHED_NONE);
+  found = g_hash_table_lookup (sched->stream_index, name);
+  return found != NULL ? GPOINTER_TO_UINT (found) - 1 : SCHED_NONE;
+}
+
+guint
+schedule_n_events (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->events->len;
+}
+
+const char *
+schedule_event_name (const Schedule *sched, guint index)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  g_return_val_if_fail (index < sched->events->len, NULL);
+  return g_ptr_array_index (sched->events, index);
+}
+
+gsize
+schedule_n_ops (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->n_ops;
+}
+
+const SchedOp *
+schedule_op (const Schedule *sched, gsize index)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  g_return_val_if_fail (index < sched->n_ops, NULL);
+  return &sched->ops[index];
+}
+
+const SchedDeviceTime *
+schedule_time_list (const Schedule *sched, guint32 index, guint *n_entries)
+{
+  const ScheduleTimeList *list;
+
+  g_return_val_if_fail (sched != NULL, NULL);
+  g_return_val_if_fail (index < sched->time_lists->len, NULL);
+  list = &g_array_index (sched->time_lists, ScheduleTimeList, index);
+  if (n_entries != NULL)
+    *n_entries = list->n;
+  return &g_array_index (sched->times, SchedDeviceTime, list->first);
+}
+
+/* Inheritance is resolved name by name rather than entry by entry: with
+ * names {"h200", "h100"} and the list "h100:1ms,h200:2ms", h200's own entry
+ * wins although it comes second in the list. */
+gboolean
+schedule_kernel_time (const Schedule *sched, const SchedOp *op,
+                      const char *const *names, SimTime *time, GError **error)
+{
+  const SchedDeviceTime *entries;
+  const SchedDeviceTime *fallback = NULL;
+  guint n = 0;
+  GString *have;
+  const char *wanted;
+
+  g_return_val_if_fail (sched != NULL, FALSE);
+  g_return_val_if_fail (op != NULL && op->kind == SCHED_OP_KERNEL, FALSE);
+  g_return_val_if_fail (op->u.kernel.times != SCHED_NONE, FALSE);
+  g_return_val_if_fail (time != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  entries = schedule_time_list (sched, op->u.kernel.times, &n);
+  for (const char *const *name = names; name != NULL && *name != NULL; name++)
+    for (guint i = 0; i < n; i++)
+      if (entries[i].device != NULL && strcmp (entries[i].device, *name) == 0)
+        {
+          *time = entries[i].time;
+          return TRUE;
+        }
+  for (guint i = 0; i < n; i++)
+    if (entries[i].device == NULL)
+      fallback = &entries[i];
+  if (fallback != NULL)
+    {
+      *time = fallback->time;
+      return TRUE;
+    }
+
+  have = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (have, "%s%s", i > 0 ? ", " : "", entries[i].device);
+  wanted = names != NULL && names[0] != NULL ? names[0] : "(unnamed)";
+  g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_UNDEFINED,
+               "%s:%u:%u: kernel has no time= for device '%s' (the list has: %s); "
+               "add %s:TIME or a bare TIME as a fallback",
+               sched->path, op->line, op->column, wanted, have->str, wanted);
+  g_string_free (have, TRUE);
+  return FALSE;
+}
+
+const char *
+schedule_copy_dir_name (SchedCopyDir dir)
+{
+  switch (dir)
+    {
+    case SCHED_DIR_H2D:
+      return "h2d";
+    case SCHED_DIR_D2H:
+      return "d2h";
+    case SCHED_DIR_D2D:
+      return "d2d";
+    }
+  g_return_val_if_reached ("?");
+}
+
+const char *
+schedule_op_kind_name (const SchedOp *op)
+{
+  g_return_val_if_fail (op != NULL, "?");
+
+  switch (op->kind)
+    {
+    case SCHED_OP_COPY:
+      return schedule_copy_dir_name (op->u.copy.dir);
+    case SCHED_OP_MEMCPY:
+      return "memcpy";
+    case SCHED_OP_KERNEL:
+      return "kernel";
+    case SCHED_OP_RECORD:
+      return "record";
+    case SCHED_OP_WAIT:
+      return "wait";
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_SYNC_DEVICE:
+      return "sync";
+    case SCHED_OP_HOST:
+      return "host";
+    }
+  g_return_val_if_reached ("?");
+}

@@ -1,0 +1,338 @@
+/* units.c: sizes, times and bandwidths as people write them ("4MiB", "1.08ms", "12GB/s"). */
+#include "units.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The phrases for *why. Those for a well-formed value outside what is allowed
+ * start with "negative" or "too large": the schedule parser uses that prefix
+ * to report SCHEDULE_ERROR_RANGE rather than SCHEDULE_ERROR_SYNTAX. */
+#define SIZE_UNITS "B, KB, MB, GB, TB, KiB, MiB, GiB or TiB"
+#define TIME_UNITS "ns, us, ms or s"
+#define RATE_UNITS "B/s, KB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s or TiB/s"
+
+static const char size_malformed[] =
+  "expected a size: a number with an optional unit " SIZE_UNITS " (for example 4MiB or 1.5GB)";
+static const char size_negative[] =
+  "negative sizes are not allowed; a size is a number with an optional unit " SIZE_UNITS;
+static const char size_too_large[] =
+  "too large: a size must be below 2^64 bytes (16 EiB)";
+static const char time_malformed[] =
+  "expected a time: a number with a unit " TIME_UNITS
+  " (for example 1.08ms or 200us); only 0 may go without a unit";
+static const char time_negative[] =
+  "negative times are not allowed; a time is a number with a unit " TIME_UNITS;
+static const char time_too_large[] =
+  "too large: a time must be below 2^63 ns (about 292 years)";
+static const char rate_malformed[] =
+  "expected a bandwidth: a number followed by " RATE_UNITS " (for example 12GB/s)";
+static const char rate_negative[] =
+  "negative bandwidths are not allowed; a bandwidth is a positive number followed by " RATE_UNITS;
+static const char rate_zero[] =
+  "a bandwidth must be positive (a zero rate never finishes a copy); give a number followed by " RATE_UNITS;
+static const char rate_too_large[] =
+  "too large: the bandwidth does not fit a double";
+static const char uint_malformed[] =
+  "expected a whole number (digits only, no sign, no unit)";
+static const char uint_negative[] =
+  "negative numbers are not allowed here; expected a whole number";
+static const char uint_too_large[] =
+  "too large for this setting";
+
+typedef struct
+{
+  const char *name;
+  guint64 factor;
+} Unit;
+
+static const Unit size_units[] = {
+  { "", 1 },
+  { "B", 1 },
+  { "KB", G_GUINT64_CONSTANT (1000) },
+  { "MB", G_GUINT64_CONSTANT (1000000) },
+  { "GB", G_GUINT64_CONSTANT (1000000000) },
+  { "TB", G_GUINT64_CONSTANT (1000000000000) },
+  { "KiB", G_GUINT64_CONSTANT (1) << 10 },
+  { "MiB", G_GUINT64_CONSTANT (1) << 20 },
+  { "GiB", G_GUINT64_CONSTANT (1) << 30 },
+  { "TiB", G_GUINT64_CONSTANT (1) << 40 },
+  { NULL, 0 },
+};
+
+static const Unit time_units[] = {
+  { "ns", 1 },
+  { "us", G_GUINT64_CONSTANT (1000) },
+  { "ms", G_GUINT64_CONSTANT (1000000) },
+  { "s", G_GUINT64_CONSTANT (1000000000) },
+  { NULL, 0 },
+};
+
+static const Unit rate_units[] = {
+  { "B/s", 1 },
+  { "KB/s", G_GUINT64_CONSTANT (1000) },
+  { "MB/s", G_GUINT64_CONSTANT (1000000) },
+  { "GB/s", G_GUINT64_CONSTANT (1000000000) },
+  { "TB/s", G_GUINT64_CONSTANT (1000000000000) },
+  { "KiB/s", G_GUINT64_CONSTANT (1) << 10 },
+  { "MiB/s", G_GUINT64_CONSTANT (1) << 20 },
+  { "GiB/s", G_GUINT64_CONSTANT (1) << 30 },
+  { "TiB/s", G_GUINT64_CONSTANT (1) << 40 },
+  { NULL, 0 },
+};
+
+typedef enum
+{
+  NUMBER_OK,
+  NUMBER_MALFORMED,
+  NUMBER_NEGATIVE,
+} NumberScan;
+
+/* A decimal number as written: digits, optionally '.' and more digits. */
+typedef struct
+{
+  guint64 whole;
+  gboolean whole_too_large;
+  const char *frac;  /* the digits after '.', or NULL */
+  gsize frac_len;
+  const char *unit;  /* what follows the number */
+} Number;
+
+static NumberScan
+number_scan (const char *text, Number *num)
+{
+  const char *p = text;
+
+  memset (num, 0, sizeof *num);
+  if (*p == '-')
+    return g_ascii_isdigit (p[1]) ? NUMBER_NEGATIVE : NUMBER_MALFORMED;
+  if (!g_ascii_isdigit (*p))
+    return NUMBER_MALFORMED;
+  for (; g_ascii_isdigit (*p); p++)
+    {
+      guint digit = *p - '0';
+      if (num->whole > (G_MAXUINT64 - digit) / 10)
+        num->whole_too_large = TRUE;
+      else
+        num->whole = num->whole * 10 + digit;
+    }
+  if (*p == '.')
+    {
+      p++;
+      if (!g_ascii_isdigit (*p))
+        return NUMBER_MALFORMED;
+      num->frac = p;
+      while (g_ascii_isdigit (*p))
+        p++;
+      num->frac_len = p - num->frac;
+    }
+  num->unit = p;
+  return NUMBER_OK;
+}
+
+static const Unit *
+unit_find (const Unit *units, const char *name)
+{
+  for (; units->name != NULL; units++)
+    if (strcmp (units->name, name) == 0)
+      return units;
+  return NULL;
+}
+
+/* whole.frac times factor, rounded half up, in exact integer arithmetic (a
+ * double would misround "0.5B"-style ties and lose bytes above 2^53).
+ *
+ * The fraction is evaluated by Horner's rule from its last digit:
+ * t = floor ((digit * F + t) / 10). Because floor (floor (z) / 10) equals
+ * floor (z / 10), the result is exactly floor (0.d1d2...dk * F) however many
+ * digits there are, and every intermediate stays below 10 * F. Using F = 2 *
+ * factor gives twice the value, from which rounding half up is (t + 1) / 2. */
+static gboolean
+number_scale (const Number *num, guint64 factor, guint64 max, guint64 *out)
+{
+  guint64 value;
+  guint64 twice = factor * 2;
+  guint64 part = 0;
+
+  if (num->whole_too_large || !g_uint64_checked_mul (&value, num->whole, factor))
+    return FALSE;
+  for (gsize i = num->frac_len; i-- > 0;)
+    part = ((guint64) (num->frac[i] - '0') * twice + part) / 10;
+  part = (part + 1) / 2;
+  if (!g_uint64_checked_add (&value, value, part) || value > max)
+    return FALSE;
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+fail (const char **why, const char *phrase)
+{
+  if (why != NULL)
+    *why = phrase;
+  return FALSE;
+}
+
+gboolean
+units_parse_size (const char *text, guint64 *bytes, const char **why)
+{
+  Number num;
+  const Unit *unit;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (bytes != NULL, FALSE);
+
+  switch (number_scan (text, &num))
+    {
+    case NUMBER_NEGATIVE:
+      return fail (why, size_negative);
+    case NUMBER_MALFORMED:
+      return fail (why, size_malformed);
+    case NUMBER_OK:
+      break;
+    }
+  unit = unit_find (size_units, num.unit);
+  if (unit == NULL)
+    return fail (why, size_malformed);
+  if (!number_scale (&num, unit->factor, G_MAXUINT64, bytes))
+    return fail (why, size_too_large);
+  return TRUE;
+}
+
+gboolean
+units_parse_time (const char *text, SimTime *ns, const char **why)
+{
+  Number num;
+  const Unit *unit;
+  guint64 value;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (ns != NULL, FALSE);
+
+  if (strcmp (text, "0") == 0)
+    {
+      *ns = 0;
+      return TRUE;
+    }
+  switch (number_scan (text, &num))
+    {
+    case NUMBER_NEGATIVE:
+      return fail (why, time_negative);
+    case NUMBER_MALFORMED:
+      return fail (why, time_malformed);
+    case NUMBER_OK:
+      break;
+    }
+  unit = unit_find (time_units, num.unit);
+  if (unit == NULL)
+    return fail (why, time_malformed);
+  if (!number_scale (&num, unit->factor, G_MAXINT64, &value))
+    return fail (why, time_too_large);
+  *ns = (SimTime) value;
+  return TRUE;
+}
+
+gboolean
+units_parse_bandwidth (const char *text, double *bytes_per_s, const char **why)
+{
+  Number num;
+  const Unit *unit;
+  char *digits;
+  double value;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (bytes_per_s != NULL, FALSE);
+
+  switch (number_scan (text, &num))
+    {
+    case NUMBER_NEGATIVE:
+      return fail (why, rate_negative);
+    case NUMBER_MALFORMED:
+      return fail (why, rate_malformed);
+    case NUMBER_OK:
+      break;
+    }
+  unit = unit_find (rate_units, num.unit);
+  if (unit == NULL)
+    return fail (why, rate_malformed);
+  /* number_scan has checked the shape, so strtod reads exactly these digits. */
+  digits = g_strndup (text, num.unit - text);
+  value = g_ascii_strtod (digits, NULL) * (double) unit->factor;
+  g_free (digits);
+  if (!isfinite (value))
+    return fail (why, rate_too_large);
+  if (value <= 0)
+    return fail (why, rate_zero);
+  *bytes_per_s = value;
+  return TRUE;
+}
+
+gboolean
+units_parse_uint (const char *text, guint64 max, guint64 *value, const char **why)
+{
+  Number num;
+
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (value != NULL, FALSE);
+
+  switch (number_scan (text, &num))
+    {
+    case NUMBER_NEGATIVE:
+      return fail (why, uint_negative);
+    case NUMBER_MALFORMED:
+      return fail (why, uint_malformed);
+    case NUMBER_OK:
+      break;
+    }
+  if (num.frac != NULL || *num.unit != '\0')
+    return fail (why, uint_malformed);
+  if (num.whole_too_large || num.whole > max)
+    return fail (why, uint_too_large);
+  *value = num.whole;
+  return TRUE;
+}
+
+/* `magnitude` in the largest of `names` (each `base` times the previous one,
+ * names[0] the base unit) that keeps the number at 1 or more, with up to three
+ * decimals; a value that would print as 1000.000 moves up one unit. */
+static char *
+format_scaled (const char *sign, guint64 magnitude, double base,
+               const char *const *names, guint n_names)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+  double value;
+  guint unit = 1;
+  gsize len;
+
+  if (magnitude < base)
+    return g_strdup_printf ("%s%" G_GUINT64_FORMAT " %s", sign, magnitude, names[0]);
+  value = (double) magnitude / base;
+  while (unit + 1 < n_names && value >= base - 0.0005)
+    {
+      value /= base;
+      unit++;
+    }
+  g_ascii_formatd (number, sizeof number, "%.3f", value);
+  len = strlen (number);
+  while (len > 0 && number[len - 1] == '0')
+    number[--len] = '\0';
+  if (len > 0 && number[len - 1] == '.')
+    number[--len] = '\0';
+  return g_strdup_printf ("%s%s %s", sign, number, names[unit]);
+}
+
+char *
+units_format_time (SimTime ns)
+{
+  static const char *const names[] = { "ns", "us", "ms", "s" };
+  guint64 magnitude = ns < 0 ? (guint64) 0 - (guint64) ns : (guint64) ns;
+
+  return format_scaled (ns < 0 ? "-" : "", magnitude, 1000, names, G_N_ELEMENTS (names));
+}
+
+char *
+units_format_size (guint64 bytes)
+{
+  static const char *const names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+
+  return format_scaled ("", bytes, 1024, names, G_N_ELEMENTS (names));
+}
