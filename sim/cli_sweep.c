@@ -1,12 +1,120 @@
-/* cli_sweep.c: placeholder until `streamsim sweep` lands. */
+/* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] -o FILE.png [--csv FILE]`. */
 #include <stdio.h>
 #include "cli.h"
+#include "plot.h"
+#include "sweep.h"
+#include "units.h"
+
+static int
+report_sweep_error (const GError *error)
+{
+  int status = cli_report_error (error);
+  if (error->domain == PLOT_ERROR && error->code == PLOT_ERROR_INPUT)
+    return CLI_EXIT_INPUT;
+  return status;
+}
+
+/* The makespans as a table on stdout: a row per value, a column per device. */
+static void
+print_table (const Sweep *sweep)
+{
+  printf ("%-12s", sweep_param (sweep));
+  for (guint d = 0; d < sweep_n_devices (sweep); d++)
+    printf (" %14s", sweep_device (sweep, d));
+  printf ("\n");
+  for (guint v = 0; v < sweep_n_values (sweep); v++)
+    {
+      printf ("%-12s", sweep_value (sweep, v));
+      for (guint d = 0; d < sweep_n_devices (sweep); d++)
+        {
+          g_autofree char *time = units_format_time (sweep_makespan (sweep, v, d));
+          printf (" %14s", time);
+        }
+      printf ("\n");
+    }
+}
 
 int
 cli_sweep_main (int argc, char **argv)
 {
-  (void) argc;
-  (void) argv;
-  fprintf (stderr, "streamsim: 'sweep' is not implemented yet\n");
-  return CLI_EXIT_SYSTEM;
+  g_auto (GStrv) defines = NULL;
+  g_auto (GStrv) devices = NULL;
+  g_autofree char *output = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *size = NULL;
+  g_autofree char *title = NULL;
+  gint connections = 0;
+  gboolean quiet = FALSE;
+  GOptionEntry entries[] = {
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
+      "Set a `let` parameter; exactly one lists the values to sweep: V1,V2,..., "
+      "FIRST..LAST or FIRST..LAST*FACTOR",
+      "NAME=VALUES" },
+    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &devices,
+      "Device profiles, comma-separated (default: the schedule's `device`)", "A,B,..." },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &connections,
+      "CUDA_DEVICE_MAX_CONNECTIONS (default: the schedule's, else the profile's)", "N" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The plot: .png or .svg", "FILE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
+      "Write param,device,makespan_ns rows (\"-\": stdout)", "FILE" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Plot size in pixels (default 1600x900)",
+      "WxH" },
+    { "title", 0, 0, G_OPTION_ARG_STRING, &title, "Plot title", "TEXT" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Do not print the table of makespans",
+      NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE");
+  g_option_context_set_summary (context,
+    "Predicts SCHEDULE for every value of one parameter on every device, prints the\n"
+    "makespans, and plots makespan against the parameter, one line per device.\n"
+    "Exit status: 0 done, 2 bad input, 3 gnuplot or a file failed.");
+  g_option_context_set_description (context,
+    "Example:\n"
+    "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 \\\n"
+    "      --device c1060,c2050,k20 -o sweep.png --csv sweep.csv\n");
+  g_option_context_add_main_entries (context, entries, NULL);
+
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cli_report_error (error);
+  if (argc != 2)
+    {
+      fprintf (stderr, "streamsim: sweep needs one schedule (see streamsim sweep --help)\n");
+      return CLI_EXIT_INPUT;
+    }
+  if (connections < 0 || connections > 32)
+    {
+      fprintf (stderr, "streamsim: --connections must be 1 to 32 (0: the default), not %d\n",
+               connections);
+      return CLI_EXIT_INPUT;
+    }
+  PlotOptions options;
+  plot_options_init (&options);
+  options.title = title;
+  if (size != NULL && !plot_parse_size (size, &options.width, &options.height, &error))
+    return report_sweep_error (error);
+
+  if (output == NULL && csv == NULL && quiet)
+    {
+      fprintf (stderr, "streamsim: sweep with --quiet needs -o FILE.png or --csv FILE\n");
+      return CLI_EXIT_INPUT;
+    }
+  if (output != NULL && !plot_check_output (output, &error))
+    return report_sweep_error (error);
+
+  g_autoptr (Sweep) sweep = sweep_new ((const char *const *) defines,
+                                       (const char *const *) devices, &error);
+  if (sweep == NULL)
+    return cli_report_error (error);
+  if (!sweep_run (sweep, argv[1], (guint) connections, &error))
+    return cli_report_error (error);
+
+  if (!quiet && !(csv != NULL && g_strcmp0 (csv, "-") == 0))
+    print_table (sweep);
+  if (csv != NULL && !sweep_write_csv (sweep, csv, &error))
+    return cli_report_error (error);
+  if (output != NULL && !sweep_plot (sweep, argv[1], &options, output, &error))
+    return report_sweep_error (error);
+  return CLI_EXIT_OK;
 }

@@ -646,6 +646,13 @@ row_text (const RowContext *ctx, TimelineColumn c, const char **value, GError **
     return TRUE;
   const CsvField *f = &ctx->fields[ctx->index[c]];
   const char *text = ctx->buffer + f->offset;
+  /* Host work and device or event syncs belong to no stream: their stream
+   * field is empty, but the column itself is still required. */
+  if (*text == '\0' && c == COL_STREAM)
+    {
+      *value = "";
+      return TRUE;
+    }
   if (*text == '\0' && columns[c].required)
     {
       set_parse_error (error, ctx->path, f->line, f->column, "empty %s; it is required",

@@ -4,7 +4,8 @@
  *   op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause
  * op is the 0-based index in issue order, line the schedule line, times are
  * integer nanoseconds from the first API call. Empty fields are allowed for
- * conn, bytes, grid, block, label and cause. Lines starting with '#' before
+ * stream (host work and device or event syncs belong to no stream), conn,
+ * bytes, grid, block, label and cause. Lines starting with '#' before
  * the header carry metadata as "# key: value" (schedule, device, source);
  * readers keep them and ignore other comments. Fields holding a comma, quote
  * or newline are quoted as in RFC 4180. */

@@ -238,6 +238,25 @@ test_header_only (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* Host work and device syncs belong to no stream: predict writes an empty
+ * stream field for them, and it reads back as "". */
+static void
+test_empty_stream (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  char *path = write_text (f, "e.csv", HEADER "\n0,3,,sync,host,,0,0,500,,,,,sync until op 2 finished\n", -1);
+  GError *error = NULL;
+  Timeline *t = timeline_read (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (timeline_n_rows (t), ==, 1);
+  g_assert_cmpstr (timeline_row (t, 0)->stream, ==, "");
+  g_assert_cmpstr (timeline_row (t, 0)->kind, ==, "sync");
+  g_assert_cmpint (timeline_row (t, 0)->end, ==, 500);
+  timeline_free (t);
+  g_remove (path);
+  g_free (path);
+}
+
 typedef struct
 {
   const char *name;
@@ -297,8 +316,9 @@ static const BadCase bad_cases[] = {
     "invalid UTF-8" },
   { "comment-after-header", HEADER "\n# device: k20\n", -1, "2:1: ",
     "a comment after the header" },
-  { "empty-stream", HEADER "\n0,3,,h2d,h2d,0,100,200,300,,,,,\n", -1, "2:5: ",
-    "empty stream; it is required" },
+  /* (an empty stream is allowed: host work and syncs have none) */
+  { "empty-kind", HEADER "\n0,3,s1,,h2d,0,100,200,300,,,,,\n", -1, "2:8: ",
+    "empty kind; it is required" },
   { "empty-op", HEADER "\n,3,s1,h2d,h2d,0,100,200,300,,,,,\n", -1, "2:1: ",
     "empty op; it is required" },
   /* Metadata on line 1, the header on 2, a cause spanning lines 3 and 4:
@@ -419,6 +439,7 @@ main (int argc, char **argv)
   ADD ("/timeline/in-memory", test_in_memory);
   ADD ("/timeline/column-order", test_column_order);
   ADD ("/timeline/header-only", test_header_only);
+  ADD ("/timeline/empty-stream", test_empty_stream);
   ADD ("/timeline/malformed", test_malformed);
   ADD ("/timeline/read-missing", test_read_missing);
   ADD ("/timeline/abort", test_abort);

@@ -1,0 +1,20 @@
+#!/bin/sh
+# regenerate.sh: redraws the example pictures of the README from the seed schedules.
+# Usage: plots/examples/regenerate.sh [STREAMSIM]   (default: build/sim/streamsim)
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin=${1:-$root/build/sim/streamsim}
+out=$root/plots/examples
+seed=$root/traces/seed
+
+# The seed experiment: both issue orders on the three devices of the blog.
+for device in c1060 c2050 k20; do
+  for version in v1 v2; do
+    "$bin" predict "$seed/async-$version.sched" --device "$device" -q \
+      --plot "$out/seed-$version-$device.png"
+  done
+done
+
+# Makespan against the number of chunks of the same 16 MiB.
+"$bin" sweep "$seed/pipeline.sched" -D nchunks=1..64 --device c1060,c2050,k20 -q \
+  -o "$out/sweep-chunks.png"

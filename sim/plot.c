@@ -1,0 +1,745 @@
+/* plot.c: Gantt charts of timelines and other pictures, drawn by gnuplot from data files. */
+#include "plot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "cause_link.h"
+#include "lanes.h"
+
+#ifndef STREAMSIM_PLOT_DIR
+#define STREAMSIM_PLOT_DIR "plots"
+#endif
+
+G_DEFINE_QUARK (plot-error-quark, plot_error)
+
+/* The legend names at most this many streams; colours cycle through a
+ * palette of the same size in gantt.gp, so the legend shows every colour. */
+#define PLOT_LEGEND_MAX 16
+
+/* Engine rows, top to bottom in the order data flows through them, with the
+ * names people use for them. Engines not listed here (a newer CSV) get a row
+ * of their own below these. */
+static const struct
+{
+  const char *engine;
+  const char *title;
+} plot_engines[] = {
+  { "h2d", "H2D copy" },
+  { "copy", "copy engine" },
+  { "compute", "compute" },
+  { "d2h", "D2H copy" },
+  { "d2d", "D2D copy" },
+  { "host", "host thread" },
+};
+
+/* Record and wait markers have no engine; drawn as ticks on stream rows. */
+#define PLOT_MARKER_ENGINE "stream"
+
+/* Dependency arrows help while they can be told apart; past this many the
+ * chart draws none. */
+#define PLOT_MAX_ARROWS 300
+
+void
+plot_options_init (PlotOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  options->width = PLOT_DEFAULT_WIDTH;
+  options->height = PLOT_DEFAULT_HEIGHT;
+  options->show_streams = FALSE;
+  options->title = NULL;
+}
+
+gboolean
+plot_parse_size (const char *text, guint *width, guint *height, GError **error)
+{
+  g_return_val_if_fail (text != NULL && width != NULL && height != NULL, FALSE);
+
+  guint64 w = 0, h = 0;
+  char *rest = NULL;
+  const char *x = strchr (text, 'x');
+  if (x != NULL && g_ascii_isdigit (text[0]) && g_ascii_isdigit (x[1]))
+    {
+      w = g_ascii_strtoull (text, &rest, 10);
+      if (rest == x)
+        h = g_ascii_strtoull (x + 1, &rest, 10);
+    }
+  if (x == NULL || rest == NULL || *rest != '\0' || w < 64 || w > 20000 || h < 64
+      || h > 20000)
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                   "--size %s: expected WIDTHxHEIGHT in pixels, each 64 to 20000 "
+                   "(for example 1600x900)",
+                   text);
+      return FALSE;
+    }
+  *width = (guint) w;
+  *height = (guint) h;
+  return TRUE;
+}
+
+const char *
+plot_script_dir (void)
+{
+  const char *dir = g_getenv ("STREAMSIM_PLOT_DIR");
+  return dir != NULL && *dir != '\0' ? dir : STREAMSIM_PLOT_DIR;
+}
+
+/* Text that goes into a tab-separated data file or a gnuplot string: no
+ * control characters, so a label can break neither a line nor a field. */
+static void
+plot_append_clean (GString *out, const char *text, gboolean no_blanks)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      char c = *p;
+      if ((unsigned char) c < 0x20 || c == 0x7f)
+        c = ' ';
+      if (no_blanks && c == ' ')
+        c = '_';
+      g_string_append_c (out, c);
+    }
+}
+
+void
+plot_var_string (GString *commands, const char *name, const char *value)
+{
+  g_return_if_fail (commands != NULL && name != NULL);
+  g_string_append_printf (commands, "%s='", name);
+  /* In a single-quoted gnuplot string only the quote itself is special, and
+   * it is written twice. */
+  for (const char *p = value != NULL ? value : ""; *p != '\0'; p++)
+    {
+      if (*p == '\'')
+        g_string_append (commands, "''");
+      else if ((unsigned char) *p < 0x20 || *p == 0x7f)
+        g_string_append_c (commands, ' ');
+      else
+        g_string_append_c (commands, *p);
+    }
+  g_string_append (commands, "';");
+}
+
+void
+plot_var_int (GString *commands, const char *name, gint64 value)
+{
+  g_return_if_fail (commands != NULL && name != NULL);
+  g_string_append_printf (commands, "%s=%" G_GINT64_FORMAT ";", name, value);
+}
+
+/* ---- Running gnuplot ---- */
+
+static const char *
+plot_terminal_for (const char *output)
+{
+  const char *dot = strrchr (output, '.');
+  if (dot == NULL || strchr (dot, '/') != NULL)
+    return NULL;
+  if (g_ascii_strcasecmp (dot, ".png") == 0)
+    return "png";
+  if (g_ascii_strcasecmp (dot, ".svg") == 0)
+    return "svg";
+  return NULL;
+}
+
+/* gnuplot prints each error with the offending line and a caret; the last
+ * few lines are the useful part. */
+static char *
+plot_stderr_tail (const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return g_strdup ("(no message)");
+  char *copy = g_strstrip (g_strdup (text));
+  gsize len = strlen (copy);
+  if (len > 1500)
+    {
+      char *tail = g_strdup_printf ("...%s", copy + len - 1500);
+      g_free (copy);
+      return tail;
+    }
+  return copy;
+}
+
+gboolean
+plot_check_output (const char *output, GError **error)
+{
+  g_return_val_if_fail (output != NULL, FALSE);
+  if (plot_terminal_for (output) != NULL)
+    return TRUE;
+  g_set_error (error, PLOT_ERROR, PLOT_ERROR_INPUT,
+               "%s: unknown picture type; the output's name must end in .png or .svg", output);
+  return FALSE;
+}
+
+gboolean
+plot_run_script (const char *script, const char *commands, guint width, guint height,
+                 const char *output, GError **error)
+{
+  g_return_val_if_fail (script != NULL && output != NULL, FALSE);
+
+  if (!plot_check_output (output, error))
+    return FALSE;
+  const char *term = plot_terminal_for (output);
+  g_autofree char *script_path = g_build_filename (plot_script_dir (), script, NULL);
+  if (!g_file_test (script_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO,
+                   "%s: plot script not found (set STREAMSIM_PLOT_DIR to the source "
+                   "tree's plots/ folder)",
+                   script_path);
+      return FALSE;
+    }
+  const char *program = g_getenv ("STREAMSIM_GNUPLOT");
+  if (program == NULL || *program == '\0')
+    program = "gnuplot";
+  g_autofree char *gnuplot = g_find_program_in_path (program);
+  if (gnuplot == NULL)
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT,
+                   "%s: gnuplot not found; install it (Debian: apt-get install "
+                   "gnuplot-nox) or name it with STREAMSIM_GNUPLOT",
+                   program);
+      return FALSE;
+    }
+
+  /* The temporary file sits beside the output so that the rename stays
+   * within one file system; it starts with a dot to stay out of the way. */
+  g_autofree char *dir = g_path_get_dirname (output);
+  g_autofree char *base = g_path_get_basename (output);
+  g_autofree char *name = g_strdup_printf (".%s.XXXXXX", base);
+  g_autofree char *temp = g_build_filename (dir, name, NULL);
+  int fd = g_mkstemp (temp);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s: cannot write a file in %s: %s",
+                   output, dir, g_strerror (saved));
+      return FALSE;
+    }
+  g_close (fd, NULL);
+  g_chmod (temp, 0644);
+
+  g_autoptr (GString) all = g_string_new (commands != NULL ? commands : "");
+  plot_var_string (all, "term", term);
+  plot_var_string (all, "output", temp);
+  plot_var_int (all, "width", width);
+  plot_var_int (all, "height", height);
+
+  const char *argv[] = { gnuplot, "-d", "-e", all->str, script_path, NULL };
+  g_autofree char *err_text = NULL;
+  gint status = 0;
+  GError *spawn_error = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                     G_SPAWN_STDIN_FROM_DEV_NULL | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                     NULL, &err_text, &status, &spawn_error))
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "%s: cannot run gnuplot: %s",
+                   gnuplot, spawn_error->message);
+      g_error_free (spawn_error);
+      g_unlink (temp);
+      return FALSE;
+    }
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      g_autofree char *tail = plot_stderr_tail (err_text);
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT, "gnuplot failed on %s: %s",
+                   script_path, tail);
+      g_unlink (temp);
+      return FALSE;
+    }
+  GStatBuf st;
+  if (g_stat (temp, &st) != 0 || st.st_size == 0)
+    {
+      g_autofree char *tail = plot_stderr_tail (err_text);
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT,
+                   "gnuplot wrote no picture from %s: %s", script_path, tail);
+      g_unlink (temp);
+      return FALSE;
+    }
+  if (g_rename (temp, output) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s: cannot write: %s", output,
+                   g_strerror (saved));
+      g_unlink (temp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- The Gantt chart's layout ---- */
+
+/* Where an op was drawn first (its engine row), for dependency arrows. */
+typedef struct
+{
+  double y;
+  gboolean placed;
+} PlotAnchor;
+
+/* The rows of the chart, top to bottom, written as gnuplot data files:
+ *   bars:   start_ns end_ns y_low y_high colour label
+ *   lanes:  y_low y_high label shade        (one line per labelled group of lanes)
+ *   ticks:  x_ns y_low y_high colour        (record and wait markers)
+ *   arrows: from_ns from_y to_ns to_y       (cross-stream dependencies)
+ * y grows downwards (gantt.gp reverses the axis); each lane is one unit high.
+ * Colour -1 is an op of no stream (a device-wide sync). */
+typedef struct
+{
+  GString *bars, *lanes, *ticks, *arrows;
+  GHashTable *stream_colour; /* stream name -> colour index + 1 */
+  GPtrArray *streams;        /* names, in colour order (owned by the timelines) */
+  GArray *drawn;             /* gboolean per colour: some bar or tick has it */
+  PlotAnchor *anchor[2];     /* per timeline, per row */
+  double y;
+  guint group;
+  gsize n_bars, n_ticks, n_arrows;
+} PlotLayout;
+
+static gint
+plot_colour (PlotLayout *layout, const TimelineRow *row)
+{
+  if (row->stream == NULL || *row->stream == '\0')
+    return -1;
+  gpointer found = g_hash_table_lookup (layout->stream_colour, row->stream);
+  if (found != NULL)
+    return (gint) GPOINTER_TO_UINT (found) - 1;
+  g_ptr_array_add (layout->streams, (gpointer) row->stream);
+  g_hash_table_insert (layout->stream_colour, (gpointer) row->stream,
+                       GUINT_TO_POINTER (layout->streams->len));
+  gboolean no = FALSE;
+  g_array_append_val (layout->drawn, no);
+  return (gint) layout->streams->len - 1;
+}
+
+static gint
+plot_drawn_colour (PlotLayout *layout, const TimelineRow *row)
+{
+  gint colour = plot_colour (layout, row);
+  if (colour >= 0)
+    g_array_index (layout->drawn, gboolean, colour) = TRUE;
+  return colour;
+}
+
+static gboolean
+plot_is_marker (const TimelineRow *row)
+{
+  return row->engine != NULL && strcmp (row->engine, PLOT_MARKER_ENGINE) == 0;
+}
+
+static void
+plot_anchor (PlotLayout *layout, guint set, gsize row, double y)
+{
+  PlotAnchor *a = &layout->anchor[set][row];
+  if (!a->placed)
+    {
+      a->y = y;
+      a->placed = TRUE;
+    }
+}
+
+/* One group of lanes: the rows of one engine (or stream) of one timeline,
+ * packed first-fit so that overlapping ops (concurrent kernels) sit in lanes
+ * of their own instead of hiding each other. */
+static void
+plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, const GArray *rows,
+                   const char *label)
+{
+  gsize n = rows->len;
+  SimTime *start = g_new (SimTime, n);
+  SimTime *end = g_new (SimTime, n);
+  guint *lane = g_new0 (guint, n);
+  gsize *bar_row = g_new (gsize, n);
+  gsize n_bars = 0;
+  for (gsize k = 0; k < n; k++)
+    {
+      const TimelineRow *row = timeline_row (timeline, g_array_index (rows, gsize, k));
+      if (plot_is_marker (row))
+        continue;
+      start[n_bars] = row->start;
+      end[n_bars] = row->end;
+      bar_row[n_bars++] = g_array_index (rows, gsize, k);
+    }
+  guint n_lanes = MAX (lanes_assign (start, end, n_bars, lane), 1);
+  double y0 = layout->y;
+
+  for (gsize k = 0; k < n_bars; k++)
+    {
+      const TimelineRow *row = timeline_row (timeline, bar_row[k]);
+      g_string_append_printf (layout->bars,
+                              "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%d\t",
+                              row->start, sim_time_max (row->start, row->end),
+                              y0 + lane[k] + 0.1, y0 + lane[k] + 0.9,
+                              plot_drawn_colour (layout, row));
+      /* The label, else the op's number; host rows mix syncs and host work,
+       * so they say which. */
+      if (row->label != NULL && *row->label != '\0')
+        plot_append_clean (layout->bars, row->label, FALSE);
+      else if (row->engine != NULL && strcmp (row->engine, "host") == 0 && row->kind != NULL)
+        {
+          plot_append_clean (layout->bars, row->kind, FALSE);
+          g_string_append_printf (layout->bars, " %u", row->op);
+        }
+      else
+        g_string_append_printf (layout->bars, "%u", row->op);
+      g_string_append_c (layout->bars, '\n');
+      plot_anchor (layout, set, bar_row[k], y0 + lane[k] + 0.5);
+      layout->n_bars++;
+    }
+  for (gsize k = 0; k < n; k++)
+    {
+      gsize index = g_array_index (rows, gsize, k);
+      const TimelineRow *row = timeline_row (timeline, index);
+      if (!plot_is_marker (row))
+        continue;
+      g_string_append_printf (layout->ticks, "%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%d\n",
+                              row->start, y0 + 0.05, y0 + n_lanes - 0.05,
+                              plot_drawn_colour (layout, row));
+      plot_anchor (layout, set, index, y0 + 0.5 * n_lanes);
+      layout->n_ticks++;
+    }
+  g_string_append_printf (layout->lanes, "%.3f\t%.3f\t", y0, y0 + n_lanes);
+  plot_append_clean (layout->lanes, label, FALSE);
+  g_string_append_printf (layout->lanes, "\t%u\n", layout->group % 2);
+  layout->y = y0 + n_lanes;
+
+  g_free (start);
+  g_free (end);
+  g_free (lane);
+  g_free (bar_row);
+}
+
+typedef gboolean (*PlotRowFilter) (const TimelineRow *row, const char *key);
+
+static gboolean
+plot_row_on_engine (const TimelineRow *row, const char *engine)
+{
+  return row->engine != NULL && strcmp (row->engine, engine) == 0;
+}
+
+/* A stream's row shows what its queue did: copies, kernels and the record
+ * and wait markers; the host thread's calls (syncs) stay in the host row. */
+static gboolean
+plot_row_on_stream (const TimelineRow *row, const char *stream)
+{
+  return row->stream != NULL && strcmp (row->stream, stream) == 0
+         && !plot_row_on_engine (row, "host");
+}
+
+/* One labelled row of the chart: a group of lanes per timeline. */
+static void
+plot_layout_group (PlotLayout *layout, const Timeline *const *sets,
+                   const char *const *set_names, guint n_sets, PlotRowFilter filter,
+                   const char *key, const char *title)
+{
+  for (guint s = 0; s < n_sets; s++)
+    {
+      g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (gsize));
+      for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
+        if (filter (timeline_row (sets[s], i), key))
+          g_array_append_val (rows, i);
+      g_autofree char *label = n_sets > 1 ? g_strdup_printf ("%s · %s", title, set_names[s])
+                                          : g_strdup (title);
+      if (s > 0)
+        layout->y += 0.25;
+      plot_layout_lanes (layout, s, sets[s], rows, label);
+    }
+  layout->y += 0.5;
+  layout->group++;
+}
+
+static gboolean
+plot_any_row (const Timeline *const *sets, guint n_sets, PlotRowFilter filter,
+              const char *key)
+{
+  for (guint s = 0; s < n_sets; s++)
+    for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
+      if (filter (timeline_row (sets[s], i), key))
+        return TRUE;
+  return FALSE;
+}
+
+/* Arrows for the cross-stream dependencies (cause_link.h) between ops drawn
+ * in different lanes: from the end of the op waited for to the start of the
+ * op that waited. Same-lane ties (a copy queued behind the one before it)
+ * would only be short hooks between touching bars. */
+static void
+plot_layout_arrows (PlotLayout *layout, guint set, const Timeline *timeline)
+{
+  gsize n = timeline_n_rows (timeline);
+  g_autoptr (GHashTable) by_op = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (gsize i = 0; i < n; i++)
+    g_hash_table_insert (by_op, GUINT_TO_POINTER (timeline_row (timeline, i)->op + 1),
+                         GSIZE_TO_POINTER (i + 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      const TimelineRow *row = timeline_row (timeline, i);
+      guint32 ref_op = 0;
+      if (cause_link_parse (row->cause, &ref_op) == NULL || ref_op == row->op)
+        continue;
+      gsize ref = GPOINTER_TO_SIZE (g_hash_table_lookup (by_op, GUINT_TO_POINTER (ref_op + 1)));
+      if (ref == 0)
+        continue;
+      ref--;
+      const PlotAnchor *from = &layout->anchor[set][ref], *to = &layout->anchor[set][i];
+      if (!from->placed || !to->placed || fabs (from->y - to->y) < 0.5)
+        continue;
+      /* From the edge of one bar to the facing edge of the other, so the
+       * head stays visible. */
+      double edge = to->y > from->y ? 0.4 : -0.4;
+      const TimelineRow *waited = timeline_row (timeline, ref);
+      g_string_append_printf (layout->arrows,
+                              "%" G_GINT64_FORMAT "\t%.3f\t%" G_GINT64_FORMAT "\t%.3f\n",
+                              sim_time_max (waited->start, waited->end), from->y + edge,
+                              row->start, to->y - edge);
+      layout->n_arrows++;
+    }
+}
+
+static void
+plot_layout_clear (PlotLayout *layout, guint n_sets)
+{
+  g_string_free (layout->bars, TRUE);
+  g_string_free (layout->lanes, TRUE);
+  g_string_free (layout->ticks, TRUE);
+  g_string_free (layout->arrows, TRUE);
+  g_hash_table_unref (layout->stream_colour);
+  g_ptr_array_unref (layout->streams);
+  g_array_unref (layout->drawn);
+  for (guint s = 0; s < n_sets; s++)
+    g_free (layout->anchor[s]);
+}
+
+/* What a timeline is called in lane labels: the first word of its
+ * "# source:" metadata ("predicted by streamsim 0.1" gives "predicted"),
+ * else its file name without the extension. */
+static char *
+plot_set_name (const Timeline *timeline, const char *fallback)
+{
+  const char *source = timeline_meta (timeline, "source");
+  if (source != NULL && *source != '\0' && *source != ' ')
+    {
+      g_autofree char *word = g_strndup (source, strcspn (source, " \t"));
+      return g_utf8_substring (word, 0, MIN (g_utf8_strlen (word, -1), 24));
+    }
+  const char *path = timeline_path (timeline);
+  if (path == NULL || *path == '\0')
+    return g_strdup (fallback);
+  char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return base;
+}
+
+static char *
+plot_schedule_name (const Timeline *timeline)
+{
+  const char *schedule = timeline_meta (timeline, "schedule");
+  if (schedule != NULL && *schedule != '\0')
+    return g_path_get_basename (schedule);
+  const char *path = timeline_path (timeline);
+  return path != NULL && *path != '\0' ? g_path_get_basename (path) : g_strdup ("timeline");
+}
+
+static const char *
+plot_device_name (const Timeline *timeline)
+{
+  const char *device = timeline_meta (timeline, "device");
+  return device != NULL && *device != '\0' ? device : "unknown device";
+}
+
+static gboolean
+plot_write_data (const char *dir, const char *name, const GString *text, char **path,
+                 GError **error)
+{
+  *path = g_build_filename (dir, name, NULL);
+  GError *local = NULL;
+  if (!g_file_set_contents (*path, text->str, (gssize) text->len, &local))
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Writes the layout's data files into a fresh temporary folder, runs
+ * gantt.gp on them and removes the folder again, whatever happened. */
+static gboolean
+plot_gantt_run (const PlotLayout *layout, GString *cmd, const PlotOptions *options,
+                const char *output, GError **error)
+{
+  GError *local = NULL;
+  char *dir = g_dir_make_tmp ("streamsim-plot-XXXXXX", &local);
+  if (dir == NULL)
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  gboolean arrows = layout->n_arrows > 0 && layout->n_arrows <= PLOT_MAX_ARROWS;
+  char *paths[4] = { NULL, NULL, NULL, NULL };
+  gboolean ok = plot_write_data (dir, "bars.dat", layout->bars, &paths[0], error)
+                && plot_write_data (dir, "lanes.dat", layout->lanes, &paths[1], error)
+                && plot_write_data (dir, "ticks.dat", layout->ticks, &paths[2], error)
+                && plot_write_data (dir, "arrows.dat", layout->arrows, &paths[3], error);
+  if (ok)
+    {
+      plot_var_string (cmd, "bars", paths[0]);
+      plot_var_string (cmd, "lanes", paths[1]);
+      plot_var_string (cmd, "ticks", layout->n_ticks > 0 ? paths[2] : "");
+      plot_var_string (cmd, "arrows", arrows ? paths[3] : "");
+      ok = plot_run_script ("gantt.gp", cmd->str, options->width, options->height, output,
+                            error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      if (paths[i] != NULL)
+        g_unlink (paths[i]);
+      g_free (paths[i]);
+    }
+  g_rmdir (dir);
+  g_free (dir);
+  return ok;
+}
+
+gboolean
+plot_timeline_file (const Timeline *timeline, const Timeline *vs,
+                    const PlotOptions *options, const char *output, GError **error)
+{
+  g_return_val_if_fail (timeline != NULL && output != NULL, FALSE);
+
+  PlotOptions defaults;
+  if (options == NULL)
+    {
+      plot_options_init (&defaults);
+      options = &defaults;
+    }
+  if (timeline_n_rows (timeline) == 0 && (vs == NULL || timeline_n_rows (vs) == 0))
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                   "%s: the timeline has no ops to draw",
+                   timeline_path (timeline) != NULL ? timeline_path (timeline) : output);
+      return FALSE;
+    }
+
+  const Timeline *sets[2] = { timeline, vs };
+  guint n_sets = vs != NULL ? 2 : 1;
+  g_autofree char *name0 = plot_set_name (timeline, "first");
+  g_autofree char *name1 = vs != NULL ? plot_set_name (vs, "second") : NULL;
+  if (name1 != NULL && strcmp (name0, name1) == 0)
+    {
+      /* A timeline against itself, or two files of the same name. */
+      char *a = g_strdup_printf ("1: %s", name0), *b = g_strdup_printf ("2: %s", name1);
+      g_free (name0);
+      g_free (name1);
+      name0 = a;
+      name1 = b;
+    }
+  const char *set_names[2] = { name0, name1 };
+
+  PlotLayout layout = {
+    .bars = g_string_new (NULL),
+    .lanes = g_string_new (NULL),
+    .ticks = g_string_new (NULL),
+    .arrows = g_string_new (NULL),
+    .stream_colour = g_hash_table_new (g_str_hash, g_str_equal),
+    .streams = g_ptr_array_new (),
+    .drawn = g_array_new (FALSE, TRUE, sizeof (gboolean)),
+  };
+  for (guint s = 0; s < n_sets; s++)
+    layout.anchor[s] = g_new0 (PlotAnchor, timeline_n_rows (sets[s]));
+  /* Colours follow the order in which streams first appear, the first
+   * timeline before the second, so one stream has one colour in both. */
+  for (guint s = 0; s < n_sets; s++)
+    for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
+      plot_colour (&layout, timeline_row (sets[s], i));
+
+  for (gsize e = 0; e < G_N_ELEMENTS (plot_engines); e++)
+    if (plot_any_row (sets, n_sets, plot_row_on_engine, plot_engines[e].engine))
+      plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_engine,
+                         plot_engines[e].engine, plot_engines[e].title);
+  g_autoptr (GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);
+  for (gsize e = 0; e < G_N_ELEMENTS (plot_engines); e++)
+    g_hash_table_add (known, (gpointer) plot_engines[e].engine);
+  g_hash_table_add (known, (gpointer) PLOT_MARKER_ENGINE);
+  for (guint s = 0; s < n_sets; s++)
+    for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
+      {
+        const char *engine = timeline_row (sets[s], i)->engine;
+        if (engine == NULL || *engine == '\0' || g_hash_table_contains (known, engine))
+          continue;
+        g_hash_table_add (known, (gpointer) engine);
+        plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_engine, engine,
+                           engine);
+      }
+  if (options->show_streams)
+    for (guint k = 0; k < layout.streams->len; k++)
+      {
+        const char *stream = g_ptr_array_index (layout.streams, k);
+        if (!plot_any_row (sets, n_sets, plot_row_on_stream, stream))
+          continue;
+        g_autofree char *title = g_strdup_printf ("stream %s", stream);
+        plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_stream, stream,
+                           title);
+      }
+  for (guint s = 0; s < n_sets; s++)
+    plot_layout_arrows (&layout, s, sets[s]);
+  if (layout.n_bars == 0 && layout.n_ticks == 0)
+    {
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_INPUT,
+                   "%s: no op ran on an engine, so there is nothing to draw; record and "
+                   "wait markers show on stream rows (--streams)",
+                   timeline_path (timeline) != NULL ? timeline_path (timeline) : output);
+      plot_layout_clear (&layout, n_sets);
+      return FALSE;
+    }
+
+  /* The legend: the streams drawn, in colour order, at most
+   * PLOT_LEGEND_MAX of them; gantt.gp says how many more there are. */
+  g_autoptr (GString) legend = g_string_new (NULL);
+  g_autoptr (GString) legend_colours = g_string_new (NULL);
+  guint n_drawn = 0;
+  for (guint k = 0; k < layout.streams->len; k++)
+    {
+      if (!g_array_index (layout.drawn, gboolean, k))
+        continue;
+      if (n_drawn++ >= PLOT_LEGEND_MAX)
+        continue;
+      const char *stream = g_ptr_array_index (layout.streams, k);
+      g_autofree char *name = g_utf8_substring (stream, 0, MIN (g_utf8_strlen (stream, -1), 20));
+      if (legend->len > 0)
+        {
+          g_string_append_c (legend, ' ');
+          g_string_append_c (legend_colours, ' ');
+        }
+      plot_append_clean (legend, name, TRUE);
+      g_string_append_printf (legend_colours, "%u", k);
+    }
+
+  g_autofree char *schedule = plot_schedule_name (timeline);
+  g_autofree char *vs_schedule = vs != NULL ? plot_schedule_name (vs) : NULL;
+  g_autoptr (GString) cmd = g_string_new (NULL);
+  g_string_append_printf (cmd, "ymax=%.3f;", MAX (layout.y - 0.5, 1.0));
+  plot_var_string (cmd, "plot_title", options->title != NULL ? options->title : "");
+  plot_var_string (cmd, "schedule", schedule);
+  plot_var_string (cmd, "device", plot_device_name (timeline));
+  plot_var_int (cmd, "makespan_ns", timeline_makespan (timeline));
+  plot_var_string (cmd, "set1", name0);
+  plot_var_int (cmd, "vs", vs != NULL);
+  if (vs != NULL)
+    {
+      plot_var_string (cmd, "set2", name1);
+      plot_var_string (cmd, "vs_schedule", vs_schedule);
+      plot_var_string (cmd, "vs_device", plot_device_name (vs));
+      plot_var_int (cmd, "vs_makespan_ns", timeline_makespan (vs));
+    }
+  plot_var_string (cmd, "streams", legend->str);
+  plot_var_string (cmd, "stream_colours", legend_colours->str);
+  plot_var_int (cmd, "nstreams", n_drawn);
+
+  gboolean ok = plot_gantt_run (&layout, cmd, options, output, error);
+  plot_layout_clear (&layout, n_sets);
+  return ok;
+}

@@ -1,0 +1,407 @@
+/* test_plot.c: Gantt charts come out of gnuplot at the requested size, and failures leave no file. */
+#include <string.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include "plot.h"
+#include "timeline.h"
+
+/* Tests that draw need gnuplot; without it they are skipped, saying so. */
+static gboolean
+need_gnuplot (void)
+{
+  g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
+  if (gnuplot == NULL)
+    {
+      g_test_skip ("gnuplot is not on PATH (Debian: apt-get install gnuplot-nox)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A PNG's size: the IHDR chunk follows the 8-byte signature, its width and
+ * height are big-endian 32-bit integers at bytes 16 and 20. */
+static void
+assert_png_size (const char *path, guint width, guint height)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_cmpuint (length, >, 24);
+  static const unsigned char signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  g_assert_cmpmem (data, 8, signature, 8);
+  g_assert_cmpmem (data + 12, 4, "IHDR", 4);
+  const unsigned char *p = (const unsigned char *) data;
+  guint w = ((guint) p[16] << 24) | ((guint) p[17] << 16) | ((guint) p[18] << 8) | p[19];
+  guint h = ((guint) p[20] << 24) | ((guint) p[21] << 16) | ((guint) p[22] << 8) | p[23];
+  g_assert_cmpuint (w, ==, width);
+  g_assert_cmpuint (h, ==, height);
+}
+
+/* The files in a folder, to check that nothing (no temporary) is left. */
+static guint
+count_files (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  guint n = 0;
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Two streams, H2D, two overlapping kernels (two compute lanes), D2H, a
+ * record marker and a host sync (on `sync_stream`); labels with a blank and
+ * a quote. */
+static Timeline *
+make_fixture_on (const char *sync_stream)
+{
+  Timeline *t = timeline_new ("fixture.csv");
+  timeline_set_meta (t, "schedule", "it's a test.sched");
+  timeline_set_meta (t, "device", "c2050");
+  const TimelineRow rows[] = {
+    { .op = 0, .stream = "s1", .kind = "h2d", .engine = "h2d", .conn = 0, .start = 0, .end = 1000000, .bytes = 4194304 },
+    { .op = 1, .stream = "s2", .kind = "h2d", .engine = "h2d", .conn = 0, .start = 1000000, .end = 2000000, .bytes = 4194304 },
+    { .op = 2, .stream = "s1", .kind = "kernel", .engine = "compute", .conn = 0, .start = 1000000, .end = 2500000, .grid = 64, .block = 256, .label = "big kernel" },
+    { .op = 3, .stream = "s2", .kind = "kernel", .engine = "compute", .conn = 0, .start = 2000000, .end = 3500000, .grid = 64, .block = 256, .label = "it's \"quoted\"\ttab" },
+    { .op = 4, .stream = "s1", .kind = "record", .engine = "stream", .conn = -1, .start = 2500000, .end = 2500000 },
+    { .op = 5, .stream = "s1", .kind = "d2h", .engine = "d2h", .conn = 0, .start = 3500000, .end = 4500000, .bytes = 4194304, .cause = "deferred completion of op 2" },
+    { .op = 6, .stream = "s2", .kind = "d2h", .engine = "d2h", .conn = 0, .start = 4500000, .end = 5500000, .bytes = 4194304 },
+    { .op = 7, .stream = sync_stream, .kind = "sync", .engine = "host", .conn = -1, .start = 10000, .end = 5500000 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    timeline_append (t, &rows[i]);
+  return t;
+}
+
+static Timeline *
+make_fixture (void)
+{
+  return make_fixture_on ("");
+}
+
+/* The default size is 1600x900, and --streams adds rows without changing it. */
+static void
+test_png_default_size (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  PlotOptions options;
+  plot_options_init (&options);
+  g_assert_cmpuint (options.width, ==, 1600);
+  g_assert_cmpuint (options.height, ==, 900);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (plot_timeline_file (t, NULL, &options, png, &error));
+  g_assert_no_error (error);
+  assert_png_size (png, 1600, 900);
+
+  options.show_streams = TRUE;
+  options.title = "streams 'quoted' title";
+  g_assert_true (plot_timeline_file (t, NULL, &options, png, &error));
+  g_assert_no_error (error);
+  assert_png_size (png, 1600, 900);
+  g_assert_cmpuint (count_files (dir), ==, 1);
+  remove_dir (dir);
+}
+
+static void
+test_png_custom_size (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "small.PNG", NULL);
+  PlotOptions options;
+  plot_options_init (&options);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (plot_parse_size ("800x500", &options.width, &options.height, &error));
+  g_assert_true (plot_timeline_file (t, NULL, &options, png, &error));
+  g_assert_no_error (error);
+  assert_png_size (png, 800, 500);
+  remove_dir (dir);
+}
+
+/* A timeline against itself: every row gets two lanes; the picture is made
+ * at the requested size. */
+static void
+test_vs_self (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "vs.png", NULL);
+  PlotOptions options;
+  plot_options_init (&options);
+  options.show_streams = TRUE;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (plot_timeline_file (t, t, &options, png, &error));
+  g_assert_no_error (error);
+  assert_png_size (png, 1600, 900);
+  remove_dir (dir);
+}
+
+/* ".svg" picks gnuplot's svg terminal: the file is an SVG document of the
+ * requested width. */
+static void
+test_svg (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *svg = g_build_filename (dir, "t.svg", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (plot_timeline_file (t, NULL, NULL, svg, &error));
+  g_assert_no_error (error);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_assert_nonnull (strstr (text, "width=\"1600\""));
+  g_assert_nonnull (strstr (text, "big kernel"));
+  remove_dir (dir);
+}
+
+/* 64 streams and 10,000 ops, kernels four deep: still one picture of the
+ * requested size, in reasonable time (data files, not one object per bar). */
+static void
+test_many_ops (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = timeline_new ("many.csv");
+  static const char *const engines[] = { "h2d", "compute", "d2h" };
+  for (guint i = 0; i < 10000; i++)
+    {
+      g_autofree char *stream = g_strdup_printf ("stream%u", i % 64);
+      const char *engine = engines[i % 3];
+      SimTime start = strcmp (engine, "compute") == 0 ? 250 * (SimTime) i : 300 * (SimTime) i;
+      TimelineRow row = { .op = i, .stream = stream, .kind = engine, .engine = engine,
+                          .conn = -1, .start = start,
+                          .end = start + (strcmp (engine, "compute") == 0 ? 2800 : 280) };
+      timeline_append (t, &row);
+    }
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "many.png", NULL);
+  PlotOptions options;
+  plot_options_init (&options);
+  options.show_streams = TRUE;
+  g_autoptr (GError) error = NULL;
+  gint64 begin = g_get_monotonic_time ();
+  g_assert_true (plot_timeline_file (t, NULL, &options, png, &error));
+  g_assert_no_error (error);
+  double seconds = (double) (g_get_monotonic_time () - begin) / 1e6;
+  g_test_message ("64 streams, 10000 ops drawn in %.2f s", seconds);
+  g_assert_cmpfloat (seconds, <, 60.0);
+  assert_png_size (png, 1600, 900);
+  remove_dir (dir);
+}
+
+/* User errors: an unknown picture type, an empty timeline, one with
+ * nothing on an engine, a bad size. None writes a file. */
+static void
+test_input_errors (void)
+{
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autoptr (Timeline) empty = timeline_new ("empty.csv");
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *jpg = g_build_filename (dir, "t.jpg", NULL);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (plot_timeline_file (t, NULL, NULL, jpg, &error));
+  g_assert_error (error, PLOT_ERROR, PLOT_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, ".png or .svg"));
+  g_clear_error (&error);
+  g_assert_false (plot_timeline_file (empty, NULL, NULL, png, &error));
+  g_assert_error (error, PLOT_ERROR, PLOT_ERROR_INPUT);
+  g_clear_error (&error);
+  /* Only markers: nothing on an engine row. */
+  g_autoptr (Timeline) markers = timeline_new ("markers.csv");
+  TimelineRow record = { .op = 0, .stream = "s1", .kind = "record", .engine = "stream",
+                         .conn = -1, .start = 5, .end = 5 };
+  timeline_append (markers, &record);
+  g_assert_false (plot_timeline_file (markers, NULL, NULL, png, &error));
+  g_assert_error (error, PLOT_ERROR, PLOT_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "--streams"));
+  g_clear_error (&error);
+  g_assert_cmpuint (count_files (dir), ==, 0);
+
+  guint w = 0, h = 0;
+  g_assert_true (plot_parse_size ("1600x900", &w, &h, NULL));
+  g_assert_cmpuint (w, ==, 1600);
+  g_assert_cmpuint (h, ==, 900);
+  static const char *const bad[] = { "1600", "x900", "1600x", "16x900", "1600x900x2",
+                                     "1600 x 900", "99999x900", "-5x900" };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_assert_false (plot_parse_size (bad[i], &w, &h, &error));
+      g_assert_error (error, PLOT_ERROR, PLOT_ERROR_INPUT);
+      g_assert_nonnull (strstr (error->message, "WIDTHxHEIGHT"));
+      g_clear_error (&error);
+    }
+  remove_dir (dir);
+}
+
+/* gnuplot missing: a clear error, no picture and no temporary left. */
+static void
+test_gnuplot_missing (void)
+{
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  g_setenv ("STREAMSIM_GNUPLOT", "streamsim-test-no-such-gnuplot", TRUE);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = plot_timeline_file (t, NULL, NULL, png, &error);
+  g_unsetenv ("STREAMSIM_GNUPLOT");
+  g_assert_false (ok);
+  g_assert_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT);
+  g_assert_nonnull (strstr (error->message, "gnuplot not found"));
+  g_assert_cmpuint (count_files (dir), ==, 0);
+  remove_dir (dir);
+}
+
+/* gnuplot failing (a broken script): the error carries gnuplot's own
+ * message; no picture, no temporary; an old picture stays as it was. */
+static void
+test_gnuplot_fails (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *scripts = g_dir_make_tmp ("test-plot-scripts-XXXXXX", NULL);
+  g_autofree char *script = g_build_filename (scripts, "gantt.gp", NULL);
+  g_assert_true (g_file_set_contents (script,
+                                      "set terminal pngcairo size width,height\n"
+                                      "set output output\n"
+                                      "plot no_such_function(x)\n",
+                                      -1, NULL));
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  g_assert_true (g_file_set_contents (png, "old", -1, NULL));
+  g_setenv ("STREAMSIM_PLOT_DIR", scripts, TRUE);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = plot_timeline_file (t, NULL, NULL, png, &error);
+  g_unsetenv ("STREAMSIM_PLOT_DIR");
+  g_assert_false (ok);
+  g_assert_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT);
+  g_assert_nonnull (strstr (error->message, "gnuplot failed"));
+  g_assert_nonnull (strstr (error->message, "no_such_function"));
+  g_assert_cmpuint (count_files (dir), ==, 1);
+  g_autofree char *old = NULL;
+  g_assert_true (g_file_get_contents (png, &old, NULL, NULL));
+  g_assert_cmpstr (old, ==, "old");
+  remove_dir (dir);
+  remove_dir (scripts);
+}
+
+/* Strings reach gnuplot quoted: a quote is doubled, control characters
+ * become blanks, integers are plain. */
+static void
+test_vars (void)
+{
+  g_autoptr (GString) cmd = g_string_new (NULL);
+  plot_var_string (cmd, "a", "it's\nx");
+  plot_var_int (cmd, "n", -42);
+  plot_var_string (cmd, "e", NULL);
+  g_assert_cmpstr (cmd->str, ==, "a='it''s x';n=-42;e='';");
+}
+
+static int
+run_cli (const char *const *args, char **err)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) STREAMSIM_BIN);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  gint status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, err, &status, &error));
+  g_assert_no_error (error);
+  g_ptr_array_free (argv, TRUE);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* `streamsim plot` on a CSV: a PNG of --size, a --vs overlay, --chrome
+ * alone (no picture then), and exit 2 for an unknown picture type. */
+static void
+test_cli (void)
+{
+  if (!need_gnuplot ())
+    return;
+  /* timeline_read wants a stream in every row, so the sync names one here. */
+  g_autoptr (Timeline) t = make_fixture_on ("default");
+  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "t.csv", NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (timeline_write (t, csv, &error));
+  g_assert_no_error (error);
+
+  g_autofree char *png = g_build_filename (dir, "out.png", NULL);
+  const char *plot[] = { "plot", csv, "-o", png, "--streams", "--size", "1000x600", NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (run_cli (plot, &err), ==, 0);
+  assert_png_size (png, 1000, 600);
+
+  g_autofree char *vs = g_build_filename (dir, "vs.png", NULL);
+  const char *overlay[] = { "plot", csv, "--vs", csv, "-o", vs, NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (overlay, &err), ==, 0);
+  assert_png_size (vs, 1600, 900);
+
+  g_autofree char *json = g_build_filename (dir, "t.json", NULL);
+  g_autofree char *default_png = g_build_filename (dir, "t.png", NULL);
+  const char *chrome[] = { "plot", csv, "--chrome", json, NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (chrome, &err), ==, 0);
+  g_assert_true (g_file_test (json, G_FILE_TEST_IS_REGULAR));
+  g_assert_false (g_file_test (default_png, G_FILE_TEST_EXISTS));
+
+  const char *plain[] = { "plot", csv, NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (plain, &err), ==, 0);
+  assert_png_size (default_png, 1600, 900);
+
+  g_autofree char *gif = g_build_filename (dir, "t.gif", NULL);
+  const char *bad[] = { "plot", csv, "-o", gif, NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_cli (bad, &err), ==, 2);
+  g_assert_nonnull (strstr (err, ".png or .svg"));
+  g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
+  remove_dir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/plot/png-default-size", test_png_default_size);
+  g_test_add_func ("/plot/png-custom-size", test_png_custom_size);
+  g_test_add_func ("/plot/vs-self", test_vs_self);
+  g_test_add_func ("/plot/svg", test_svg);
+  g_test_add_func ("/plot/many-ops", test_many_ops);
+  g_test_add_func ("/plot/input-errors", test_input_errors);
+  g_test_add_func ("/plot/gnuplot-missing", test_gnuplot_missing);
+  g_test_add_func ("/plot/gnuplot-fails", test_gnuplot_fails);
+  g_test_add_func ("/plot/vars", test_vars);
+  g_test_add_func ("/plot/cli", test_cli);
+  return g_test_run ();
+}

@@ -1,0 +1,391 @@
+/* test_sweep.c: sweep value lists, and a sweep's makespans against single predictions (API and CLI). */
+#include <string.h>
+#include <sys/wait.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include "eng_sim.h"
+#include "prediction.h"
+#include "profile_file.h"
+#include "schedule.h"
+#include "sweep.h"
+
+#define PIPELINE SRCDIR "/traces/seed/pipeline.sched"
+
+static void
+assert_values (const char *text, const char *const *expected, gboolean geometric)
+{
+  gboolean geo = !geometric;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) values = sweep_expand_values ("n", text, &geo, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (values);
+  g_assert_cmpstrv (values, expected);
+  g_assert_cmpint (geo, ==, geometric);
+}
+
+/* Lists are kept as written (blanks trimmed); FIRST..LAST is every
+ * integer; FIRST..LAST*F multiplies by F while it stays <= LAST. */
+static void
+test_expand (void)
+{
+  assert_values ("1, 2,4MiB", (const char *const[]){ "1", "2", "4MiB", NULL }, FALSE);
+  assert_values ("3..6", (const char *const[]){ "3", "4", "5", "6", NULL }, FALSE);
+  assert_values ("7..7", (const char *const[]){ "7", NULL }, FALSE);
+  assert_values ("1..64*2",
+                 (const char *const[]){ "1", "2", "4", "8", "16", "32", "64", NULL }, TRUE);
+  /* 3, 9, 27, 81; 243 passes 100. */
+  assert_values ("3..100*3", (const char *const[]){ "3", "9", "27", "81", NULL }, TRUE);
+  assert_values ("1..2,10", (const char *const[]){ "1", "2", "10", NULL }, FALSE);
+}
+
+/* Each malformed list is refused with a message naming the parameter. */
+static void
+test_expand_errors (void)
+{
+  static const char *const bad[] = { "5..1", "1..x", "..4", "0..8*2", "1..8*1", "1..8*",
+                                     "1,,2", "1,", "1..20000", "-1..3" };
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      gboolean geometric = FALSE;
+      g_autoptr (GError) error = NULL;
+      g_auto (GStrv) values = sweep_expand_values ("nchunks", bad[i], &geometric, &error);
+      g_assert_null (values);
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+      g_assert_nonnull (strstr (error->message, "-D nchunks="));
+    }
+}
+
+/* The swept parameter is the one -D with a list; the others are fixed and
+ * come first in each point's defines; device lists are split on commas. */
+static void
+test_new (void)
+{
+  const char *defines[] = { "size=4MiB", "nchunks=1..4", "mode=2", NULL };
+  const char *devices[] = { "c1060,c2050", "k20", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (sweep_param (sweep), ==, "nchunks");
+  g_assert_cmpuint (sweep_n_values (sweep), ==, 4);
+  g_assert_cmpstr (sweep_value (sweep, 2), ==, "3");
+  g_assert_false (sweep_is_geometric (sweep));
+  g_assert_cmpuint (sweep_n_devices (sweep), ==, 3);
+  g_assert_cmpstr (sweep_device (sweep, 0), ==, "c1060");
+  g_assert_cmpstr (sweep_device (sweep, 2), ==, "k20");
+  g_auto (GStrv) point = sweep_defines (sweep, 2);
+  g_assert_cmpstrv (point, ((const char *const[]){ "size=4MiB", "mode=2", "nchunks=3", NULL }));
+
+  /* No --device: one device, named by the schedule once run. */
+  const char *one[] = { "n=1,2", NULL };
+  g_autoptr (Sweep) plain = sweep_new (one, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep_n_devices (plain), ==, 1);
+  g_assert_null (sweep_device (plain, 0));
+}
+
+static void
+test_new_errors (void)
+{
+  const char *const *const cases[] = {
+    (const char *const[]){ "a=1", "b=2", NULL },     /* nothing swept */
+    (const char *const[]){ "a=1,2", "b=1..3", NULL }, /* two swept */
+    (const char *const[]){ "=1,2", NULL },           /* no name */
+    (const char *const[]){ "a", NULL },              /* no value */
+    (const char *const[]){ NULL },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (Sweep) sweep = sweep_new (cases[i], NULL, &error);
+      g_assert_null (sweep);
+      g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+    }
+  g_autoptr (GError) error = NULL;
+  const char *defines[] = { "a=1,2", NULL };
+  const char *devices[] = { "c1060,,k20", NULL };
+  g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
+  g_assert_null (sweep);
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+}
+
+/* One point straight through the model's API, not through prediction.c:
+ * parse with the defines, load the profile, run, read the makespan. */
+static SimTime
+makespan_by_api (const char *device, const char *const *defines)
+{
+  g_autoptr (GError) error = NULL;
+  ScheduleParseOptions options = { .defines = defines };
+  g_autoptr (Schedule) sched = schedule_parse_file (PIPELINE, &options, &error);
+  g_assert_no_error (error);
+  EngProfile profile;
+  memset (&profile, 0, sizeof profile);
+  g_assert_true (profile_load (device, &profile, &error));
+  g_assert_no_error (error);
+  g_autoptr (EngSim) sim = eng_sim_new (&profile, sched, 0, &error);
+  g_assert_no_error (error);
+  eng_sim_run (sim);
+  SimTime makespan = eng_sim_makespan (sim);
+  eng_profile_clear (&profile);
+  return makespan;
+}
+
+static int
+run_cli (const char *const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (gpointer) STREAMSIM_BIN);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  gint status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL,
+                               G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
+                               NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_ptr_array_free (argv, TRUE);
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* The CSV's records, split on commas outside quotes (RFC 4180), '#' lines
+ * skipped: enough for the timeline and sweep files written here. */
+static GPtrArray *
+read_csv (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '\0' || lines[i][0] == '#')
+        continue;
+      GPtrArray *fields = g_ptr_array_new ();
+      GString *field = g_string_new (NULL);
+      gboolean quoted = FALSE;
+      for (const char *p = lines[i]; *p != '\0'; p++)
+        {
+          if (*p == '"' && quoted && p[1] == '"')
+            g_string_append_c (field, *p++);
+          else if (*p == '"')
+            quoted = !quoted;
+          else if (*p == ',' && !quoted)
+            {
+              g_ptr_array_add (fields, g_string_free (field, FALSE));
+              field = g_string_new (NULL);
+            }
+          else
+            g_string_append_c (field, *p);
+        }
+      g_ptr_array_add (fields, g_string_free (field, FALSE));
+      g_ptr_array_add (fields, NULL);
+      g_ptr_array_add (records, g_ptr_array_free (fields, FALSE));
+    }
+  return records;
+}
+
+static guint
+column_of (char **header, const char *name)
+{
+  for (guint c = 0; header[c] != NULL; c++)
+    if (strcmp (header[c], name) == 0)
+      return c;
+  g_assert_not_reached ();
+}
+
+/* `streamsim predict --csv`: the makespan is the largest end_ns. */
+static SimTime
+makespan_by_predict (const char *dir, const char *device, const char *value)
+{
+  g_autofree char *csv = g_build_filename (dir, "point.csv", NULL);
+  g_autofree char *define = g_strdup_printf ("nchunks=%s", value);
+  const char *args[] = { "predict", PIPELINE, "--device", device, "-D", define, "--csv", csv,
+                         "-q", NULL };
+  g_assert_cmpint (run_cli (args), ==, 0);
+  g_autoptr (GPtrArray) records = read_csv (csv);
+  g_assert_cmpuint (records->len, >, 1);
+  guint end = column_of (g_ptr_array_index (records, 0), "end_ns");
+  SimTime largest = -1;
+  for (guint r = 1; r < records->len; r++)
+    largest = MAX (largest, g_ascii_strtoll (((char **) g_ptr_array_index (records, r))[end], NULL, 10));
+  g_unlink (csv);
+  return largest;
+}
+
+/* 4 chunk counts on 3 devices: the sweep's makespans (in memory, and in the
+ * CSV of `streamsim sweep`) equal those of each point predicted alone,
+ * through the engine API and through `streamsim predict --csv`. */
+static void
+test_matches_predict (void)
+{
+  static const char *const devices[] = { "c1060", "c2050", "k20" };
+  const char *defines[] = { "nchunks=1..8*2", NULL };
+  const char *device_args[] = { "c1060,c2050", "k20", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Sweep) sweep = sweep_new (defines, device_args, &error);
+  g_assert_no_error (error);
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep_n_values (sweep), ==, 4);
+
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  for (guint v = 0; v < sweep_n_values (sweep); v++)
+    {
+      g_auto (GStrv) point = sweep_defines (sweep, v);
+      for (guint d = 0; d < G_N_ELEMENTS (devices); d++)
+        {
+          SimTime swept = sweep_makespan (sweep, v, d);
+          g_assert_cmpint (swept, >, 0);
+          g_assert_cmpint (swept, ==, makespan_by_api (devices[d], (const char *const *) point));
+          g_assert_cmpint (swept, ==, makespan_by_predict (dir, devices[d], sweep_value (sweep, v)));
+        }
+    }
+
+  /* The same grid through `streamsim sweep`: one CSV row per point, values
+   * outer, devices inner, each makespan as above. */
+  g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
+  const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1..8*2", "--device", "c1060,c2050",
+                         "--device", "k20", "--csv", csv, "-q", NULL };
+  g_assert_cmpint (run_cli (args), ==, 0);
+  g_autoptr (GPtrArray) records = read_csv (csv);
+  g_assert_cmpuint (records->len, ==, 1 + 4 * 3);
+  g_assert_cmpstrv (g_ptr_array_index (records, 0),
+                    ((const char *const[]){ "param", "device", "makespan_ns", NULL }));
+  for (guint v = 0; v < 4; v++)
+    for (guint d = 0; d < 3; d++)
+      {
+        char **row = g_ptr_array_index (records, 1 + v * 3 + d);
+        g_assert_cmpstr (row[0], ==, sweep_value (sweep, v));
+        g_assert_cmpstr (row[1], ==, devices[d]);
+        g_assert_cmpint (g_ascii_strtoll (row[2], NULL, 10), ==, sweep_makespan (sweep, v, d));
+      }
+  g_unlink (csv);
+  g_rmdir (dir);
+}
+
+/* pipeline.sched with 4 chunks is the seed's async V1, op for op (4 MiB
+ * chunks, grid 4096, V1's kernel times), so the makespans are equal. */
+static void
+test_pipeline_is_seed (void)
+{
+  const char *defines[] = { "nchunks=2,4", NULL };
+  const char *devices[] = { "c1060,c2050,k20", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_no_error (error);
+  for (guint d = 0; d < 3; d++)
+    {
+      PredictionOptions options = { .device = sweep_device (sweep, d) };
+      g_autoptr (Prediction) seed
+          = prediction_run (SRCDIR "/traces/seed/async-v1.sched", &options, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (sweep_makespan (sweep, 1, d), ==, prediction_makespan (seed));
+    }
+}
+
+/* Without --device the schedule's own device is used, and named. */
+static void
+test_schedule_device (void)
+{
+  const char *defines[] = { "nchunks=1,2", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Sweep) sweep = sweep_new (defines, NULL, &error);
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sweep_device (sweep, 0), ==, "k20");
+  const char *const point[] = { "nchunks=2", NULL };
+  g_assert_cmpint (sweep_makespan (sweep, 1, 0), ==, makespan_by_api ("k20", point));
+}
+
+/* PNG width and height: big-endian at bytes 16 and 20 (the IHDR chunk). */
+static void
+assert_png_size (const char *path, guint width, guint height)
+{
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
+  g_assert_cmpuint (length, >, 24);
+  g_assert_cmpmem (data + 1, 3, "PNG", 3);
+  const unsigned char *p = (const unsigned char *) data;
+  g_assert_cmpuint (((guint) p[16] << 24) | ((guint) p[17] << 16) | ((guint) p[18] << 8) | p[19], ==, width);
+  g_assert_cmpuint (((guint) p[20] << 24) | ((guint) p[21] << 16) | ((guint) p[22] << 8) | p[23], ==, height);
+}
+
+/* The plot: a PNG of the requested size, through the API and the CLI;
+ * a geometric sweep and a plain list both draw. */
+static void
+test_plot (void)
+{
+  g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
+  if (gnuplot == NULL)
+    {
+      g_test_skip ("gnuplot is not on PATH (Debian: apt-get install gnuplot-nox)");
+      return;
+    }
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "sweep.png", NULL);
+  const char *defines[] = { "nchunks=1..16*2", NULL };
+  const char *devices[] = { "c1060,k20", NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  PlotOptions options;
+  plot_options_init (&options);
+  options.width = 900;
+  options.height = 500;
+  g_assert_true (sweep_plot (sweep, PIPELINE, &options, png, &error));
+  g_assert_no_error (error);
+  assert_png_size (png, 900, 500);
+
+  g_autofree char *svg = g_build_filename (dir, "sweep.svg", NULL);
+  const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1,3,5", "--device", "c2050",
+                         "-o", svg, "-q", NULL };
+  g_assert_cmpint (run_cli (args), ==, 0);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "<svg"));
+  g_assert_nonnull (strstr (text, "c2050"));
+  g_unlink (png);
+  g_unlink (svg);
+  g_rmdir (dir);
+}
+
+/* Bad input exits 2 and writes nothing: an empty range, no swept -D, an
+ * unknown device, an unknown picture type (refused before running). */
+static void
+test_cli_errors (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
+  g_autofree char *gif = g_build_filename (dir, "s.gif", NULL);
+  const char *range[] = { "sweep", PIPELINE, "-D", "nchunks=5..1", "--csv", csv, NULL };
+  g_assert_cmpint (run_cli (range), ==, 2);
+  const char *none[] = { "sweep", PIPELINE, "-D", "nchunks=4", "--csv", csv, NULL };
+  g_assert_cmpint (run_cli (none), ==, 2);
+  const char *device[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "--device",
+                           "no-such-gpu", "--csv", csv, NULL };
+  g_assert_cmpint (run_cli (device), ==, 2);
+  const char *picture[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "-o", gif, "--csv", csv,
+                            NULL };
+  g_assert_cmpint (run_cli (picture), ==, 2);
+  g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sweep/expand", test_expand);
+  g_test_add_func ("/sweep/expand-errors", test_expand_errors);
+  g_test_add_func ("/sweep/new", test_new);
+  g_test_add_func ("/sweep/new-errors", test_new_errors);
+  g_test_add_func ("/sweep/matches-predict", test_matches_predict);
+  g_test_add_func ("/sweep/pipeline-is-seed", test_pipeline_is_seed);
+  g_test_add_func ("/sweep/schedule-device", test_schedule_device);
+  g_test_add_func ("/sweep/plot", test_plot);
+  g_test_add_func ("/sweep/cli-errors", test_cli_errors);
+  return g_test_run ();
+}
