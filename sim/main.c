@@ -79,7 +79,12 @@ main (int argc, char **argv)
     }
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].main (argc - 1, argv + 1);
+      {
+        /* so that --help says "streamsim predict [OPTION...]" */
+        g_autofree char *prgname = g_strdup_printf ("streamsim %s", commands[i].name);
+        g_set_prgname (prgname);
+        return commands[i].main (argc - 1, argv + 1);
+      }
   fprintf (stderr, "streamsim: unknown command '%s'\n\n", argv[1]);
   usage (stderr);
   return CLI_EXIT_INPUT;
