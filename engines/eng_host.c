@@ -245,8 +245,18 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   eng_deps_issue (sim, op);
   sim->outstanding++;
   SimTime cost = call_cost (sim, sop);
-  sim_queue_schedule (sim->events, now + cost + submit_latency (sim, sop), arrive_event, sim,
-                      op);
+  SimTime arrival = now + cost + submit_latency (sim, sop);
+  if (sim->ops[op].qclass != ENG_Q_NONE)
+    {
+      /* A connection is one command stream: its ops reach their queues in
+       * issue order, whatever their submit latencies. Without this a copy
+       * with a short submit latency could overtake the kernel issued before
+       * it into the same queue and wait at its head for that kernel forever. */
+      SimTime *last = &sim->conn_last_arrival[sim->results[op].conn];
+      arrival = sim_time_max (arrival, *last);
+      *last = arrival;
+    }
+  sim_queue_schedule (sim->events, arrival, arrive_event, sim, op);
   gboolean blocking = sop->kind == SCHED_OP_MEMCPY
                       || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable
                           && sop->u.copy.dir != SCHED_DIR_D2D);

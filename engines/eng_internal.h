@@ -157,6 +157,7 @@ struct EngSim
 
   /* host thread (eng_host.c) */
   gsize next_issue;
+  SimTime *conn_last_arrival; /* ops reach a connection in issue order */
   guint32 host_wait_op;   /* blocking op the host waits on, or ENG_NONE */
   guint host_wait_count;  /* sync device/default: ops still to finish */
   gboolean host_wait_all;

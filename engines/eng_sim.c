@@ -1,6 +1,7 @@
 /* eng_sim.c: wires the host thread, dependencies, connections and engines to the event core; results and causes. */
 #include <string.h>
 #include "eng_internal.h"
+#include "eng_limits.h"
 
 G_DEFINE_QUARK (eng-error-quark, eng_error)
 
@@ -97,6 +98,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   for (guint q = 0; q < sim->connections * ENG_N_QUEUES; q++)
     sim->queues[q].head = sim->queues[q].tail = ENG_NONE;
   sim->conn_active_kernel = g_new (guint32, sim->connections);
+  sim->conn_last_arrival = g_new0 (SimTime, sim->connections);
   for (guint c = 0; c < sim->connections; c++)
     sim->conn_active_kernel[c] = ENG_NONE;
   for (guint i = 0; i < G_N_ELEMENTS (sim->copy); i++)
@@ -127,7 +129,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
         r->conn = (gint16) eng_connection_of (sim, sop->stream);
     }
 
-  if (!eng_kernel_prepare (sim, error))
+  if (!eng_kernel_prepare (sim, error) || !eng_limits_check (profile, sched, error))
     {
       eng_sim_free (sim);
       return NULL;
@@ -155,6 +157,7 @@ eng_sim_free (EngSim *sim)
   g_free (sim->event_record);
   g_free (sim->queues);
   g_free (sim->conn_active_kernel);
+  g_free (sim->conn_last_arrival);
   g_free (sim);
 }
 

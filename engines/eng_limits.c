@@ -1,0 +1,141 @@
+/* eng_limits.c: an upper bound on a run's makespan, computed before the run, so that simulated time never overflows.
+ *
+ * The model adds durations and latencies to the current time in 64-bit
+ * nanoseconds; a copy of 16 EiB at a few bytes per second, or a kernel of
+ * 2^31 blocks of a year each, would wrap around silently (and is undefined
+ * behaviour in C). Rather than check every addition in the event loop, we
+ * bound the makespan once: following back from the op that ends last, each
+ * step waits for one op's end plus at most one latency, and no op appears
+ * twice, so the makespan is at most the sum over all ops of
+ *   host call cost + submit latency + one dependency latency + kernel gap
+ *   + host_sync + memcpy_sync + the op's longest duration,
+ * where a copy lasts at most latency + bytes / bandwidth / duplex_factor and
+ * a kernel at most grid x block time (every block on its own; the kernels
+ * sharing SMs can stretch a kernel beyond waves x block time, but never past
+ * the sum of every block's time). The sum is taken in double, so it cannot
+ * overflow itself; it is loose, but a schedule near the limit (146 years of
+ * simulated time) is not one anybody means to run. */
+#include <math.h>
+#include "eng_limits.h"
+#include "eng_sim.h"
+
+static const char *
+op_what (const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_KERNEL:
+      return "kernel (grid x block time)";
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return "copy (latency + bytes / bandwidth, slowed by the duplex factor)";
+    case SCHED_OP_HOST:
+      return "host work";
+    default:
+      return "call";
+    }
+}
+
+/* The longest this op can run on its engine or the host, in ns. */
+static double
+op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_KERNEL:
+      {
+        const SchedKernel *k = &op->u.kernel;
+        SimTime block_time = k->block_time;
+        if (block_time < 0)
+          {
+            /* time= is waves x block time; eng_kernel_prepare has accepted
+             * the kernel, so it fits an SM and has a time for this device. */
+            guint bps = MAX (eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs), 1u);
+            double per_wave = (double) p->sm_count * bps;
+            double waves = ceil ((double) k->grid / per_wave);
+            SimTime total = 0;
+            if (!schedule_kernel_time (sched, op, (const char *const *) p->names, &total, NULL))
+              return INFINITY;
+            return (double) total / waves * (double) k->grid;
+          }
+        return (double) block_time * (double) k->grid;
+      }
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      {
+        const EngLink *link;
+        switch (op->u.copy.dir)
+          {
+          case SCHED_DIR_H2D:
+            link = op->u.copy.pageable ? &p->h2d_pageable : &p->h2d_pinned;
+            break;
+          case SCHED_DIR_D2H:
+            link = op->u.copy.pageable ? &p->d2h_pageable : &p->d2h_pinned;
+            break;
+          default:
+            link = &p->d2d;
+            break;
+          }
+        double solo = (double) link->latency + (double) op->u.copy.bytes / link->bandwidth * 1e9;
+        return solo / p->duplex_factor;
+      }
+    case SCHED_OP_HOST:
+      return (double) op->u.duration;
+    default:
+      return 0;
+    }
+}
+
+static char *
+format_years (double ns)
+{
+  double years = ns / 1e9 / (365.25 * 24 * 3600);
+  if (!isfinite (years) || years > 1e12)
+    return g_strdup ("more than 10^12 years");
+  if (years >= 1)
+    return g_strdup_printf ("%.0f years", years);
+  return g_strdup_printf ("%.0f s", ns / 1e9);
+}
+
+gboolean
+eng_limits_check (const EngProfile *p, const Schedule *sched, GError **error)
+{
+  g_return_val_if_fail (p != NULL && sched != NULL, FALSE);
+
+  /* Every op may pay each of these once, whatever its kind. */
+  double per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
+                                MAX (MAX (p->host_event_record, p->host_stream_wait), p->host_sync))
+                  + (double) MAX (p->launch_latency, p->copy_submit)
+                  + (double) p->dependency_latency + (double) p->kernel_gap
+                  + (double) p->host_sync + (double) p->host_memcpy_sync;
+  double limit = (double) ENG_LIMITS_MAX_TIME;
+  double sum = 0;
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      double longest = op_longest (p, sched, op);
+      if (!(longest + per_op < limit))
+        {
+          g_autofree char *shown = format_years (longest);
+          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                       "%s:%u:%u: this %s may last %s of simulated time on %s; a run may "
+                       "last at most 2^62 ns (146 years): use a shorter time or a smaller "
+                       "grid or size",
+                       schedule_path (sched), op->line, op->column, op_what (op), shown,
+                       eng_profile_name (p));
+          return FALSE;
+        }
+      sum += longest + per_op;
+      if (!(sum < limit))
+        {
+          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                       "%s:%u:%u: with this op the schedule may run for more than 2^62 ns "
+                       "(146 years) of simulated time on %s, the most streamsim counts (the "
+                       "bound adds up every op's longest duration and latencies); use shorter "
+                       "times, smaller sizes or fewer ops",
+                       schedule_path (sched), op->line, op->column, eng_profile_name (p));
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
