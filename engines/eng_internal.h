@@ -72,7 +72,7 @@ typedef struct
   {
     struct
     {
-      guint64 unit;       /* SM capacity one block takes, in slot units */
+      EngBlockFootprint need; /* what one block takes from its SM */
       SimTime block_time;
       guint32 remaining;  /* blocks not yet dispatched */
       guint32 in_flight;  /* blocks dispatched and running */
@@ -105,6 +105,43 @@ typedef struct
   guint32 last;       /* last op it ran, for causes */
   guint8 engine;      /* EngEngine */
 } EngCopyEngine;
+
+/* The resources one SM has in use. */
+typedef struct
+{
+  guint32 threads;
+  guint32 blocks;
+  guint32 smem;
+  guint32 regs;
+} EngSm;
+
+/* Blocks of one kernel dispatched together: they end together, at `end`.
+ * `seq` is the sequence number the event core gave that end (see
+ * sim_queue_take_seq), so that it runs exactly where a scheduled event would. */
+typedef struct
+{
+  SimTime end;
+  guint64 seq;
+  guint32 n;
+} EngGroup;
+
+/* An admitted kernel (eng_kernel.c). Its groups in flight form a ring in the
+ * order they end: they all last block_time, so they end in the order they
+ * were dispatched. */
+typedef struct
+{
+  guint32 op;
+  guint32 next;         /* the dispatch list, by slot index */
+  gint priority;
+  guint64 accept_seq;
+  guint64 unit;         /* SM capacity one block takes, in slot units */
+  SimTime block_time;
+  guint32 remaining;    /* blocks not yet dispatched */
+  guint32 in_flight;    /* blocks dispatched and running */
+  EngGroup *ring;       /* ring[(ring_head + i) & (ring_cap - 1)], i < ring_len */
+  guint32 ring_head, ring_len, ring_cap;
+  guint32 heap_pos;     /* index in EngSim.kheap, or ENG_NONE when no group is in flight */
+} EngKernelSlot;
 
 /* A Fermi launch run: kernels issued back to back whose completions are
  * signalled together. */
@@ -144,10 +181,16 @@ struct EngSim
   EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
 
   /* kernel engine (eng_kernel.c) */
-  guint64 slots_free;
-  guint64 slots_total;
+  EngSm *sms;             /* what each SM holds now */
+  guint sm_next;          /* where the block scheduler looks first */
+  guint32 *sm_placed;     /* scratch: blocks placed per SM by one dispatch */
   guint running_kernels;
-  guint32 dispatch_list;  /* accepted kernels with blocks left, by (priority, seq) */
+  guint32 dispatch_list;  /* slots of admitted kernels with blocks left, by (priority, seq) */
+  EngKernelSlot *kslots;  /* admitted kernels */
+  guint n_kslots;
+  guint32 free_kslot;     /* unused slots, through EngKernelSlot.next */
+  guint32 *kheap;         /* slots with groups in flight, a min-heap on their first group's end */
+  guint kheap_len;
   guint32 admit_list;     /* queue heads waiting for the concurrency limit */
   guint64 accept_seq;
   guint32 last_kernel;    /* last kernel to free slots or finish, for causes */
@@ -197,6 +240,7 @@ void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 /* eng_kernel.c */
 gboolean eng_kernel_prepare (EngSim *sim, GError **error);
 void eng_kernel_submit (EngSim *sim, guint32 op, SimTime now);
+void eng_kernel_free (EngSim *sim);
 
 /* eng_host.c */
 void eng_host_start (EngSim *sim);

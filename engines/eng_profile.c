@@ -44,6 +44,18 @@ eng_profile_copy (EngProfile *dest, const EngProfile *src)
  * register and shared-memory rounding (per warp to 256 registers, smem to
  * 128 B or 256 B) is left out: it changes the answer only for shapes near a
  * limit, and a profile cannot hold every generation's rounding rules. */
+void
+eng_profile_block_footprint (const EngProfile *profile, guint block_threads, guint64 smem,
+                             guint regs, EngBlockFootprint *footprint)
+{
+  g_return_if_fail (profile != NULL && footprint != NULL);
+  guint64 threads = ((guint64) block_threads + 31) / 32 * 32;
+  guint64 regs_per_block = (guint64) (regs > 0 ? regs : profile->default_regs) * threads;
+  footprint->threads = (guint32) MIN (threads, G_MAXUINT32);
+  footprint->smem = (guint32) MIN (smem, G_MAXUINT32);
+  footprint->regs = (guint32) MIN (regs_per_block, G_MAXUINT32);
+}
+
 guint
 eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
                            guint64 smem, guint regs)
@@ -56,16 +68,13 @@ eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
   if (smem > profile->max_smem_per_block)
     return 0;
 
-  guint64 threads = ((guint64) block_threads + 31) / 32 * 32;
+  EngBlockFootprint fp;
+  eng_profile_block_footprint (profile, block_threads, smem, regs, &fp);
   guint64 blocks = profile->max_blocks_per_sm;
-
-  blocks = MIN (blocks, profile->max_threads_per_sm / threads);
-  if (smem > 0)
-    blocks = MIN (blocks, profile->smem_per_sm / smem);
-
-  guint64 regs_per_block = (guint64) (regs > 0 ? regs : profile->default_regs) * threads;
-  if (regs_per_block > 0)
-    blocks = MIN (blocks, profile->regs_per_sm / regs_per_block);
-
+  blocks = MIN (blocks, profile->max_threads_per_sm / fp.threads);
+  if (fp.smem > 0)
+    blocks = MIN (blocks, profile->smem_per_sm / fp.smem);
+  if (fp.regs > 0)
+    blocks = MIN (blocks, profile->regs_per_sm / fp.regs);
   return (guint) blocks;
 }

@@ -71,6 +71,19 @@ typedef struct
 void eng_profile_clear (EngProfile *profile);
 void eng_profile_copy (EngProfile *dest, const EngProfile *src);
 
+/* What one block of a kernel takes from its SM: threads in whole warps (a
+ * partial warp still takes a warp's slots), dynamic shared memory, and
+ * registers for the rounded block. regs 0 means the profile's default_regs. */
+typedef struct
+{
+  guint32 threads;
+  guint32 smem;
+  guint32 regs;
+} EngBlockFootprint;
+
+void eng_profile_block_footprint (const EngProfile *profile, guint block_threads,
+                                  guint64 smem, guint regs, EngBlockFootprint *footprint);
+
 /* How many blocks of a kernel with this shape one SM holds at once (0 when one
  * block does not fit). regs 0 means the profile's default_regs. */
 guint eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,

@@ -158,6 +158,8 @@ eng_sim_free (EngSim *sim)
   g_free (sim->queues);
   g_free (sim->conn_active_kernel);
   g_free (sim->conn_last_arrival);
+  g_free (sim->sms);
+  g_free (sim->sm_placed);
   g_free (sim);
 }
 

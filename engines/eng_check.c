@@ -1,0 +1,1020 @@
+/* eng_check.c: checks a run's results against the contract of MODEL.md, from the schedule, the profile and the results alone.
+ *
+ * What is checked (each a rule of eng_check.h):
+ *  - times: 0 <= issue <= start <= end; a copy or kernel starts no earlier
+ *    than its call's host cost plus its submit latency (launch latency for
+ *    kernels, copy_submit for copies) after the call; a record or wait is an
+ *    instant at or after its call's cost.
+ *  - host: the first call is at 0; each call is issued after the previous one
+ *    returned: after its cost for asynchronous calls, at the end of host work,
+ *    at a synchronize's return, and memcpy_sync after a blocking copy ended
+ *    (cudaMemcpy and pageable host<->device copies); host work lasts exactly
+ *    its duration.
+ *  - sync: `sync S` returns host_sync or more after the last op issued to S
+ *    ended (for `default`, also every blocking stream's last op); `sync E`
+ *    after the most recent record of E; `sync device` after every device op
+ *    and marker issued before it.
+ *  - stream: an op starts after the previous op of its stream ended.
+ *  - event: `wait S E` resolves after the most recent record of E issued before
+ *    it completed, and so does the next op of S.
+ *  - legacy: an op of the default stream starts after the last op of every
+ *    blocking stream issued before it ended; the first op of a blocking stream
+ *    after a default-stream op starts after that op ended.
+ *  - engine: the op ran on the engine its kind and the profile's copy engines
+ *    give, on connection (stream - 1) mod C (the default stream on 0).
+ *  - copy-engine: at most one copy at a time on each copy engine (h2d, d2h, or
+ *    the single engine of a one-engine device; d2d copies one at a time).
+ *  - copy-time: a copy lasts latency + bytes / bandwidth of its direction and
+ *    memory kind, stretched by (1 - duplex_factor) of the time a copy of the
+ *    other direction ran beside it, within rounding.
+ *  - kernel-limit: at most max_concurrent_kernels kernels run at once; with
+ *    connection_serializes, kernels of one connection never overlap.
+ *  - kernel-time: a kernel lasts at least waves x block time (no schedule of
+ *    its blocks on sm_count x blocks-per-SM slots is shorter), and exactly that
+ *    when no other kernel ran during it. Block time is block_time=, or time=
+ *    divided by the waves and rounded, as MODEL.md defines it.
+ *  - sm-capacity: for every window [a, b] and the kernels that ran entirely
+ *    inside it, the SM time their blocks need (grid x block time / blocks per
+ *    SM) is at most sm_count x (b - a). With more than WINDOW_KERNELS kernels
+ *    only the busy periods (maximal runs of overlapping kernels) are windows.
+ *  - queue: within one connection queue, an op starts no earlier than any copy
+ *    ahead of it (a copy leaves the queue when it starts), and a kernel no
+ *    earlier than any kernel of the same priority ahead of it (the left-over
+ *    policy dispatches equal priorities in admission order).
+ *
+ * What cannot be checked from start and end times alone, and is not:
+ *  - whether an op started as early as it could (the checker tests safety,
+ *    not that the model wasted no time), and so the exact latencies
+ *    (dependency, kernel gap), Fermi's deferred completion and the moment a
+ *    kernel left its queue (admission comes before the first block, unseen);
+ *  - per-SM placement: results carry no block counts per instant, so the SM
+ *    rule is the capacity integral above, which a schedule that over-fills
+ *    SMs for a short while and under-fills them later can pass;
+ *  - priorities: a higher-priority kernel may overtake an earlier one, so
+ *    kernels of different priorities in one queue are not ordered;
+ *  - the order in which one copy engine served copies from different
+ *    connections (it serves them in the order they became ready).
+ * Blocks per SM come from eng_profile_blocks_per_sm(), the profile's shared
+ * occupancy rule; the property test checks that rule against the raw limits. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include "eng_check.h"
+
+#define NONE G_MAXUINT32
+/* Windows checked pairwise below this many kernels; busy periods above. */
+#define WINDOW_KERNELS 2000
+/* Priorities run from -5 (most urgent) to 0. */
+#define N_PRIORITIES 6
+
+struct EngCheck
+{
+  const EngProfile *profile;
+  const Schedule *sched;
+  guint connections;
+  const EngOpResult *r;
+  gsize n;
+
+  GArray *kept; /* EngCheckViolation */
+  gsize total;
+  gsize per_rule[ENG_CHECK_N_RULES];
+};
+
+static const char *const rule_names[ENG_CHECK_N_RULES] = {
+  "times", "host", "sync", "stream", "event", "legacy", "engine", "copy-engine",
+  "copy-time", "kernel-limit", "kernel-time", "sm-capacity", "queue",
+};
+
+const char *
+eng_check_rule_name (EngCheckRule rule)
+{
+  g_return_val_if_fail (rule < ENG_CHECK_N_RULES, "?");
+  return rule_names[rule];
+}
+
+static void G_GNUC_PRINTF (5, 6)
+violation (EngCheck *check, EngCheckRule rule, guint32 op, guint32 other, const char *format, ...)
+{
+  check->total++;
+  check->per_rule[rule]++;
+  if (check->kept->len >= ENG_CHECK_MAX_KEPT)
+    return;
+  va_list args;
+  va_start (args, format);
+  EngCheckViolation v = { rule, op, other, g_strdup_vprintf (format, args) };
+  va_end (args);
+  g_array_append_val (check->kept, v);
+}
+
+/* ---- What the contract says about each kind of op ---- */
+
+static const SchedOp *
+sop_of (const EngCheck *check, gsize i)
+{
+  return schedule_op (check->sched, i);
+}
+
+/* Ops that belong to a stream's order: copies, memcpy, kernels, markers. */
+static gboolean
+is_stream_op (const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+    case SCHED_OP_KERNEL:
+    case SCHED_OP_RECORD:
+    case SCHED_OP_WAIT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+is_device_op (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY
+         || sop->kind == SCHED_OP_KERNEL;
+}
+
+static gboolean
+is_marker (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_RECORD || sop->kind == SCHED_OP_WAIT;
+}
+
+static gboolean
+is_copy (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY;
+}
+
+/* cudaMemcpy, and pageable host<->device copies, hold the host until done. */
+static gboolean
+is_blocking_copy (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_MEMCPY
+         || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable && sop->u.copy.dir != SCHED_DIR_D2D);
+}
+
+static SimTime
+call_cost (const EngProfile *p, const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_KERNEL:
+      return p->host_kernel_launch;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return p->host_memcpy_async;
+    case SCHED_OP_RECORD:
+      return p->host_event_record;
+    case SCHED_OP_WAIT:
+      return p->host_stream_wait;
+    default:
+      return 0;
+    }
+}
+
+static SimTime
+submit_latency (const EngProfile *p, const SchedOp *sop)
+{
+  if (sop->kind == SCHED_OP_KERNEL)
+    return p->launch_latency;
+  if (is_copy (sop))
+    return p->copy_submit;
+  return 0;
+}
+
+static EngEngine
+expected_engine (const EngProfile *p, const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_KERNEL:
+      return ENG_ENGINE_COMPUTE;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      if (sop->u.copy.dir == SCHED_DIR_D2D)
+        return ENG_ENGINE_D2D;
+      if (p->copy_engines < 2)
+        return ENG_ENGINE_COPY;
+      return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_ENGINE_H2D : ENG_ENGINE_D2H;
+    case SCHED_OP_RECORD:
+    case SCHED_OP_WAIT:
+      return ENG_ENGINE_STREAM;
+    default:
+      return ENG_ENGINE_HOST;
+    }
+}
+
+/* The per-connection queue class: 0 h2d, 1 d2h, 2 the one copy queue,
+ * 3 compute (kernels and d2d copies); -1 for no queue. */
+static int
+queue_class (const EngProfile *p, const SchedOp *sop)
+{
+  if (sop->kind == SCHED_OP_KERNEL)
+    return 3;
+  if (!is_copy (sop))
+    return -1;
+  if (sop->u.copy.dir == SCHED_DIR_D2D)
+    return 3;
+  if (p->copy_engines < 2)
+    return 2;
+  return sop->u.copy.dir == SCHED_DIR_H2D ? 0 : 1;
+}
+
+static guint
+expected_connection (const EngCheck *check, guint32 stream)
+{
+  if (stream == SCHED_STREAM_DEFAULT)
+    return 0;
+  return (stream - 1) % check->connections;
+}
+
+static gboolean
+stream_blocking (const EngCheck *check, guint32 stream)
+{
+  return stream != SCHED_STREAM_DEFAULT
+         && !schedule_stream (check->sched, stream)->nonblocking;
+}
+
+static SimTime
+add_sat (SimTime a, SimTime b)
+{
+  SimTime r;
+  return __builtin_add_overflow (a, b, &r) ? G_MAXINT64 : r;
+}
+
+/* ---- times, host, engine ---- */
+
+static void
+check_host (EngCheck *check)
+{
+  const EngProfile *p = check->profile;
+  SimTime ready = 0;     /* the earliest the next call may be issued */
+  guint32 ready_op = NONE;
+
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      const EngOpResult *r = &check->r[i];
+      guint32 op = (guint32) i;
+
+      if (r->issue < 0 || r->start < r->issue || r->end < r->start)
+        violation (check, ENG_CHECK_TIMES, op, NONE,
+                   "issue %" G_GINT64_FORMAT ", start %" G_GINT64_FORMAT ", end %" G_GINT64_FORMAT
+                   " ns are not in order 0 <= issue <= start <= end",
+                   r->issue, r->start, r->end);
+      if (is_device_op (sop))
+        {
+          SimTime arrive = add_sat (r->issue, call_cost (p, sop) + submit_latency (p, sop));
+          if (r->start < arrive)
+            violation (check, ENG_CHECK_TIMES, op, NONE,
+                       "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
+                       G_GINT64_FORMAT " ns (issue + host cost + submit latency)", r->start, arrive);
+        }
+      else if (is_marker (sop))
+        {
+          SimTime arrive = add_sat (r->issue, call_cost (p, sop));
+          if (r->start < arrive)
+            violation (check, ENG_CHECK_TIMES, op, NONE,
+                       "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
+                       G_GINT64_FORMAT " ns", r->start, arrive);
+          if (r->end != r->start)
+            violation (check, ENG_CHECK_TIMES, op, NONE,
+                       "a record or wait is an instant, but it lasted from %" G_GINT64_FORMAT
+                       " to %" G_GINT64_FORMAT " ns", r->start, r->end);
+        }
+      else if (sop->kind == SCHED_OP_HOST)
+        {
+          if (r->start != r->issue || r->end != add_sat (r->issue, sop->u.duration))
+            violation (check, ENG_CHECK_HOST, op, NONE,
+                       "host work of %" G_GINT64_FORMAT " ns issued at %" G_GINT64_FORMAT
+                       " ns ran from %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT " ns",
+                       sop->u.duration, r->issue, r->start, r->end);
+        }
+      else
+        {
+          if (r->start != r->issue)
+            violation (check, ENG_CHECK_HOST, op, NONE,
+                       "a synchronize starts when it is called (%" G_GINT64_FORMAT
+                       " ns), not at %" G_GINT64_FORMAT " ns", r->issue, r->start);
+          if (r->end < add_sat (r->issue, p->host_sync))
+            violation (check, ENG_CHECK_SYNC, op, NONE,
+                       "returned at %" G_GINT64_FORMAT " ns, before the call's cost (%"
+                       G_GINT64_FORMAT " ns) was paid", r->end, p->host_sync);
+        }
+
+      if (i == 0 && r->issue != 0)
+        violation (check, ENG_CHECK_HOST, op, NONE,
+                   "the first call is issued at 0 ns, not at %" G_GINT64_FORMAT, r->issue);
+      else if (i > 0 && r->issue < ready)
+        violation (check, ENG_CHECK_HOST, op, ready_op,
+                   "issued at %" G_GINT64_FORMAT " ns, before the host was free at %"
+                   G_GINT64_FORMAT " ns (after op %u)", r->issue, ready, ready_op);
+
+      if (is_blocking_copy (sop))
+        ready = add_sat (r->end, p->host_memcpy_sync);
+      else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
+        ready = r->end;
+      else
+        ready = add_sat (r->issue, call_cost (p, sop));
+      ready_op = op;
+    }
+}
+
+static void
+check_engines (EngCheck *check)
+{
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      const EngOpResult *r = &check->r[i];
+      EngEngine want = expected_engine (check->profile, sop);
+      if (r->engine != want)
+        violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE, "ran on engine %s, expected %s",
+                   r->engine < ENG_N_ENGINES ? eng_engine_name ((EngEngine) r->engine) : "?",
+                   eng_engine_name (want));
+      int conn = -1;
+      if (queue_class (check->profile, sop) >= 0 || is_marker (sop))
+        conn = (int) expected_connection (check, sop->stream);
+      if (r->conn != conn)
+        violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE,
+                   "went to connection %d, expected %d (streams go round-robin over %u)",
+                   r->conn, conn, check->connections);
+    }
+}
+
+/* ---- stream order, events, the legacy default stream, syncs ---- */
+
+typedef struct
+{
+  guint32 *tail;          /* last op issued to each stream */
+  guint32 *event_floor;   /* the record the next op of a stream must follow, after a wait */
+  guint32 *seen_legacy;   /* the default-stream op each stream was last checked against */
+  guint32 *dirty;         /* blocking streams with ops since the last default-stream op */
+  gboolean *is_dirty;
+  guint n_dirty;
+  guint32 *record;        /* most recent record of each event */
+  guint32 last_legacy;
+  guint32 device_last;    /* device op or marker with the latest end so far */
+} DepState;
+
+static void
+check_after (EngCheck *check, EngCheckRule rule, guint32 op, guint32 before, const char *what)
+{
+  if (before == NONE)
+    return;
+  const EngOpResult *r = &check->r[op];
+  const EngOpResult *b = &check->r[before];
+  if (r->start < b->end)
+    violation (check, rule, op, before,
+               "started at %" G_GINT64_FORMAT " ns, before op %u (%s) ended at %" G_GINT64_FORMAT
+               " ns", r->start, before, what, b->end);
+}
+
+static void
+check_sync_after (EngCheck *check, guint32 op, guint32 waited, const char *what)
+{
+  if (waited == NONE)
+    return;
+  SimTime need = add_sat (check->r[waited].end, check->profile->host_sync);
+  if (check->r[op].end < need)
+    violation (check, ENG_CHECK_SYNC, op, waited,
+               "returned at %" G_GINT64_FORMAT " ns, before op %u (%s) ended at %" G_GINT64_FORMAT
+               " ns plus the call's cost", check->r[op].end, waited, what,
+               check->r[waited].end);
+}
+
+static void
+check_deps (EngCheck *check)
+{
+  guint n_streams = schedule_n_streams (check->sched);
+  guint n_events = schedule_n_events (check->sched);
+  DepState st = { 0 };
+  st.tail = g_new (guint32, n_streams);
+  st.event_floor = g_new (guint32, n_streams);
+  st.seen_legacy = g_new (guint32, n_streams);
+  st.dirty = g_new (guint32, n_streams);
+  st.is_dirty = g_new0 (gboolean, n_streams);
+  st.record = g_new (guint32, MAX (n_events, 1));
+  for (guint s = 0; s < n_streams; s++)
+    st.tail[s] = st.event_floor[s] = st.seen_legacy[s] = NONE;
+  for (guint e = 0; e < n_events; e++)
+    st.record[e] = NONE;
+  st.last_legacy = st.device_last = NONE;
+
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      guint32 op = (guint32) i;
+      if (is_stream_op (sop))
+        {
+          guint32 s = sop->stream;
+          check_after (check, ENG_CHECK_STREAM, op, st.tail[s], "the previous op of its stream");
+          if (st.event_floor[s] != NONE)
+            {
+              check_after (check, ENG_CHECK_EVENT, op, st.event_floor[s],
+                           "the record its stream waited for");
+              st.event_floor[s] = NONE;
+            }
+          if (sop->kind == SCHED_OP_WAIT && sop->event != SCHED_NONE
+              && st.record[sop->event] != NONE)
+            {
+              check_after (check, ENG_CHECK_EVENT, op, st.record[sop->event],
+                           "the record it waits for");
+              st.event_floor[s] = st.record[sop->event];
+            }
+          if (s == SCHED_STREAM_DEFAULT)
+            {
+              /* Streams that got no work since the previous default-stream op
+               * were checked against it, and it ended before this one began. */
+              for (guint d = 0; d < st.n_dirty; d++)
+                {
+                  guint32 b = st.dirty[d];
+                  st.is_dirty[b] = FALSE;
+                  check_after (check, ENG_CHECK_LEGACY, op, st.tail[b],
+                               "the last op of a blocking stream, which the default stream waits for");
+                }
+              st.n_dirty = 0;
+              st.last_legacy = op;
+            }
+          else if (stream_blocking (check, s))
+            {
+              if (st.seen_legacy[s] != st.last_legacy)
+                {
+                  check_after (check, ENG_CHECK_LEGACY, op, st.last_legacy,
+                               "a default-stream op, which blocking streams wait for");
+                  st.seen_legacy[s] = st.last_legacy;
+                }
+              if (!st.is_dirty[s])
+                {
+                  st.is_dirty[s] = TRUE;
+                  st.dirty[st.n_dirty++] = s;
+                }
+            }
+          st.tail[s] = op;
+          if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)
+            st.record[sop->event] = op;
+          if (st.device_last == NONE || check->r[op].end > check->r[st.device_last].end)
+            st.device_last = op;
+          continue;
+        }
+      switch (sop->kind)
+        {
+        case SCHED_OP_SYNC_STREAM:
+          check_sync_after (check, op, st.tail[sop->stream], "the last op of the stream");
+          if (sop->stream == SCHED_STREAM_DEFAULT)
+            for (guint s = 1; s < n_streams; s++)
+              if (stream_blocking (check, s))
+                check_sync_after (check, op, st.tail[s],
+                                  "the last op of a blocking stream, which `sync default` includes");
+          break;
+        case SCHED_OP_SYNC_EVENT:
+          if (sop->event != SCHED_NONE)
+            check_sync_after (check, op, st.record[sop->event], "the record of the event");
+          break;
+        case SCHED_OP_SYNC_DEVICE:
+          check_sync_after (check, op, st.device_last, "the device op that ended last");
+          break;
+        default:
+          break;
+        }
+    }
+
+  g_free (st.tail);
+  g_free (st.event_floor);
+  g_free (st.seen_legacy);
+  g_free (st.dirty);
+  g_free (st.is_dirty);
+  g_free (st.record);
+}
+
+/* ---- copy engines ---- */
+
+typedef struct
+{
+  guint32 op;
+  SimTime start, end;
+} Span;
+
+static int
+span_by_start (const void *a, const void *b)
+{
+  const Span *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->end != y->end)
+    return x->end < y->end ? -1 : 1;
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
+/* Reports each span that begins before an earlier one on the same resource
+ * has ended. `spans` is sorted by start. */
+static void
+check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n, const char *what)
+{
+  gsize holder = G_MAXSIZE;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (spans[i].end == spans[i].start)
+        continue;
+      if (holder != G_MAXSIZE && spans[i].start < spans[holder].end)
+        violation (check, rule, spans[i].op, spans[holder].op,
+                   "ran %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " ns on %s while op %u ran there until %"
+                   G_GINT64_FORMAT " ns", spans[i].start, spans[i].end, what, spans[holder].op,
+                   spans[holder].end);
+      if (holder == G_MAXSIZE || spans[i].end > spans[holder].end)
+        holder = i;
+    }
+}
+
+static const EngLink *
+link_of (const EngProfile *p, const SchedCopy *copy)
+{
+  switch (copy->dir)
+    {
+    case SCHED_DIR_H2D:
+      return copy->pageable ? &p->h2d_pageable : &p->h2d_pinned;
+    case SCHED_DIR_D2H:
+      return copy->pageable ? &p->d2h_pageable : &p->d2h_pinned;
+    default:
+      return &p->d2d;
+    }
+}
+
+/* Total time `s` shares with the spans of `other` (sorted by start, one
+ * engine, so one at a time), and how many of them it meets. */
+static SimTime
+overlap_with (const Span *s, const GArray *other, guint *met)
+{
+  const Span *o = (const Span *) other->data;
+  gsize lo = 0, hi = other->len;
+  while (lo < hi) /* the first span starting at or after s ends */
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (o[mid].start < s->end)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  SimTime total = 0;
+  *met = 0;
+  for (gsize k = lo; k-- > 0;)
+    {
+      if (o[k].end <= s->start)
+        break;
+      SimTime a = MAX (s->start, o[k].start), b = MIN (s->end, o[k].end);
+      if (b > a)
+        {
+          total += b - a;
+          (*met)++;
+        }
+    }
+  return total;
+}
+
+static void
+check_copies (EngCheck *check)
+{
+  const EngProfile *p = check->profile;
+  GArray *by_engine[ENG_N_ENGINES];
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    by_engine[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      if (!is_copy (sop))
+        continue;
+      Span s = { (guint32) i, check->r[i].start, check->r[i].end };
+      g_array_append_val (by_engine[expected_engine (p, sop)], s);
+    }
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    {
+      g_array_sort (by_engine[e], span_by_start);
+      check_serial (check, ENG_CHECK_COPY_ENGINE, (const Span *) by_engine[e]->data,
+                    by_engine[e]->len, eng_engine_name ((EngEngine) e));
+    }
+
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    for (guint k = 0; k < by_engine[e]->len; k++)
+      {
+        const Span *s = &g_array_index (by_engine[e], Span, k);
+        const SchedOp *sop = sop_of (check, s->op);
+        const EngLink *link = link_of (p, &sop->u.copy);
+        SimTime solo = link->latency
+                       + (SimTime) llround ((double) sop->u.copy.bytes / link->bandwidth * 1e9);
+        SimTime took = s->end - s->start;
+        SimTime shared = 0;
+        guint met = 0;
+        if (e == ENG_ENGINE_H2D || e == ENG_ENGINE_D2H)
+          shared = overlap_with (s, by_engine[e == ENG_ENGINE_H2D ? ENG_ENGINE_D2H : ENG_ENGINE_H2D],
+                                 &met);
+        /* Alone a copy progresses at 1, beside the other direction at the
+         * duplex factor f: took = solo + shared x (1 - f). Each change of
+         * speed may round the end up by a nanosecond. */
+        double want = (double) solo + (double) shared * (1.0 - p->duplex_factor);
+        double slack = 2.0 + met + want * 1e-12;
+        if (fabs ((double) took - want) > slack)
+          violation (check, ENG_CHECK_COPY_TIME, s->op, NONE,
+                     "took %" G_GINT64_FORMAT " ns; %" G_GUINT64_FORMAT " bytes take %" G_GINT64_FORMAT
+                     " ns alone (latency + bytes / bandwidth), %.0f ns with %" G_GINT64_FORMAT
+                     " ns beside a copy the other way at duplex factor %g",
+                     took, sop->u.copy.bytes, solo, want, shared, p->duplex_factor);
+      }
+
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    g_array_free (by_engine[e], TRUE);
+}
+
+/* ---- kernels ---- */
+
+typedef struct
+{
+  guint32 op;
+  SimTime start, end;
+  guint bps;        /* blocks per SM */
+  guint64 waves;
+  SimTime block_time;
+  double work;      /* SM-nanoseconds: grid x block time / blocks per SM */
+  gboolean shared;  /* another kernel ran during part of it */
+} KernelSpan;
+
+static int
+kernel_by_start (const void *a, const void *b)
+{
+  const KernelSpan *x = a, *y = b;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static int
+kernel_by_end (const void *a, const void *b)
+{
+  const KernelSpan *const *x = a, *const *y = b;
+  if ((*x)->end != (*y)->end)
+    return (*x)->end < (*y)->end ? -1 : 1;
+  return (*x)->op < (*y)->op ? -1 : (*x)->op > (*y)->op;
+}
+
+/* Fills the kernel's shape; FALSE (with a violation) if the profile cannot
+ * run it, which eng_sim_new should have refused. */
+static gboolean
+kernel_shape (EngCheck *check, guint32 op, KernelSpan *k)
+{
+  const EngProfile *p = check->profile;
+  const SchedOp *sop = sop_of (check, op);
+  const SchedKernel *kern = &sop->u.kernel;
+  k->bps = eng_profile_blocks_per_sm (p, kern->block, kern->smem, kern->regs);
+  if (k->bps == 0)
+    {
+      violation (check, ENG_CHECK_ENGINE, op, NONE,
+                 "ran, but one block (block=%u, smem=%u, regs=%u) does not fit on an SM",
+                 kern->block, kern->smem, kern->regs);
+      return FALSE;
+    }
+  guint64 per_wave = (guint64) p->sm_count * k->bps;
+  k->waves = (kern->grid + per_wave - 1) / per_wave;
+  if (kern->block_time >= 0)
+    k->block_time = kern->block_time;
+  else
+    {
+      SimTime total = 0;
+      if (!schedule_kernel_time (check->sched, sop, (const char *const *) p->names, &total, NULL))
+        {
+          violation (check, ENG_CHECK_ENGINE, op, NONE, "ran, but has no time= for this device");
+          return FALSE;
+        }
+      k->block_time = (total + (SimTime) k->waves / 2) / (SimTime) k->waves;
+    }
+  k->work = (double) kern->grid * (double) k->block_time / (double) k->bps;
+  return TRUE;
+}
+
+typedef struct
+{
+  SimTime at;
+  int delta;    /* -1 an end, +1 a start */
+  guint32 op;
+} Edge;
+
+static int
+edge_order (const void *a, const void *b)
+{
+  const Edge *x = a, *y = b;
+  if (x->at != y->at)
+    return x->at < y->at ? -1 : 1;
+  if (x->delta != y->delta)
+    return x->delta < y->delta ? -1 : 1; /* ends first: spans are half-open */
+  return x->op < y->op ? -1 : x->op > y->op;
+}
+
+static void
+check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
+{
+  const EngProfile *p = check->profile;
+  Edge *edges = g_new (Edge, 2 * n);
+  gsize m = 0;
+  for (gsize i = 0; i < n; i++)
+    if (ks[i].end != ks[i].start)
+      {
+        edges[m++] = (Edge) { ks[i].start, +1, ks[i].op };
+        edges[m++] = (Edge) { ks[i].end, -1, ks[i].op };
+      }
+  qsort (edges, m, sizeof *edges, edge_order);
+  guint running = 0;
+  for (gsize i = 0; i < m; i++)
+    {
+      if (edges[i].delta < 0)
+        {
+          running--;
+          continue;
+        }
+      running++;
+      if (running > p->max_concurrent_kernels)
+        violation (check, ENG_CHECK_KERNEL_LIMIT, edges[i].op, NONE,
+                   "started at %" G_GINT64_FORMAT " ns as kernel number %u running at once; "
+                   "the device runs at most %u (max_concurrent_kernels)",
+                   edges[i].at, running, p->max_concurrent_kernels);
+    }
+  g_free (edges);
+
+  if (!p->connection_serializes)
+    return;
+  GArray **per_conn = g_new0 (GArray *, check->connections);
+  for (gsize i = 0; i < n; i++)
+    {
+      guint c = expected_connection (check, sop_of (check, ks[i].op)->stream);
+      if (per_conn[c] == NULL)
+        per_conn[c] = g_array_new (FALSE, FALSE, sizeof (Span));
+      Span s = { ks[i].op, ks[i].start, ks[i].end };
+      g_array_append_val (per_conn[c], s);
+    }
+  for (guint c = 0; c < check->connections; c++)
+    if (per_conn[c] != NULL)
+      {
+        check_serial (check, ENG_CHECK_KERNEL_LIMIT, (const Span *) per_conn[c]->data,
+                      per_conn[c]->len, "its connection (connection_serializes)");
+        g_array_free (per_conn[c], TRUE);
+      }
+  g_free (per_conn);
+}
+
+static gboolean
+over_capacity (const EngCheck *check, double work, SimTime a, SimTime b)
+{
+  double capacity = (double) check->profile->sm_count * (double) (b - a);
+  return work > capacity * (1.0 + 1e-9) + 1.0;
+}
+
+static void
+report_capacity (EngCheck *check, const KernelSpan *last, double work, SimTime a, SimTime b)
+{
+  violation (check, ENG_CHECK_SM_CAPACITY, last->op, NONE,
+             "the kernels that ran within %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
+             " ns (this one ending last) need %.0f SM-ns of blocks (grid x block time / "
+             "blocks per SM), more than %u SMs hold in that time (%.0f)",
+             a, b, work, check->profile->sm_count, (double) check->profile->sm_count * (double) (b - a));
+}
+
+/* ks is sorted by start. Reports the first window found over capacity. */
+static void
+check_sm_capacity (EngCheck *check, KernelSpan *ks, gsize n)
+{
+  if (n <= WINDOW_KERNELS)
+    {
+      KernelSpan **ends = g_new (KernelSpan *, n);
+      for (gsize i = 0; i < n; i++)
+        ends[i] = &ks[i];
+      qsort (ends, n, sizeof *ends, kernel_by_end);
+      for (gsize i = 0; i < n; i++)
+        {
+          SimTime a = ks[i].start;
+          double work = 0;
+          if (i > 0 && ks[i - 1].start == a)
+            continue; /* the same windows as the kernel before */
+          for (gsize j = 0; j < n; j++)
+            {
+              if (ends[j]->start < a)
+                continue;
+              work += ends[j]->work;
+              if (over_capacity (check, work, a, ends[j]->end))
+                {
+                  report_capacity (check, ends[j], work, a, ends[j]->end);
+                  g_free (ends);
+                  return;
+                }
+            }
+        }
+      g_free (ends);
+      return;
+    }
+  gsize first = 0;
+  SimTime period_end = 0;
+  double work = 0;
+  for (gsize i = 0; i <= n; i++)
+    {
+      if (i == n || (i > first && ks[i].start >= period_end))
+        {
+          if (over_capacity (check, work, ks[first].start, period_end))
+            {
+              report_capacity (check, &ks[i - 1], work, ks[first].start, period_end);
+              return;
+            }
+          if (i == n)
+            break;
+          first = i;
+          work = 0;
+          period_end = ks[i].end;
+        }
+      work += ks[i].work;
+      period_end = MAX (period_end, ks[i].end);
+    }
+}
+
+static void
+check_kernels (EngCheck *check)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (KernelSpan));
+  for (gsize i = 0; i < check->n; i++)
+    {
+      if (sop_of (check, i)->kind != SCHED_OP_KERNEL)
+        continue;
+      KernelSpan k = { (guint32) i, check->r[i].start, check->r[i].end, 0, 0, 0, 0, FALSE };
+      if (k.end < k.start || !kernel_shape (check, (guint32) i, &k))
+        continue;
+      g_array_append_val (spans, k);
+    }
+  g_array_sort (spans, kernel_by_start);
+  KernelSpan *ks = (KernelSpan *) spans->data;
+  gsize n = spans->len;
+
+  /* Which kernels shared the device with another: one that started before
+   * an earlier kernel ended, or whose next kernel by start began before it
+   * ended. Zero-length kernels hold no slot for any time. */
+  SimTime reach = G_MININT64;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (ks[i].end == ks[i].start)
+        continue;
+      if (ks[i].start < reach)
+        ks[i].shared = TRUE;
+      reach = MAX (reach, ks[i].end);
+      for (gsize j = i + 1; j < n; j++)
+        if (ks[j].end != ks[j].start)
+          {
+            if (ks[j].start < ks[i].end)
+              ks[i].shared = TRUE;
+            break;
+          }
+    }
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const KernelSpan *k = &ks[i];
+      SimTime took = k->end - k->start;
+      SimTime least = (SimTime) k->waves * k->block_time;
+      if (took < least)
+        violation (check, ENG_CHECK_KERNEL_TIME, k->op, NONE,
+                   "took %" G_GINT64_FORMAT " ns, less than its %" G_GUINT64_FORMAT
+                   " waves x block time %" G_GINT64_FORMAT " ns = %" G_GINT64_FORMAT
+                   " ns (%u blocks per SM)", took, k->waves, k->block_time, least, k->bps);
+      else if (!k->shared && took != least)
+        violation (check, ENG_CHECK_KERNEL_TIME, k->op, NONE,
+                   "ran alone for %" G_GINT64_FORMAT " ns; alone it takes %" G_GUINT64_FORMAT
+                   " waves x block time %" G_GINT64_FORMAT " ns = %" G_GINT64_FORMAT " ns",
+                   took, k->waves, k->block_time, least);
+    }
+
+  check_kernel_limit (check, ks, n);
+  check_sm_capacity (check, ks, n);
+  g_array_free (spans, TRUE);
+}
+
+/* ---- connection queues ---- */
+
+typedef struct
+{
+  guint32 copy;                   /* the copy ahead with the latest start */
+  guint32 kernel[N_PRIORITIES];   /* per priority, the kernel ahead with the latest start */
+} QueueState;
+
+static void
+check_queue_after (EngCheck *check, guint32 op, guint32 ahead, const char *what)
+{
+  if (ahead == NONE || check->r[op].start >= check->r[ahead].start)
+    return;
+  violation (check, ENG_CHECK_QUEUE, op, ahead,
+             "started at %" G_GINT64_FORMAT " ns, before op %u (%s ahead of it in the same "
+             "connection queue) started at %" G_GINT64_FORMAT " ns",
+             check->r[op].start, ahead, what, check->r[ahead].start);
+}
+
+static void
+check_queues (EngCheck *check)
+{
+  gsize n_queues = (gsize) check->connections * 4;
+  QueueState *q = g_new (QueueState, n_queues);
+  for (gsize i = 0; i < n_queues; i++)
+    {
+      q[i].copy = NONE;
+      for (guint p = 0; p < N_PRIORITIES; p++)
+        q[i].kernel[p] = NONE;
+    }
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      int qc = queue_class (check->profile, sop);
+      if (qc < 0)
+        continue;
+      QueueState *qs = &q[expected_connection (check, sop->stream) * 4 + (guint) qc];
+      guint32 op = (guint32) i;
+      SimTime start = check->r[i].start;
+      check_queue_after (check, op, qs->copy, "a copy");
+      if (sop->kind == SCHED_OP_KERNEL)
+        {
+          gint prio = schedule_stream (check->sched, sop->stream)->priority;
+          guint p = (guint) CLAMP (-prio, 0, N_PRIORITIES - 1);
+          check_queue_after (check, op, qs->kernel[p], "a kernel of the same priority");
+          if (qs->kernel[p] == NONE || start > check->r[qs->kernel[p]].start)
+            qs->kernel[p] = op;
+        }
+      else if (qs->copy == NONE || start > check->r[qs->copy].start)
+        qs->copy = op;
+    }
+  g_free (q);
+}
+
+/* ---- The handle ---- */
+
+EngCheck *
+eng_check_results (const EngProfile *profile, const Schedule *sched, guint connections,
+                   const EngOpResult *results)
+{
+  g_return_val_if_fail (profile != NULL && sched != NULL, NULL);
+  g_return_val_if_fail (results != NULL || schedule_n_ops (sched) == 0, NULL);
+  g_return_val_if_fail (connections >= 1, NULL);
+
+  EngCheck *check = g_new0 (EngCheck, 1);
+  check->profile = profile;
+  check->sched = sched;
+  check->connections = connections;
+  check->r = results;
+  check->n = schedule_n_ops (sched);
+  check->kept = g_array_new (FALSE, FALSE, sizeof (EngCheckViolation));
+
+  check_host (check);
+  check_deps (check);
+  check_engines (check);
+  check_copies (check);
+  check_kernels (check);
+  check_queues (check);
+
+  check->profile = NULL;
+  check->sched = NULL;
+  check->r = NULL;
+  return check;
+}
+
+void
+eng_check_free (EngCheck *check)
+{
+  if (check == NULL)
+    return;
+  for (guint i = 0; i < check->kept->len; i++)
+    g_free (g_array_index (check->kept, EngCheckViolation, i).message);
+  g_array_free (check->kept, TRUE);
+  g_free (check);
+}
+
+gsize
+eng_check_n_violations (const EngCheck *check)
+{
+  g_return_val_if_fail (check != NULL, 0);
+  return check->total;
+}
+
+gsize
+eng_check_n_kept (const EngCheck *check)
+{
+  g_return_val_if_fail (check != NULL, 0);
+  return check->kept->len;
+}
+
+const EngCheckViolation *
+eng_check_violation (const EngCheck *check, gsize index)
+{
+  g_return_val_if_fail (check != NULL && index < check->kept->len, NULL);
+  return &g_array_index (check->kept, EngCheckViolation, index);
+}
+
+gsize
+eng_check_count (const EngCheck *check, EngCheckRule rule)
+{
+  g_return_val_if_fail (check != NULL && rule < ENG_CHECK_N_RULES, 0);
+  return check->per_rule[rule];
+}
