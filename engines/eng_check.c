@@ -34,9 +34,13 @@
  *    when no other kernel ran during it. Block time is block_time=, or time=
  *    divided by the waves and rounded, as MODEL.md defines it.
  *  - sm-capacity: for every window [a, b] and the kernels that ran entirely
- *    inside it, the SM time their blocks need (grid x block time / blocks per
- *    SM) is at most sm_count x (b - a). With more than WINDOW_KERNELS kernels
- *    only the busy periods (maximal runs of overlapping kernels) are windows.
+ *    inside it, what their blocks held over time (grid x block time x each
+ *    block's block slot, threads, shared memory and registers) is at most what
+ *    sm_count SMs hold over b - a, resource by resource. Each block is counted
+ *    at the least it can take (threads and registers not rounded to warps),
+ *    so the rule holds whether the model pools SMs or places blocks per SM.
+ *    With more than WINDOW_KERNELS kernels only the busy periods (maximal
+ *    runs of overlapping kernels) are windows.
  *  - queue: within one connection queue, an op starts no earlier than any copy
  *    ahead of it (a copy leaves the queue when it starts), and a kernel no
  *    earlier than any kernel of the same priority ahead of it (the left-over
@@ -47,9 +51,10 @@
  *    not that the model wasted no time), and so the exact latencies
  *    (dependency, kernel gap), Fermi's deferred completion and the moment a
  *    kernel left its queue (admission comes before the first block, unseen);
- *  - per-SM placement: results carry no block counts per instant, so the SM
- *    rule is the capacity integral above, which a schedule that over-fills
- *    SMs for a short while and under-fills them later can pass;
+ *  - per-SM placement: results carry no block counts per instant or per SM,
+ *    so the SM rule is the capacity integral above, which a run that
+ *    over-fills SMs for a while and leaves them idle later can pass, and which
+ *    cannot see one SM over its limits while another has room;
  *  - priorities: a higher-priority kernel may overtake an earlier one, so
  *    kernels of different priorities in one queue are not ordered;
  *  - the order in which one copy engine served copies from different
@@ -59,6 +64,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include "eng_check.h"
 
 #define NONE G_MAXUINT32
@@ -632,6 +638,20 @@ check_copies (EngCheck *check)
 
 /* ---- kernels ---- */
 
+/* What an SM holds: block slots, threads, shared memory, registers. */
+enum
+{
+  RES_BLOCKS,
+  RES_THREADS,
+  RES_SMEM,
+  RES_REGS,
+  N_RESOURCES
+};
+
+static const char *const resource_names[N_RESOURCES] = {
+  "block slots", "threads", "bytes of shared memory", "registers",
+};
+
 typedef struct
 {
   guint32 op;
@@ -639,7 +659,7 @@ typedef struct
   guint bps;        /* blocks per SM */
   guint64 waves;
   SimTime block_time;
-  double work;      /* SM-nanoseconds: grid x block time / blocks per SM */
+  double work[N_RESOURCES]; /* grid x block time x what one block takes of each resource */
   gboolean shared;  /* another kernel ran during part of it */
 } KernelSpan;
 
@@ -691,7 +711,14 @@ kernel_shape (EngCheck *check, guint32 op, KernelSpan *k)
         }
       k->block_time = (total + (SimTime) k->waves / 2) / (SimTime) k->waves;
     }
-  k->work = (double) kern->grid * (double) k->block_time / (double) k->bps;
+  /* The least each block can take: threads and registers unrounded, so
+   * that the bound holds whatever granularity the model counts in. */
+  double blocks_time = (double) kern->grid * (double) k->block_time;
+  guint regs = kern->regs != 0 ? kern->regs : p->default_regs;
+  k->work[RES_BLOCKS] = blocks_time;
+  k->work[RES_THREADS] = blocks_time * kern->block;
+  k->work[RES_SMEM] = blocks_time * kern->smem;
+  k->work[RES_REGS] = blocks_time * kern->block * regs;
   return TRUE;
 }
 
@@ -725,7 +752,8 @@ check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
         edges[m++] = (Edge) { ks[i].start, +1, ks[i].op };
         edges[m++] = (Edge) { ks[i].end, -1, ks[i].op };
       }
-  qsort (edges, m, sizeof *edges, edge_order);
+  if (m > 1)
+    qsort (edges, m, sizeof *edges, edge_order);
   guint running = 0;
   for (gsize i = 0; i < m; i++)
     {
@@ -764,47 +792,78 @@ check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
   g_free (per_conn);
 }
 
-static gboolean
-over_capacity (const EngCheck *check, double work, SimTime a, SimTime b)
+static double
+capacity_of (const EngProfile *p, guint r)
 {
-  double capacity = (double) check->profile->sm_count * (double) (b - a);
-  return work > capacity * (1.0 + 1e-9) + 1.0;
+  switch (r)
+    {
+    case RES_BLOCKS:
+      return p->max_blocks_per_sm;
+    case RES_THREADS:
+      return p->max_threads_per_sm;
+    case RES_SMEM:
+      return (double) p->smem_per_sm;
+    default:
+      return p->regs_per_sm;
+    }
+}
+
+/* The first resource that the work of the kernels inside [a, b] needs more
+ * of than the SMs hold in that time, or -1. */
+static int
+over_capacity (const EngCheck *check, const double *work, SimTime a, SimTime b)
+{
+  for (guint r = 0; r < N_RESOURCES; r++)
+    {
+      double capacity = (double) check->profile->sm_count * capacity_of (check->profile, r)
+                        * (double) (b - a);
+      if (work[r] > capacity * (1.0 + 1e-9) + 1.0)
+        return (int) r;
+    }
+  return -1;
 }
 
 static void
-report_capacity (EngCheck *check, const KernelSpan *last, double work, SimTime a, SimTime b)
+report_capacity (EngCheck *check, const KernelSpan *last, const double *work, int r, SimTime a,
+                 SimTime b)
 {
+  const EngProfile *p = check->profile;
   violation (check, ENG_CHECK_SM_CAPACITY, last->op, NONE,
              "the kernels that ran within %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
-             " ns (this one ending last) need %.0f SM-ns of blocks (grid x block time / "
-             "blocks per SM), more than %u SMs hold in that time (%.0f)",
-             a, b, work, check->profile->sm_count, (double) check->profile->sm_count * (double) (b - a));
+             " ns (this one ending last) held %.4g %s-ns (grid x block time x each block's "
+             "share), more than %u SMs of %.0f hold in that time (%.4g)",
+             a, b, work[r], resource_names[r], p->sm_count, capacity_of (p, (guint) r),
+             (double) p->sm_count * capacity_of (p, (guint) r) * (double) (b - a));
 }
 
 /* ks is sorted by start. Reports the first window found over capacity. */
 static void
 check_sm_capacity (EngCheck *check, KernelSpan *ks, gsize n)
 {
+  double work[N_RESOURCES];
+  int r;
   if (n <= WINDOW_KERNELS)
     {
       KernelSpan **ends = g_new (KernelSpan *, n);
       for (gsize i = 0; i < n; i++)
         ends[i] = &ks[i];
-      qsort (ends, n, sizeof *ends, kernel_by_end);
+      if (n > 1)
+        qsort (ends, n, sizeof *ends, kernel_by_end);
       for (gsize i = 0; i < n; i++)
         {
           SimTime a = ks[i].start;
-          double work = 0;
           if (i > 0 && ks[i - 1].start == a)
             continue; /* the same windows as the kernel before */
+          memset (work, 0, sizeof work);
           for (gsize j = 0; j < n; j++)
             {
               if (ends[j]->start < a)
                 continue;
-              work += ends[j]->work;
-              if (over_capacity (check, work, a, ends[j]->end))
+              for (guint x = 0; x < N_RESOURCES; x++)
+                work[x] += ends[j]->work[x];
+              if ((r = over_capacity (check, work, a, ends[j]->end)) >= 0)
                 {
-                  report_capacity (check, ends[j], work, a, ends[j]->end);
+                  report_capacity (check, ends[j], work, r, a, ends[j]->end);
                   g_free (ends);
                   return;
                 }
@@ -815,23 +874,24 @@ check_sm_capacity (EngCheck *check, KernelSpan *ks, gsize n)
     }
   gsize first = 0;
   SimTime period_end = 0;
-  double work = 0;
+  memset (work, 0, sizeof work);
   for (gsize i = 0; i <= n; i++)
     {
       if (i == n || (i > first && ks[i].start >= period_end))
         {
-          if (over_capacity (check, work, ks[first].start, period_end))
+          if ((r = over_capacity (check, work, ks[first].start, period_end)) >= 0)
             {
-              report_capacity (check, &ks[i - 1], work, ks[first].start, period_end);
+              report_capacity (check, &ks[i - 1], work, r, ks[first].start, period_end);
               return;
             }
           if (i == n)
             break;
           first = i;
-          work = 0;
+          memset (work, 0, sizeof work);
           period_end = ks[i].end;
         }
-      work += ks[i].work;
+      for (guint x = 0; x < N_RESOURCES; x++)
+        work[x] += ks[i].work[x];
       period_end = MAX (period_end, ks[i].end);
     }
 }
@@ -844,7 +904,7 @@ check_kernels (EngCheck *check)
     {
       if (sop_of (check, i)->kind != SCHED_OP_KERNEL)
         continue;
-      KernelSpan k = { (guint32) i, check->r[i].start, check->r[i].end, 0, 0, 0, 0, FALSE };
+      KernelSpan k = { (guint32) i, check->r[i].start, check->r[i].end, 0, 0, 0, { 0 }, FALSE };
       if (k.end < k.start || !kernel_shape (check, (guint32) i, &k))
         continue;
       g_array_append_val (spans, k);

@@ -9,9 +9,11 @@
  * A copy that runs alone takes latency + bytes / bandwidth, with the numbers
  * of its direction and host-memory kind. While copies run in both directions
  * at once, each progresses at `duplex_factor` of its solo speed; so a copy's
- * end is recomputed whenever the other direction starts or stops. Each copy
- * keeps the solo-time it has left and a generation number: a rescheduled end
- * event makes the old one stale rather than searching the event queue for it. */
+ * end is recomputed whenever the other direction starts or stops. The engine
+ * keeps its running copy's solo-time left and a generation number: a
+ * rescheduled end event makes the old one stale rather than searching the
+ * event queue for it. (On the engine rather than per op: only running copies
+ * need it, and a schedule may hold millions of ops.) */
 #include <math.h>
 #include "eng_internal.h"
 
@@ -66,31 +68,31 @@ eng_copy_solo_time (const EngSim *sim, const SchedOp *sop)
 
 static void copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
+/* Schedules the end of the engine's running copy from its progress; an
+ * earlier end event of the engine becomes stale (its generation is old). */
 static void
-schedule_end (EngSim *sim, guint32 op, SimTime now)
+schedule_end (EngSim *sim, EngCopyEngine *engine, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
-  SimTime left = (SimTime) ceil (o->u.c.left / o->u.c.rate - 1e-6);
+  SimTime left = (SimTime) ceil (engine->left / engine->rate - 1e-6);
   if (left < 0)
     left = 0;
-  o->u.c.gen++;
+  engine->gen++;
   sim_queue_schedule (sim->events, now + left, copy_end_event, sim,
-                      ((guint64) o->u.c.gen << 32) | op);
+                      ((guint64) engine->gen << 32) | engine->running);
 }
 
-/* Brings a running copy's progress up to `now` and gives it a new rate. */
+/* Brings the engine's running copy up to `now` and gives it a new rate. */
 static void
-set_rate (EngSim *sim, guint32 op, double rate, SimTime now)
+set_rate (EngSim *sim, EngCopyEngine *engine, double rate, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
-  o->u.c.left -= (double) (now - o->u.c.since) * o->u.c.rate;
-  if (o->u.c.left < 0)
-    o->u.c.left = 0;
-  o->u.c.since = now;
-  if (rate != o->u.c.rate)
+  engine->left -= (double) (now - engine->since) * engine->rate;
+  if (engine->left < 0)
+    engine->left = 0;
+  engine->since = now;
+  if (rate != engine->rate)
     {
-      o->u.c.rate = rate;
-      schedule_end (sim, op, now);
+      engine->rate = rate;
+      schedule_end (sim, engine, now);
     }
 }
 
@@ -100,12 +102,13 @@ update_duplex (EngSim *sim, SimTime now)
 {
   if (sim->profile.copy_engines < 2)
     return;
-  guint32 up = sim->copy[COPY_SLOT_H2D].running;
-  guint32 down = sim->copy[COPY_SLOT_D2H].running;
-  double rate = (up != ENG_NONE && down != ENG_NONE) ? sim->profile.duplex_factor : 1.0;
-  if (up != ENG_NONE)
+  EngCopyEngine *up = &sim->copy[COPY_SLOT_H2D];
+  EngCopyEngine *down = &sim->copy[COPY_SLOT_D2H];
+  double rate = (up->running != ENG_NONE && down->running != ENG_NONE)
+                  ? sim->profile.duplex_factor : 1.0;
+  if (up->running != ENG_NONE)
     set_rate (sim, up, rate, now);
-  if (down != ENG_NONE)
+  if (down->running != ENG_NONE)
     set_rate (sim, down, rate, now);
 }
 
@@ -118,19 +121,13 @@ try_start (EngSim *sim, guint slot, SimTime now)
   guint32 op = eng_fifo_pop (sim, &engine->ready, ENG_LINK_READY);
   if (op == ENG_NONE)
     return;
-  EngOp *o = &sim->ops[op];
   engine->running = op;
-  if (now > o->submitted)
-    {
-      o->engine_cause = ENG_CAUSE_ENGINE;
-      o->engine_ref = engine->last;
-      o->engine_time = now;
-    }
-  o->u.c.left = (double) o->u.c.solo;
-  o->u.c.rate = 1.0;
-  o->u.c.since = now;
-  eng_sim_started (sim, op, now);
-  schedule_end (sim, op, now);
+  gboolean waited = now > sim->ops[op].submitted;
+  engine->left = (double) eng_copy_solo_time (sim, eng_sop (sim, op));
+  engine->rate = 1.0;
+  engine->since = now;
+  eng_sim_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, engine->last);
+  schedule_end (sim, engine, now);
   eng_connection_pop (sim, op, now);
   if (slot != COPY_SLOT_D2D)
     update_duplex (sim, now);
@@ -144,11 +141,10 @@ copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   guint32 op = (guint32) (tag & 0xffffffffu);
   guint32 gen = (guint32) (tag >> 32);
   sim->n_events++;
-  if (sim->ops[op].u.c.gen != gen)
-    return; /* rescheduled by a duplex change */
   guint slot = slot_of (sim, eng_sop (sim, op));
   EngCopyEngine *engine = &sim->copy[slot];
-  g_assert (engine->running == op);
+  if (engine->running != op || engine->gen != gen)
+    return; /* rescheduled by a duplex change */
   engine->running = ENG_NONE;
   engine->last = op;
   if (slot != COPY_SLOT_D2D)
@@ -160,9 +156,7 @@ copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 void
 eng_copy_submit (EngSim *sim, guint32 op, SimTime now)
 {
-  const SchedOp *sop = eng_sop (sim, op);
-  guint slot = slot_of (sim, sop);
-  sim->ops[op].u.c.solo = eng_copy_solo_time (sim, sop);
+  guint slot = slot_of (sim, eng_sop (sim, op));
   eng_fifo_push (sim, &sim->copy[slot].ready, op, ENG_LINK_READY);
   try_start (sim, slot, now);
 }

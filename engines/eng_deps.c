@@ -155,8 +155,8 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind)
   t->pending++;
   if (s->flags & ENG_OP_SIGNALED)
     {
-      satisfy_from (sim, src, target, kind, s->signal_time,
-                    s->signal_time > sim->results[src].end);
+      SimTime signal_time = eng_op_signal_time (sim, src);
+      satisfy_from (sim, src, target, kind, signal_time, signal_time > sim->results[src].end);
       return;
     }
   /* A Fermi kernel that ended but whose completion is held is already
@@ -238,15 +238,19 @@ eng_deps_signal (EngSim *sim, guint32 op, SimTime when, gboolean compute_only)
     }
 }
 
+/* Signals the members of a Fermi launch run, newest first. */
 static void
 release_run (EngSim *sim, guint32 run_index, SimTime now)
 {
   EngRun *run = &g_array_index (sim->runs, EngRun, run_index);
   run->released = TRUE;
-  for (guint32 m = run->first; m != ENG_NONE; m = sim->ops[m].next_in_run)
+  run->release_time = now;
+  guint32 first = run->first;
+  for (guint32 m = run->last + 1; m-- > first;)
     {
       EngOp *o = &sim->ops[m];
-      o->signal_time = now;
+      if (o->run != run_index)
+        continue; /* host work or a sync between two members */
       o->flags |= ENG_OP_SIGNALED;
       eng_deps_signal (sim, m, now, FALSE);
       eng_host_op_signaled (sim, m, now);
@@ -266,7 +270,6 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
   /* A marker resolved by its dependencies carries their engine on, so that
    * the cross-engine latency is paid once, by whoever waits on it; one the
    * host issued late completes on no engine. */
-  o->signal_time = now;
   if (o->qclass != ENG_Q_NONE)
     o->signal_engine = sim->results[op].engine;
   else if (o->deps_cause == ENG_CAUSE_NONE || o->deps_time < o->arrive)
@@ -280,7 +283,7 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
       run->unfinished--;
       if (run->unfinished == 0)
         {
-          run->last = op;
+          run->released_by = op;
           release_run (sim, o->run, now);
         }
       return;

@@ -90,15 +90,15 @@ join_launch_run (EngSim *sim, guint32 op, const SchedOp *sop)
     }
   if (run == NULL)
     {
-      EngRun fresh = { ENG_NONE, 0, ENG_NONE, FALSE };
+      EngRun fresh = { op, op, 0, ENG_NONE, FALSE, 0 };
       g_array_append_val (sim->runs, fresh);
       sim->open_run = sim->runs->len - 1;
       run = &g_array_index (sim->runs, EngRun, sim->open_run);
     }
-  EngOp *o = &sim->ops[op];
-  o->run = sim->open_run;
-  o->next_in_run = run->first;
-  run->first = op;
+  /* Any other device call closes the run, so its members are the device
+   * ops from first to last. */
+  sim->ops[op].run = sim->open_run;
+  run->last = op;
   run->unfinished++;
   sim->last_device_op_was_kernel = TRUE;
 }

@@ -46,50 +46,28 @@ enum
   ENG_OP_HOST_WAITED = 1 << 6, /* the host is blocked in a sync that includes it */
 };
 
+/* The model's state for one op, for its whole run: 64 bytes, since a
+ * schedule of ten million ops keeps ten million of them. What only matters
+ * while an op runs on an engine lives with the engine instead (a running
+ * copy's progress in EngCopyEngine, a kernel's blocks in EngKernelSlot), and
+ * what the schedule or the results already hold is not repeated. */
 typedef struct
 {
   guint32 first_edge;   /* dependents, through EngEdge.next */
   guint32 pending;      /* dependencies not yet satisfied */
-  guint32 next;         /* next op in its connection queue; then in the dispatch list */
+  guint32 next;         /* next op in its connection queue */
   guint32 next_ready;   /* next op waiting for the same engine (a copy engine, kernel admission) */
+  guint32 deps_ref;
+  guint32 head_ref;     /* op ahead of it in the queue when it got there late */
   guint32 run;          /* Fermi launch run, or ENG_NONE */
-  guint32 next_in_run;
   guint8 qclass;        /* EngQueueClass */
   guint8 flags;
   guint8 signal_engine; /* engine whose completion this op's signal carries */
   guint8 deps_cause;    /* EngCause of the latest dependency */
-  guint32 deps_ref;
   SimTime arrive;       /* reached its queue */
   SimTime deps_time;    /* every dependency seen, latencies included */
-  SimTime signal_time;  /* when dependents see it complete (before latency) */
   SimTime head_time;    /* reached the head of its queue */
-  guint32 head_ref;     /* op ahead of it in the queue when it got there late */
-  guint8 engine_cause;  /* ENG_CAUSE_ENGINE or ENG_CAUSE_SLOTS when it waited for its engine */
-  guint32 engine_ref;   /* op that held the engine or slots it waited for */
-  SimTime engine_time;
   SimTime submitted;    /* handed to its engine */
-  union
-  {
-    struct
-    {
-      EngBlockFootprint need; /* what one block takes from its SM */
-      SimTime block_time;
-      guint32 remaining;  /* blocks not yet dispatched */
-      guint32 in_flight;  /* blocks dispatched and running */
-      guint32 grid;
-      gint priority;
-      guint64 accept_seq;
-    } k;
-    struct
-    {
-      SimTime solo;       /* duration if it ran alone */
-      double left;        /* solo-time still to go */
-      double rate;        /* progress per ns: 1 alone, duplex factor in duplex */
-      SimTime since;      /* when `left` was last brought up to date */
-      guint32 gen;        /* bumped when its end event is rescheduled */
-    } c;
-    SimTime host;         /* host work duration */
-  } u;
 } EngOp;
 
 typedef struct
@@ -97,13 +75,17 @@ typedef struct
   guint32 head, tail;
 } EngFifo;
 
-/* One copy engine (a direction, or both on one-engine devices). */
+/* One copy engine (a direction, or both on one-engine devices), and the
+ * progress of the copy it runs. */
 typedef struct
 {
   EngFifo ready;      /* ops ready for it, in the order they became ready */
   guint32 running;    /* ENG_NONE when idle */
   guint32 last;       /* last op it ran, for causes */
-  guint8 engine;      /* EngEngine */
+  guint32 gen;        /* bumped when the running copy's end event is rescheduled */
+  double left;        /* solo-time the running copy has still to go */
+  double rate;        /* its progress per ns: 1 alone, the duplex factor in duplex */
+  SimTime since;      /* when `left` was last brought up to date */
 } EngCopyEngine;
 
 /* The resources one SM has in use. */
@@ -115,6 +97,25 @@ typedef struct
   guint32 regs;
 } EngSm;
 
+/* Where one dispatch put its blocks (eng_sm.c): sms[i] = ENG_PLACED (sm,
+ * count), by SM index; a count never exceeds max_blocks_per_sm (< 256).
+ * Placements are recycled (EngSim.free_placements), all with room for every
+ * SM. */
+typedef struct EngPlacement EngPlacement;
+struct EngPlacement
+{
+  guint32 blocks;       /* in all */
+  guint32 n_sms;
+  guint32 most;         /* the largest count */
+  guint32 *sms;         /* in the same allocation, after most_mask */
+  EngPlacement *next_free;
+  guint64 most_mask[];  /* the SMs with `most` blocks, a bit each (EngSim.sm_words words) */
+};
+
+#define ENG_PLACED(sm, count) (((guint32) (sm) << 8) | (guint32) (count))
+#define ENG_PLACED_SM(x) ((x) >> 8)
+#define ENG_PLACED_COUNT(x) ((x) & 0xff)
+
 /* Blocks of one kernel dispatched together: they end together, at `end`.
  * `seq` is the sequence number the event core gave that end (see
  * sim_queue_take_seq), so that it runs exactly where a scheduled event would. */
@@ -122,7 +123,7 @@ typedef struct
 {
   SimTime end;
   guint64 seq;
-  guint32 n;
+  EngPlacement *placement;
 } EngGroup;
 
 /* An admitted kernel (eng_kernel.c). Its groups in flight form a ring in the
@@ -134,7 +135,7 @@ typedef struct
   guint32 next;         /* the dispatch list, by slot index */
   gint priority;
   guint64 accept_seq;
-  guint64 unit;         /* SM capacity one block takes, in slot units */
+  EngBlockFootprint need;
   SimTime block_time;
   guint32 remaining;    /* blocks not yet dispatched */
   guint32 in_flight;    /* blocks dispatched and running */
@@ -143,20 +144,32 @@ typedef struct
   guint32 heap_pos;     /* index in EngSim.kheap, or ENG_NONE when no group is in flight */
 } EngKernelSlot;
 
+/* An entry of EngSim.kheap: a kernel and the key of its first group's end
+ * (kept here so that the heap compares without following the ring). */
+typedef struct
+{
+  SimTime end;
+  guint64 seq;
+  guint32 slot;
+} EngKernelKey;
+
 /* A Fermi launch run: kernels issued back to back whose completions are
  * signalled together. */
 typedef struct
 {
-  guint32 first;      /* members through EngOp.next_in_run */
+  guint32 first, last;  /* its kernels are the device ops from first to last, in issue order */
   guint32 unfinished;
-  guint32 last;       /* the member whose end released the run */
+  guint32 released_by;  /* the member whose end released the run */
   gboolean released;
+  SimTime release_time; /* when its members' completion became visible */
 } EngRun;
 
 struct EngSim
 {
   EngProfile profile;
   const Schedule *sched;
+  const SchedOp *sops;    /* schedule_ops (sched) */
+  gint *stream_priority;  /* of each stream */
   SimQueue *events;
   guint connections;
   gsize n_ops;
@@ -183,13 +196,19 @@ struct EngSim
   /* kernel engine (eng_kernel.c) */
   EngSm *sms;             /* what each SM holds now */
   guint sm_next;          /* where the block scheduler looks first */
-  guint32 *sm_placed;     /* scratch: blocks placed per SM by one dispatch */
+  GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
+  guint sm_words;         /* 64-bit words in a mask of SMs */
+  EngPlacement *free_placements;
+  guint32 *sm_room;       /* scratch for eng_sm_place: room, then blocks, per SM in scan order */
+  guint32 *sm_hist;       /* scratch: SMs per amount of room */
+  guint32 *sm_order;      /* scratch: the SMs in scan order (pure_batch: turns seen per SM) */
   guint running_kernels;
   guint32 dispatch_list;  /* slots of admitted kernels with blocks left, by (priority, seq) */
+  guint32 full_for;       /* slot for which no SM has room, except those a group just left */
   EngKernelSlot *kslots;  /* admitted kernels */
   guint n_kslots;
   guint32 free_kslot;     /* unused slots, through EngKernelSlot.next */
-  guint32 *kheap;         /* slots with groups in flight, a min-heap on their first group's end */
+  EngKernelKey *kheap;    /* kernels with groups in flight, a min-heap on their first group's end */
   guint kheap_len;
   guint32 admit_list;     /* queue heads waiting for the concurrency limit */
   guint64 accept_seq;
@@ -210,10 +229,26 @@ struct EngSim
 
   SimTime makespan;
   guint64 n_events;
+
+  /* Reference mode (eng_sim_set_reference): blocks placed one at a time,
+   * every group end run as its own event. Slow; for tests. */
+  gboolean reference;
 };
 
 /* eng_sim.c */
-void eng_sim_started (EngSim *sim, guint32 op, SimTime now);
+/* Reference mode, for tests: the kernel engine places blocks one at a time
+ * over every SM (the block scheduler as first written) and runs every end of
+ * a group as its own event, without the shortcuts of eng_sm_place() and
+ * pure_batch(). Results must be identical either way. Set before the run. */
+void eng_sim_set_reference (EngSim *sim, gboolean reference);
+/* The op starts on its engine at `now`; engine_cause is ENG_CAUSE_ENGINE or
+ * ENG_CAUSE_SLOTS when it waited for its engine (held by engine_ref), else
+ * ENG_CAUSE_NONE. */
+void eng_sim_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause,
+                      guint32 engine_ref);
+/* When the op's completion became visible to its dependents (valid once
+ * ENG_OP_SIGNALED is set): its end, or its Fermi launch run's release. */
+static inline SimTime eng_op_signal_time (const EngSim *sim, guint32 op);
 
 /* eng_deps.c */
 void eng_deps_issue (EngSim *sim, guint32 op);
@@ -240,7 +275,45 @@ void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 /* eng_kernel.c */
 gboolean eng_kernel_prepare (EngSim *sim, GError **error);
 void eng_kernel_submit (EngSim *sim, guint32 op, SimTime now);
+void eng_kernel_start (EngSim *sim);
 void eng_kernel_free (EngSim *sim);
+
+/* eng_sm.c */
+void eng_sm_take (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
+void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
+/* Places up to `want` blocks as the block scheduler would, looking only at
+ * the SMs of `cands` (NULL: every SM); NULL when none has room. */
+EngPlacement *eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+                            const EngPlacement *cands);
+void eng_sm_placement_free (EngSim *sim, EngPlacement *pl);
+void eng_sm_free (EngSim *sim);
+/* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
+ * the last block goes, in the last turn, to the SM with the most blocks that
+ * the scan reaches last, i.e. the highest such SM below `start`, or else the
+ * highest of all. Inline: a kernel's pure group ends (eng_kernel.c) call it
+ * for every group. */
+static inline guint
+eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start)
+{
+  guint w = start / 64, b = start % 64;
+  guint64 below = b > 0 ? pl->most_mask[w] & (((guint64) 1 << b) - 1) : 0;
+  for (;;)
+    {
+      if (below != 0)
+        break;
+      if (w == 0)
+        {
+          /* none below start: the highest of all */
+          for (w = sim->sm_words; w-- > 0 && pl->most_mask[w] == 0;)
+            ;
+          below = pl->most_mask[w];
+          break;
+        }
+      below = pl->most_mask[--w];
+    }
+  guint s = w * 64 + 63 - (guint) __builtin_clzll (below);
+  return s + 1 < sim->profile.sm_count ? s + 1 : 0;
+}
 
 /* eng_host.c */
 void eng_host_start (EngSim *sim);
@@ -250,7 +323,16 @@ void eng_host_op_signaled (EngSim *sim, guint32 op, SimTime now);
 static inline const SchedOp *
 eng_sop (const EngSim *sim, guint32 op)
 {
-  return schedule_op (sim->sched, op);
+  return &sim->sops[op];
+}
+
+static inline SimTime
+eng_op_signal_time (const EngSim *sim, guint32 op)
+{
+  guint32 run = sim->ops[op].run;
+  if (run != ENG_NONE)
+    return g_array_index (sim->runs, EngRun, run).release_time;
+  return sim->results[op].end;
 }
 
 /* FIFOs of ops linked through a field of EngOp: `next` for connection

@@ -15,10 +15,17 @@
  * charges a shared-memory-bound kernel for threads it does not use; it
  * predicted 607 us where the H200 took 425 (traces/validation/smem-sharing).
  *
- * Cost: blocks dispatched together end together, so one event covers a whole
- * dispatch (a wave), never one per block; placing a block is O(1) while SMs
- * have room. A dispatch remembers how many blocks it put on each SM, to give
- * them back when it ends.
+ * Cost: blocks dispatched together end together (a "group"), so one event
+ * covers a whole dispatch, never one per block; eng_sm.c places a dispatch
+ * per SM, not per block, and remembers how many blocks it put on each SM, to
+ * give them back when it ends. While a kernel is first in the dispatch list
+ * and no SM has room for it, only the SMs a group just left can take blocks
+ * (`full_for`), so a group's end looks at its own SMs only. And the ends of a
+ * big kernel's groups that change nothing but its count of blocks left run
+ * in batches (pure_batch), so a kernel of 100,000 blocks costs about as much
+ * as one of a few waves. Both shortcuts give exactly what placing block by
+ * block and running every end as an event give (eng_sim_set_reference, and
+ * tests/test_sm.c, compare them).
  *
  * The left-over policy: admitted kernels form a dispatch list ordered by
  * stream priority, then admission order. Blocks are dispatched from the first
@@ -38,6 +45,25 @@
 #include <string.h>
 #include "eng_internal.h"
 
+/* The time one block of this kernel holds its SM: given by block_time=, or
+ * derived from time=, the kernel's isolated time, which is waves x block
+ * time. */
+static SimTime
+block_time_of (const EngSim *sim, const SchedKernel *k)
+{
+  if (k->block_time >= 0)
+    return k->block_time;
+  const EngProfile *p = &sim->profile;
+  SimTime total = g_array_index (sim->list_time, SimTime, k->times);
+  guint bps = eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
+  guint64 per_wave = (guint64) p->sm_count * bps;
+  guint64 waves = (k->grid + per_wave - 1) / per_wave;
+  return (SimTime) ((total + (SimTime) waves / 2) / (SimTime) waves);
+}
+
+/* Checks every kernel against the device and looks up their times; what a
+ * kernel needs at run time is computed when it is admitted (admit()), so
+ * that nothing per kernel is kept for the whole run. */
 gboolean
 eng_kernel_prepare (EngSim *sim, GError **error)
 {
@@ -76,126 +102,42 @@ eng_kernel_prepare (EngSim *sim, GError **error)
                        k->regs, dev);
           return FALSE;
         }
-      SimTime block_time = k->block_time;
-      if (block_time < 0)
+      if (k->block_time < 0)
         {
-          SimTime total;
-          if (!schedule_kernel_time (sim->sched, sop, (const char *const *) p->names, &total,
-                                     error))
+          /* The device's time for this time= list, looked up once per list
+           * (a loop of identical kernels shares one). */
+          if (k->times >= sim->list_time->len)
+            {
+              SimTime unset = -1;
+              while (sim->list_time->len <= k->times)
+                g_array_append_val (sim->list_time, unset);
+            }
+          SimTime *total = &g_array_index (sim->list_time, SimTime, k->times);
+          if (*total < 0
+              && !schedule_kernel_time (sim->sched, sop, (const char *const *) p->names, total,
+                                        error))
             return FALSE;
-          /* time= is the kernel's isolated time: waves x block time. */
-          guint64 per_wave = (guint64) p->sm_count * bps;
-          guint64 waves = (k->grid + per_wave - 1) / per_wave;
-          block_time = (SimTime) ((total + (SimTime) waves / 2) / (SimTime) waves);
         }
-      EngOp *o = &sim->ops[i];
-      o->u.k.block_time = block_time;
-      o->u.k.grid = k->grid;
-      o->u.k.remaining = k->grid;
-      o->u.k.priority = schedule_stream (sim->sched, sop->stream)->priority;
-      eng_profile_block_footprint (p, k->block, k->smem, k->regs, &o->u.k.need);
     }
 
   sim->sms = g_new0 (EngSm, p->sm_count);
-  sim->sm_placed = g_new0 (guint32, p->sm_count);
+  sim->sm_words = (p->sm_count + 63) / 64;
+  sim->sm_room = g_new0 (guint32, p->sm_count);
+  sim->sm_order = g_new0 (guint32, p->sm_count);
+  sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
   return TRUE;
-}
-
-static gboolean
-sm_fits (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
-{
-  return sm->blocks < p->max_blocks_per_sm
-         && sm->threads + need->threads <= p->max_threads_per_sm
-         && (guint64) sm->smem + need->smem <= p->smem_per_sm
-         && (guint64) sm->regs + need->regs <= p->regs_per_sm;
-}
-
-static void
-sm_take (EngSm *sm, const EngBlockFootprint *need, guint32 n)
-{
-  sm->blocks += n;
-  sm->threads += n * need->threads;
-  sm->smem += n * need->smem;
-  sm->regs += n * need->regs;
-}
-
-static void
-sm_give_back (EngSm *sm, const EngBlockFootprint *need, guint32 n)
-{
-  g_assert (sm->blocks >= n);
-  sm->blocks -= n;
-  sm->threads -= n * need->threads;
-  sm->smem -= n * need->smem;
-  sm->regs -= n * need->regs;
-}
-
-/* The blocks of one dispatch: they all end together. `placed` holds
- * (sm << 8 | count) for each SM that got blocks; a count never exceeds
- * max_blocks_per_sm (<= 64). */
-typedef struct
-{
-  guint32 op;
-  guint32 blocks;
-  guint32 n_placed;
-  guint32 placed[];
-} EngDispatch;
-
-/* Places up to `want` blocks of `op`, breadth-first and round robin from
- * sm_next; returns the dispatch, or NULL when no SM has room. */
-static EngDispatch *
-place_blocks (EngSim *sim, guint32 op, guint32 want)
-{
-  const EngProfile *p = &sim->profile;
-  const EngBlockFootprint *need = &sim->ops[op].u.k.need;
-  guint n_sms = p->sm_count;
-  GArray *touched = NULL;
-  guint32 done = 0;
-  guint misses = 0; /* SMs in a row that had no room */
-  guint sm = sim->sm_next;
-  while (done < want && misses < n_sms)
-    {
-      if (sm_fits (p, &sim->sms[sm], need))
-        {
-          sm_take (&sim->sms[sm], need, 1);
-          if (sim->sm_placed[sm]++ == 0)
-            {
-              if (touched == NULL)
-                touched = g_array_sized_new (FALSE, FALSE, sizeof (guint32), MIN (want, n_sms));
-              g_array_append_val (touched, sm);
-            }
-          done++;
-          misses = 0;
-          sim->sm_next = (sm + 1) % n_sms;
-        }
-      else
-        misses++;
-      sm = (sm + 1) % n_sms;
-    }
-  if (done == 0)
-    return NULL;
-  EngDispatch *d = g_malloc (sizeof (EngDispatch) + touched->len * sizeof (guint32));
-  d->op = op;
-  d->blocks = done;
-  d->n_placed = touched->len;
-  for (guint i = 0; i < touched->len; i++)
-    {
-      guint32 s = g_array_index (touched, guint32, i);
-      d->placed[i] = (s << 8) | sim->sm_placed[s];
-      sim->sm_placed[s] = 0;
-    }
-  g_array_free (touched, TRUE);
-  return d;
 }
 
 /* ---- Groups in flight ----
  *
- * A kernel's groups are not events of the event core's heap: each admitted
- * kernel keeps them in a ring (EngKernelSlot), and a small heap of kernels
+ * Blocks dispatched together end together: one "group". A kernel's groups
+ * are not events of the event core's heap: each admitted kernel keeps them in
+ * a ring (EngKernelSlot), in the order they end, and a small heap of kernels
  * (`kheap`, on the end of each kernel's first group) gives the earliest group
- * of all, which the event core runs as its "source" (sim_queue_set_source)
- * with the same (time, sequence) key the scheduled event would have had. So
- * the order of everything is exactly that of one heap of events; what the
- * rings buy is the batch below. */
+ * of all, which the event core runs as its source (sim_queue_set_source). A
+ * group's key is the (time, sequence number) the event would have had, so
+ * everything runs in exactly the order of one heap of events; what the rings
+ * buy is pure_batch() below. */
 
 static inline EngGroup *
 ring_at (EngKernelSlot *k, guint32 i)
@@ -210,27 +152,25 @@ key_before (SimTime when, guint64 seq, SimTime bound_when, guint64 bound_seq)
 }
 
 static inline gboolean
-slot_before (EngSim *sim, guint32 a, guint32 b)
+kkey_before (const EngKernelKey *a, const EngKernelKey *b)
 {
-  const EngGroup *x = ring_at (&sim->kslots[a], 0);
-  const EngGroup *y = ring_at (&sim->kslots[b], 0);
-  return key_before (x->end, x->seq, y->end, y->seq);
+  return key_before (a->end, a->seq, b->end, b->seq);
 }
 
 static void
 kheap_swap (EngSim *sim, guint i, guint j)
 {
-  guint32 t = sim->kheap[i];
+  EngKernelKey t = sim->kheap[i];
   sim->kheap[i] = sim->kheap[j];
   sim->kheap[j] = t;
-  sim->kslots[sim->kheap[i]].heap_pos = i;
-  sim->kslots[sim->kheap[j]].heap_pos = j;
+  sim->kslots[sim->kheap[i].slot].heap_pos = i;
+  sim->kslots[sim->kheap[j].slot].heap_pos = j;
 }
 
 static void
 kheap_up (EngSim *sim, guint i)
 {
-  while (i > 0 && slot_before (sim, sim->kheap[i], sim->kheap[(i - 1) / 2]))
+  while (i > 0 && kkey_before (&sim->kheap[i], &sim->kheap[(i - 1) / 2]))
     {
       kheap_swap (sim, i, (i - 1) / 2);
       i = (i - 1) / 2;
@@ -245,9 +185,9 @@ kheap_down (EngSim *sim, guint i)
       guint c = 2 * i + 1;
       if (c >= sim->kheap_len)
         return;
-      if (c + 1 < sim->kheap_len && slot_before (sim, sim->kheap[c + 1], sim->kheap[c]))
+      if (c + 1 < sim->kheap_len && kkey_before (&sim->kheap[c + 1], &sim->kheap[c]))
         c++;
-      if (!slot_before (sim, sim->kheap[c], sim->kheap[i]))
+      if (!kkey_before (&sim->kheap[c], &sim->kheap[i]))
         return;
       kheap_swap (sim, i, c);
       i = c;
@@ -261,10 +201,7 @@ sync_source (EngSim *sim)
   if (sim->kheap_len == 0)
     sim_queue_source_next (sim->events, SIM_TIME_NEVER, 0);
   else
-    {
-      const EngGroup *g = ring_at (&sim->kslots[sim->kheap[0]], 0);
-      sim_queue_source_next (sim->events, g->end, g->seq);
-    }
+    sim_queue_source_next (sim->events, sim->kheap[0].end, sim->kheap[0].seq);
 }
 
 /* The slot's first group changed (it ended, or the ring became empty). */
@@ -280,21 +217,25 @@ kheap_fix (EngSim *sim, guint32 slot)
       if (i != sim->kheap_len)
         {
           sim->kheap[i] = sim->kheap[sim->kheap_len];
-          sim->kslots[sim->kheap[i]].heap_pos = i;
+          sim->kslots[sim->kheap[i].slot].heap_pos = i;
           kheap_down (sim, i);
           kheap_up (sim, i);
         }
     }
   else
-    kheap_down (sim, i); /* keys only grow */
-  if (i == 0 || sim->kheap_len == 0)
-    sync_source (sim);
+    {
+      const EngGroup *g = ring_at (k, 0);
+      sim->kheap[i].end = g->end;
+      sim->kheap[i].seq = g->seq;
+      kheap_down (sim, i); /* an end only moves later */
+    }
+  sync_source (sim);
 }
 
-/* A new group of `n` blocks ends at `end`; its sequence number is taken now,
- * where sim_queue_schedule would have taken it. */
+/* A group ends at `end`; it takes its sequence number now, where
+ * sim_queue_schedule would have. */
 static void
-ring_push (EngSim *sim, guint32 slot, SimTime end, guint32 n)
+ring_push (EngSim *sim, guint32 slot, SimTime end, guint64 seq, EngPlacement *placement)
 {
   EngKernelSlot *k = &sim->kslots[slot];
   if (k->ring_len == k->ring_cap)
@@ -310,19 +251,19 @@ ring_push (EngSim *sim, guint32 slot, SimTime end, guint32 n)
     }
   EngGroup *g = ring_at (k, k->ring_len++);
   g->end = end;
-  g->seq = sim_queue_take_seq (sim->events, 1);
-  g->n = n;
+  g->seq = seq;
+  g->placement = placement;
   if (k->ring_len == 1)
     {
       k->heap_pos = sim->kheap_len;
-      sim->kheap[sim->kheap_len++] = slot;
+      sim->kheap[sim->kheap_len++] = (EngKernelKey) { end, seq, slot };
       kheap_up (sim, k->heap_pos);
       if (k->heap_pos == 0)
         sync_source (sim);
     }
 }
 
-/* Takes the slot's first group out of its ring (the heap is fixed by the caller). */
+/* Takes the slot's first group out of its ring (the caller fixes the heap). */
 static EngGroup
 ring_pop (EngKernelSlot *k)
 {
@@ -339,7 +280,7 @@ slot_alloc (EngSim *sim)
     {
       guint n = MAX (sim->n_kslots * 2, 8);
       sim->kslots = g_renew (EngKernelSlot, sim->kslots, n);
-      sim->kheap = g_renew (guint32, sim->kheap, n);
+      sim->kheap = g_renew (EngKernelKey, sim->kheap, n);
       for (guint i = n; i-- > sim->n_kslots;)
         {
           memset (&sim->kslots[i], 0, sizeof (EngKernelSlot));
@@ -369,14 +310,26 @@ void
 eng_kernel_free (EngSim *sim)
 {
   for (guint i = 0; i < sim->n_kslots; i++)
-    g_free (sim->kslots[i].ring);
+    {
+      EngKernelSlot *k = &sim->kslots[i];
+      for (guint32 j = 0; j < k->ring_len; j++)
+        eng_sm_placement_free (sim, ring_at (k, j)->placement);
+      g_free (k->ring);
+    }
+  eng_sm_free (sim);
   g_free (sim->kslots);
   g_free (sim->kheap);
+  g_free (sim->sms);
+  g_free (sim->sm_room);
+  g_free (sim->sm_hist);
+  g_free (sim->sm_order);
+  if (sim->list_time != NULL)
+    g_array_free (sim->list_time, TRUE);
 }
 
 /* ---- Dispatch ---- */
 
-/* Inserts slot `slot` into the dispatch list, after every kernel that comes
+/* Inserts a slot into the dispatch list, after every kernel that comes
  * before it by (priority, admission order). */
 static void
 dispatch_insert (EngSim *sim, guint32 slot)
@@ -402,12 +355,13 @@ static void
 admit_insert (EngSim *sim, guint32 op)
 {
   EngOp *o = &sim->ops[op];
+  gint priority = sim->stream_priority[eng_sop (sim, op)->stream];
   guint32 *at = &sim->admit_list;
   while (*at != ENG_NONE)
     {
       EngOp *c = &sim->ops[*at];
-      gboolean before = c->u.k.priority < o->u.k.priority
-                        || (c->u.k.priority == o->u.k.priority && *at < op);
+      gint cp = sim->stream_priority[eng_sop (sim, *at)->stream];
+      gboolean before = cp < priority || (cp == priority && *at < op);
       if (!before)
         break;
       at = &c->next_ready;
@@ -416,59 +370,74 @@ admit_insert (EngSim *sim, guint32 op)
   *at = op;
 }
 
+/* Gives free SMs to the dispatch list, first kernel first. `freed` is the
+ * placement of a group that just ended (or NULL): while the first kernel is
+ * the one `full_for` names, no SM had room for it before, so only the SMs
+ * that group left can have room now and the others need no look. */
 static void
-try_dispatch (EngSim *sim, SimTime now)
+try_dispatch (EngSim *sim, SimTime now, const EngPlacement *freed)
 {
   while (sim->dispatch_list != ENG_NONE)
     {
       guint32 slot = sim->dispatch_list;
       EngKernelSlot *k = &sim->kslots[slot];
-      guint64 fit = sim->slots_free / k->unit;
-      guint32 n = (guint32) MIN ((guint64) k->remaining, fit);
-      if (n > 0)
+      EngPlacement *pl = NULL;
+      if (k->remaining > 0)
+        {
+          if (sim->full_for != slot)
+            pl = eng_sm_place (sim, &k->need, k->remaining, NULL);
+          else if (freed != NULL)
+            pl = eng_sm_place (sim, &k->need, k->remaining, freed);
+        }
+      if (pl != NULL)
         {
           EngOp *o = &sim->ops[k->op];
           if (!(o->flags & ENG_OP_STARTED))
-            {
-              if (now > o->submitted)
-                {
-                  o->engine_cause = ENG_CAUSE_SLOTS;
-                  o->engine_ref = sim->last_kernel;
-                  o->engine_time = now;
-                }
-              eng_sim_started (sim, k->op, now);
-            }
-          k->remaining -= n;
-          k->in_flight += n;
-          sim->slots_free -= (guint64) n * k->unit;
-          ring_push (sim, slot, now + k->block_time, n);
+            eng_sim_started (sim, k->op, now,
+                             now > o->submitted ? ENG_CAUSE_SLOTS : ENG_CAUSE_NONE,
+                             sim->last_kernel);
+          k->remaining -= pl->blocks;
+          k->in_flight += pl->blocks;
+          ring_push (sim, slot, now + k->block_time, sim_queue_take_seq (sim->events, 1), pl);
         }
       if (k->remaining > 0)
-        return; /* left-over policy: nobody behind it gets slots yet */
+        {
+          /* left-over policy: nobody behind it gets SMs yet */
+          sim->full_for = slot;
+          return;
+        }
+      if (sim->full_for == slot)
+        sim->full_for = ENG_NONE;
       sim->dispatch_list = k->next;
       k->next = ENG_NONE;
     }
+  /* Nobody was offered what `freed` left: no claim about full SMs holds. */
+  sim->full_for = ENG_NONE;
 }
 
 static void
 admit (EngSim *sim, guint32 op, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
+  const SchedOp *sop = eng_sop (sim, op);
+  const SchedKernel *sk = &sop->u.kernel;
   guint32 slot = slot_alloc (sim);
   EngKernelSlot *k = &sim->kslots[slot];
   sim->running_kernels++;
   k->op = op;
-  k->priority = o->u.k.priority;
+  k->priority = sim->stream_priority[sop->stream];
   k->accept_seq = sim->accept_seq++;
-  k->unit = o->u.k.unit;
-  k->block_time = o->u.k.block_time;
-  k->remaining = o->u.k.grid;
+  eng_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &k->need);
+  k->block_time = block_time_of (sim, sk);
+  k->remaining = sk->grid;
   k->in_flight = 0;
-  eng_connection_pop (sim, op, now);
   dispatch_insert (sim, slot);
-  if (o->u.k.grid == 0)
-    return;
-  try_dispatch (sim, now);
+  if (sk->grid != 0)
+    try_dispatch (sim, now, NULL);
+  /* Popping pumps the queue, which may admit the next kernel of the same
+   * connection: only once this one is in the dispatch list and has had its
+   * SMs, so that the next cannot overtake it (found by predict --check on
+   * random schedules: tests/fuzz/regressions/predict-kernel-admission-order-h100). */
+  eng_connection_pop (sim, op, now);
 }
 
 void
@@ -482,7 +451,7 @@ eng_kernel_submit (EngSim *sim, guint32 op, SimTime now)
 
 /* ---- Ends of groups ---- */
 
-/* The first group of kernel `slot` ends: its blocks free their slots, which
+/* The first group of kernel `slot` ends: its blocks leave their SMs, which
  * go to the dispatch list; the kernel is done when its last group ends. */
 static void
 group_end (EngSim *sim, guint32 slot, SimTime now)
@@ -491,18 +460,23 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
   EngGroup g = ring_pop (k);
   kheap_fix (sim, slot);
   sim->n_events++;
-  k->in_flight -= g.n;
-  sim->slots_free += (guint64) g.n * k->unit;
+  k->in_flight -= g.placement->blocks;
+  eng_sm_give_back (sim, g.placement, &k->need);
   sim->last_kernel = k->op;
   if (k->remaining > 0 || k->in_flight > 0)
     {
-      try_dispatch (sim, now);
+      try_dispatch (sim, now, g.placement);
+      eng_sm_placement_free (sim, g.placement);
       return;
     }
-  /* The kernel is done. Kernels waiting for admission were there first, so
-   * they get the freed place before anything this completion makes ready. */
+  eng_sm_placement_free (sim, g.placement);
+  /* The kernel is done. What its last group left is offered below through
+   * admissions and try_dispatch, which look at every SM. */
+  sim->full_for = ENG_NONE;
   guint32 op = k->op;
   slot_release (sim, slot);
+  /* Kernels waiting for admission were there first, so they get the freed
+   * place before anything this completion makes ready. */
   sim->running_kernels--;
   while (sim->admit_list != ENG_NONE
          && sim->running_kernels < sim->profile.max_concurrent_kernels)
@@ -512,43 +486,54 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
       sim->ops[next].next_ready = ENG_NONE;
       admit (sim, next, now);
     }
-  try_dispatch (sim, now);
+  try_dispatch (sim, now, NULL);
   eng_op_finish (sim, op, now);
   eng_connection_kernel_done (sim, op, now);
 }
 
-/* Ends of groups that change nothing but the kernel's count of blocks left,
- * run in one go.
+/* sm_next after one turn of the ring: each group ends and its kernel fills
+ * the same SMs again. */
+static guint
+sm_next_after_cycle (EngSim *sim, EngKernelSlot *k, guint start)
+{
+  for (guint32 i = 0; i < k->ring_len; i++)
+    start = eng_sm_next_after_refill (sim, ring_at (k, i)->placement, start);
+  return start;
+}
+
+/* Ends of groups that change nothing but the kernel's count of blocks left
+ * (and where the block scheduler looks next), run in one go.
  *
- * While kernel K is first in the dispatch list with blocks left, the free
- * slots are fewer than one of its blocks needs (try_dispatch gave it every
- * slot that fit). When one of K's groups of n blocks ends, its slots are
- * exactly enough for n more blocks of K, which K takes at once; if K still
- * has blocks left afterwards, the end changed only K's count of blocks left,
- * and scheduled K's next end. Such ends are "pure".
+ * While kernel K is first in the dispatch list with blocks left and no SM has
+ * room for another of its blocks (full_for), a group of K that ends leaves
+ * room on its SMs for exactly the blocks it had there: K takes them again at
+ * once, the same count on the same SMs. If K still has blocks left after
+ * that, the end changed only K's count of blocks left and sm_next, and
+ * scheduled K's next end. Call such an end "pure".
  *
- * A run of pure ends of K that come before every other event (of the heap,
- * of other kernels) would run back to back, nothing in between; so they can
- * be applied together, as long as each takes the sequence number it would
- * have taken. Two cases:
+ * Pure ends of K that come before every other event (of the heap, of other
+ * kernels) would run back to back, nothing in between, so they can be
+ * applied together as long as each takes the sequence number it would have
+ * taken:
  *  - one by one, for the ring's groups as they are (their sequence numbers
- *    compare with the bound's);
- *  - whole cycles, once every group has ended once in the batch: every group
- *    then ends again bt later, in the same order, and the sequence numbers
- *    they take are larger than the bound's, so a cycle fits when its last
- *    end is strictly before the bound's time. C cycles take C x (blocks in
- *    flight) blocks and C x (groups) sequence numbers.
- * This turns a kernel of 100,000 blocks into O(groups) work per event of
- * anything else, instead of an event per group per wave.
+ *    are compared with the bound's);
+ *  - then whole turns, once every group has ended once in this batch: every
+ *    group ends again block_time later, in the same order, with sequence
+ *    numbers larger than the bound's, so a turn fits when its last end is
+ *    strictly before the bound's time. C turns take C x (blocks in flight)
+ *    blocks and C x (groups) sequence numbers; sm_next after C turns is
+ *    found by following turns until it repeats (it ranges over the SMs).
+ * So a kernel of 100,000 blocks costs O(groups) per event of anything else,
+ * not an event per group per wave.
  *
  * Returns FALSE (and does nothing) when the first group's end is not pure. */
 static gboolean
 pure_batch (EngSim *sim, guint32 slot)
 {
   EngKernelSlot *k = &sim->kslots[slot];
-  if (sim->dispatch_list != slot || k->remaining <= ring_at (k, 0)->n)
+  if (sim->reference || sim->dispatch_list != slot || sim->full_for != slot
+      || k->remaining <= ring_at (k, 0)->placement->blocks)
     return FALSE;
-  g_assert (sim->slots_free < k->unit);
 
   /* The bound: the earliest event that is not one of K's. */
   SimTime bound_when = SIM_TIME_NEVER;
@@ -556,7 +541,7 @@ pure_batch (EngSim *sim, guint32 slot)
   sim_queue_peek (sim->events, &bound_when, &bound_seq);
   for (guint c = 1; c <= 2 && c < sim->kheap_len; c++)
     {
-      const EngGroup *o = ring_at (&sim->kslots[sim->kheap[c]], 0);
+      const EngKernelKey *o = &sim->kheap[c];
       if (key_before (o->end, o->seq, bound_when, bound_seq))
         {
           bound_when = o->end;
@@ -565,42 +550,82 @@ pure_batch (EngSim *sim, guint32 slot)
     }
 
   guint32 groups = k->ring_len;
-  guint32 fired = 0;
+  guint64 fired = 0;
   for (guint pass = 0; pass < 2; pass++)
     {
-      /* one by one: at most one cycle */
-      for (guint32 i = 0; i < groups; i++)
+      /* one by one: at most one turn. The ends move to the back of the
+       * ring; the sequence numbers they take, consecutive since nothing
+       * else runs in between, are given after the loop. */
+      guint32 mask = k->ring_cap - 1, head = k->ring_head, n = 0;
+      guint32 remaining = k->remaining;
+      guint sm_next = sim->sm_next;
+      EngGroup *ring = k->ring;
+      while (n < groups)
         {
-          EngGroup *g = ring_at (k, 0);
-          if (k->remaining <= g->n || !key_before (g->end, g->seq, bound_when, bound_seq))
+          EngGroup *g = &ring[head];
+          guint32 blocks = g->placement->blocks;
+          if (remaining <= blocks || !key_before (g->end, g->seq, bound_when, bound_seq))
             break;
-          EngGroup done = ring_pop (k);
-          k->remaining -= done.n;
-          ring_push (sim, slot, done.end + k->block_time, done.n);
-          fired++;
+          remaining -= blocks;
+          sm_next = eng_sm_next_after_refill (sim, g->placement, sm_next);
+          EngGroup *back = &ring[(head + groups) & mask];
+          back->end = g->end + k->block_time;
+          back->placement = g->placement;
+          head = (head + 1) & mask;
+          n++;
+        }
+      if (n > 0)
+        {
+          guint64 first = sim_queue_take_seq (sim->events, n);
+          for (guint32 i = 0; i < n; i++)
+            ring[(head + groups - n + i) & mask].seq = first + i;
+          k->ring_head = head;
+          k->remaining = remaining;
+          sim->sm_next = sm_next;
+          fired += n;
         }
       if (pass == 1 || fired < groups)
         break;
 
-      /* whole cycles: every group has ended once in this batch */
+      /* whole turns: every group has ended once in this batch */
       SimTime bt = k->block_time;
       SimTime last = ring_at (k, groups - 1)->end;
-      guint64 cycles = (k->remaining - 1) / k->in_flight;
+      guint64 turns = (k->remaining - 1) / k->in_flight;
       if (last >= bound_when)
-        cycles = 0;
+        turns = 0;
       else if (bt > 0)
-        cycles = MIN (cycles, (guint64) ((bound_when - 1 - last) / bt) + 1);
-      if (cycles == 0)
+        turns = MIN (turns, (guint64) ((bound_when - 1 - last) / bt) + 1);
+      if (turns == 0)
         continue;
-      guint64 first = sim_queue_take_seq (sim->events, cycles * groups);
+      guint64 first = sim_queue_take_seq (sim->events, turns * groups);
       for (guint32 i = 0; i < groups; i++)
         {
           EngGroup *g = ring_at (k, i);
-          g->end += (SimTime) cycles * bt;
-          g->seq = first + (cycles - 1) * groups + i;
+          g->end += (SimTime) turns * bt;
+          g->seq = first + (turns - 1) * groups + i;
         }
-      k->remaining -= (guint32) (cycles * k->in_flight);
-      fired += (guint32) (cycles * groups);
+      k->remaining -= (guint32) (turns * k->in_flight);
+      fired += turns * groups;
+
+      /* sm_next: follow turns until a value repeats */
+      guint32 *seen = sim->sm_order; /* seen[s]: 1 + the turn after which sm_next was s */
+      memset (seen, 0, sim->profile.sm_count * sizeof (guint32));
+      guint x = sim->sm_next;
+      for (guint64 t = 0; t < turns; t++)
+        {
+          if (seen[x] != 0)
+            {
+              /* x repeats the value after turn seen[x] - 1: the period is known */
+              guint64 period = t - (seen[x] - 1);
+              guint64 left = (turns - t) % period;
+              for (guint64 r = 0; r < left; r++)
+                x = sm_next_after_cycle (sim, k, x);
+              break;
+            }
+          seen[x] = (guint32) t + 1;
+          x = sm_next_after_cycle (sim, k, x);
+        }
+      sim->sm_next = x;
     }
   if (fired == 0)
     return FALSE;
@@ -615,7 +640,7 @@ kernel_source (SimQueue *queue, SimTime now, gpointer arg)
 {
   (void) queue;
   EngSim *sim = arg;
-  guint32 slot = sim->kheap[0];
+  guint32 slot = sim->kheap[0].slot;
   if (!pure_batch (sim, slot))
     group_end (sim, slot, now);
 }
@@ -623,5 +648,8 @@ kernel_source (SimQueue *queue, SimTime now, gpointer arg)
 void
 eng_kernel_start (EngSim *sim)
 {
+  sim->list_time = g_array_new (FALSE, FALSE, sizeof (SimTime));
+  sim->dispatch_list = sim->admit_list = sim->full_for = ENG_NONE;
+  sim->free_kslot = ENG_NONE;
   sim_queue_set_source (sim->events, kernel_source, sim);
 }

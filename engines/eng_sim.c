@@ -5,6 +5,9 @@
 
 G_DEFINE_QUARK (eng-error-quark, eng_error)
 
+/* Memory per op is the benchmark's budget (PERFORMANCE.md): keep EngOp small. */
+G_STATIC_ASSERT (sizeof (EngOp) == 64);
+
 static const char *const engine_names[ENG_N_ENGINES] = {
   "h2d", "d2h", "copy", "d2d", "compute", "host", "stream",
 };
@@ -81,7 +84,11 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   sim->runs = g_array_new (FALSE, FALSE, sizeof (EngRun));
   sim->events = sim_queue_new ();
 
+  sim->sops = schedule_ops (sched);
   guint n_streams = schedule_n_streams (sched);
+  sim->stream_priority = g_new (gint, n_streams);
+  for (guint s = 0; s < n_streams; s++)
+    sim->stream_priority[s] = schedule_stream (sched, s)->priority;
   sim->stream_tail = g_new (guint32, n_streams);
   sim->stream_legacy = g_new (guint32, n_streams);
   sim->dirty = g_new (guint32, n_streams);
@@ -114,12 +121,12 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
 
   for (gsize i = 0; i < sim->n_ops; i++)
     {
-      const SchedOp *sop = schedule_op (sched, i);
+      const SchedOp *sop = eng_sop (sim, (guint32) i);
       EngOp *o = &sim->ops[i];
       EngOpResult *r = &sim->results[i];
       o->first_edge = o->next = o->next_ready = ENG_NONE;
-      o->run = o->next_in_run = ENG_NONE;
-      o->deps_ref = o->head_ref = o->engine_ref = ENG_NONE;
+      o->run = ENG_NONE;
+      o->deps_ref = o->head_ref = ENG_NONE;
       o->qclass = (guint8) eng_connection_class (sim, sop);
       o->signal_engine = ENG_ENGINE_STREAM;
       r->engine = (guint8) engine_of (sim, sop);
@@ -129,12 +136,20 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
         r->conn = (gint16) eng_connection_of (sim, sop->stream);
     }
 
+  eng_kernel_start (sim);
   if (!eng_kernel_prepare (sim, error) || !eng_limits_check (profile, sched, error))
     {
       eng_sim_free (sim);
       return NULL;
     }
   return sim;
+}
+
+void
+eng_sim_set_reference (EngSim *sim, gboolean reference)
+{
+  g_return_if_fail (sim != NULL);
+  sim->reference = reference;
 }
 
 void
@@ -150,6 +165,7 @@ eng_sim_free (EngSim *sim)
     g_array_free (sim->edges, TRUE);
   if (sim->runs)
     g_array_free (sim->runs, TRUE);
+  g_free (sim->stream_priority);
   g_free (sim->stream_tail);
   g_free (sim->stream_legacy);
   g_free (sim->dirty);
@@ -158,8 +174,7 @@ eng_sim_free (EngSim *sim)
   g_free (sim->queues);
   g_free (sim->conn_active_kernel);
   g_free (sim->conn_last_arrival);
-  g_free (sim->sms);
-  g_free (sim->sm_placed);
+  eng_kernel_free (sim);
   g_free (sim);
 }
 
@@ -168,7 +183,7 @@ eng_sim_free (EngSim *sim)
  * queue, and its engine becoming free. Ties go to the dependency, then the
  * queue, then the engine: the more specific explanation. */
 void
-eng_sim_started (EngSim *sim, guint32 op, SimTime now)
+eng_sim_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause, guint32 engine_ref)
 {
   EngOp *o = &sim->ops[op];
   EngOpResult *r = &sim->results[op];
@@ -178,11 +193,11 @@ eng_sim_started (EngSim *sim, guint32 op, SimTime now)
   SimTime best = o->arrive;
   EngCause cause = ENG_CAUSE_NONE;
   guint32 ref = ENG_NO_REF;
-  if (o->engine_cause != ENG_CAUSE_NONE && o->engine_time > best)
+  if (engine_cause != ENG_CAUSE_NONE && now > best)
     {
-      best = o->engine_time;
-      cause = (EngCause) o->engine_cause;
-      ref = o->engine_ref;
+      best = now;
+      cause = engine_cause;
+      ref = engine_ref;
     }
   /* Waiting behind another op in the queue is a false dependency only when
    * that op sat at the head waiting for its own dependencies; behind an op
@@ -275,59 +290,155 @@ stream_name (const EngSim *sim, guint32 op)
   return schedule_stream (sim->sched, eng_sop (sim, op)->stream)->name;
 }
 
-char *
-eng_sim_describe_cause (const EngSim *sim, gsize op)
+/* Appends n bytes: a copy while the string has room (g_string_append goes
+ * through the general insertion code, which dominated writing causes). */
+static inline void
+put (GString *out, const char *text, gsize n)
 {
-  g_return_val_if_fail (op < sim->n_ops, NULL);
+  if (out->len + n < out->allocated_len)
+    {
+      memcpy (out->str + out->len, text, n);
+      out->len += n;
+      out->str[out->len] = '\0';
+    }
+  else
+    g_string_append_len (out, text, (gssize) n);
+}
+
+#define PUT_LITERAL(out, s) put ((out), (s), sizeof (s) - 1)
+
+static inline void
+put_str (GString *out, const char *text)
+{
+  put (out, text, strlen (text));
+}
+
+/* Decimal by hand: a million cause sentences through printf took longer
+ * than the simulation that produced them. */
+static void
+append_uint (GString *out, guint64 v)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  do
+    {
+      *--p = (char) ('0' + v % 10);
+      v /= 10;
+    }
+  while (v != 0);
+  put (out, p, buf + sizeof buf - p);
+}
+
+/* " (stream NAME)" */
+static void
+append_stream_of (const EngSim *sim, guint32 op, GString *out)
+{
+  PUT_LITERAL (out, " (stream ");
+  put_str (out, stream_name (sim, op));
+  g_string_append_c (out, ')');
+}
+
+void
+eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
+{
+  g_return_if_fail (op < sim->n_ops && out != NULL);
   const EngOpResult *r = &sim->results[op];
   guint32 ref = r->cause_ref;
   const SchedOp *sop = eng_sop (sim, (guint32) op);
   switch ((EngCause) r->cause)
     {
     case ENG_CAUSE_NONE:
-      return g_strdup ("");
+      return;
     case ENG_CAUSE_HOST:
-      return g_strdup ("host issued it late");
+      PUT_LITERAL (out, "host issued it late");
+      return;
     case ENG_CAUSE_STREAM:
-      return g_strdup_printf ("stream %s after op %u", stream_name (sim, ref), ref);
+      PUT_LITERAL (out, "stream ");
+      put_str (out, stream_name (sim, ref));
+      PUT_LITERAL (out, " after op ");
+      append_uint (out, ref);
+      return;
     case ENG_CAUSE_EVENT:
-      {
-        const SchedOp *rec = eng_sop (sim, ref);
-        return g_strdup_printf ("event %s recorded by op %u (stream %s)",
-                                schedule_event_name (sim->sched, rec->event), ref,
-                                stream_name (sim, ref));
-      }
+      PUT_LITERAL (out, "event ");
+      put_str (out, schedule_event_name (sim->sched, eng_sop (sim, ref)->event));
+      PUT_LITERAL (out, " recorded by op ");
+      append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      return;
     case ENG_CAUSE_LEGACY:
       if (sop->stream == SCHED_STREAM_DEFAULT)
-        return g_strdup_printf ("legacy default stream waits for op %u (stream %s)", ref,
-                                stream_name (sim, ref));
-      return g_strdup_printf ("legacy default stream op %u must finish first", ref);
+        {
+          PUT_LITERAL (out, "legacy default stream waits for op ");
+          append_uint (out, ref);
+          append_stream_of (sim, ref, out);
+          return;
+        }
+      PUT_LITERAL (out, "legacy default stream op ");
+      append_uint (out, ref);
+      PUT_LITERAL (out, " must finish first");
+      return;
     case ENG_CAUSE_QUEUE:
-      return g_strdup_printf ("queue conn%d/%s behind op %u (stream %s): false dependency",
-                              r->conn, queue_names[r->queue], ref, stream_name (sim, ref));
+      PUT_LITERAL (out, "queue conn");
+      if (r->conn < 0)
+        g_string_append_c (out, '-');
+      append_uint (out, (guint64) ABS (r->conn));
+      g_string_append_c (out, '/');
+      put_str (out, queue_names[r->queue]);
+      PUT_LITERAL (out, " behind op ");
+      append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      PUT_LITERAL (out, ": false dependency");
+      return;
     case ENG_CAUSE_ENGINE:
-      return g_strdup_printf ("engine %s busy with op %u", eng_engine_name (r->engine), ref);
+      PUT_LITERAL (out, "engine ");
+      put_str (out, eng_engine_name (r->engine));
+      PUT_LITERAL (out, " busy with op ");
+      append_uint (out, ref);
+      return;
     case ENG_CAUSE_SLOTS:
       if (ref == ENG_NO_REF)
-        return g_strdup ("slots: kernel concurrency limit");
-      return g_strdup_printf ("slots held by op %u (SMs full or concurrency limit)", ref);
+        {
+          PUT_LITERAL (out, "slots: kernel concurrency limit");
+          return;
+        }
+      PUT_LITERAL (out, "slots held by op ");
+      append_uint (out, ref);
+      PUT_LITERAL (out, " (SMs full or concurrency limit)");
+      return;
     case ENG_CAUSE_DEFERRED:
       {
         const EngOp *k = &sim->ops[ref];
         guint32 last = ref;
         if (k->run != ENG_NONE)
-          last = g_array_index (sim->runs, EngRun, k->run).last;
-        return g_strdup_printf ("deferred completion of op %u held until op %u ended "
-                                "(kernels launched back to back)",
-                                ref, last);
+          last = g_array_index (sim->runs, EngRun, k->run).released_by;
+        PUT_LITERAL (out, "deferred completion of op ");
+        append_uint (out, ref);
+        PUT_LITERAL (out, " held until op ");
+        append_uint (out, last);
+        PUT_LITERAL (out, " ended (kernels launched back to back)");
+        return;
       }
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)
-        return g_strdup ("sync");
-      return g_strdup_printf ("sync until op %u finished", ref);
+        {
+          PUT_LITERAL (out, "sync");
+          return;
+        }
+      PUT_LITERAL (out, "sync until op ");
+      append_uint (out, ref);
+      PUT_LITERAL (out, " finished");
+      return;
     default:
       break;
     }
   g_assert_not_reached ();
-  return NULL;
+}
+
+char *
+eng_sim_describe_cause (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, NULL);
+  GString *out = g_string_new (NULL);
+  eng_sim_append_cause (sim, op, out);
+  return g_string_free (out, FALSE);
 }

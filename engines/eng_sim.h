@@ -84,6 +84,9 @@ const char *eng_cause_name (EngCause cause);
  * "queue conn0/d2h behind op 7 (stream s1)". Empty string for ENG_CAUSE_NONE.
  * Newly allocated. */
 char *eng_sim_describe_cause (const EngSim *sim, gsize op);
+/* The same sentence, appended to `out` (no allocation per op: the CSV
+ * writer calls it for every row). */
+void eng_sim_append_cause (const EngSim *sim, gsize op, GString *out);
 
 #define ENG_ERROR (eng_error_quark ())
 GQuark eng_error_quark (void);

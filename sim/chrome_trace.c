@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cause_link.h"
 #include "lanes.h"
+#include "output_file.h"
 
 #include <json-glib/json-glib.h>
 
@@ -421,6 +422,6 @@ chrome_trace_write (const Timeline *timeline, const char *path, GError **error)
 
   gsize length = 0;
   g_autofree char *data = chrome_trace_to_data (timeline, &length);
-  /* g_file_set_contents writes a temporary file beside `path` and renames it. */
-  return g_file_set_contents (path, data, (gssize) length, error);
+  /* A temporary file beside `path`, renamed (devices and pipes in place). */
+  return output_file_set_contents (path, data, length, error);
 }

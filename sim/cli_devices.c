@@ -25,6 +25,12 @@ cli_devices_main (int argc, char **argv)
       fprintf (stderr, "streamsim devices: %s (see --help)\n", error->message);
       return CLI_EXIT_INPUT;
     }
+  if (argc > 1)
+    {
+      fprintf (stderr, "streamsim devices: unexpected argument '%s'; devices takes no "
+                       "arguments (see --help)\n", argv[1]);
+      return CLI_EXIT_INPUT;
+    }
   if (paths)
     {
       const char *const *dirs = profile_search_path ();

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "chrome_trace.h"
 #include "cli.h"
+#include "eng_check.h"
 #include "plot.h"
 #include "prediction.h"
 #include "units.h"
@@ -19,7 +20,8 @@ static const char predict_description[] =
   "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB --plot t.png\n"
   "\n"
   "Devices: a profile name (see `streamsim devices`) or a path to a .ini file.\n"
-  "Exit status: 0 success, 2 bad input (with file:line:column), 3 I/O failure.";
+  "Exit status: 0 success, 1 --check found a violation, 2 bad input (with\n"
+  "file:line:column), 3 I/O failure.";
 
 static void
 print_summary (const Prediction *p, FILE *out)
@@ -58,6 +60,52 @@ print_summary (const Prediction *p, FILE *out)
     }
 }
 
+/* --check: the model's results against its contract (engines/eng_check.c).
+ * Returns TRUE when every rule holds. */
+static gboolean
+print_check (const Prediction *p, FILE *out, gboolean quiet)
+{
+  const Schedule *sched = prediction_schedule (p);
+  const EngSim *sim = prediction_sim (p);
+  g_autoptr (EngCheck) check = eng_check_results (prediction_profile (p), sched,
+                                                  eng_sim_connections (sim), eng_sim_results (sim));
+  gsize n = eng_check_n_violations (check);
+  if (n == 0)
+    {
+      if (!quiet)
+        fprintf (out, "\ncheck        every rule holds (%d rules, %" G_GSIZE_FORMAT " ops)\n",
+                 ENG_CHECK_N_RULES, schedule_n_ops (sched));
+      return TRUE;
+    }
+  fprintf (stderr, "streamsim predict: --check: %" G_GSIZE_FORMAT " violation%s of the model's rules\n",
+           n, n == 1 ? "" : "s");
+  for (gsize i = 0; i < eng_check_n_kept (check); i++)
+    {
+      const EngCheckViolation *v = eng_check_violation (check, i);
+      const SchedOp *sop = schedule_op (sched, v->op);
+      fprintf (stderr, "  %s:%u:%u: op %u (%s) [%s]: %s\n", schedule_path (sched), sop->line,
+               sop->column, v->op, schedule_op_kind_name (sop), eng_check_rule_name (v->rule),
+               v->message);
+    }
+  if (n > eng_check_n_kept (check))
+    fprintf (stderr, "  ... and %" G_GSIZE_FORMAT " more\n", n - eng_check_n_kept (check));
+  return FALSE;
+}
+
+/* A whole number given to --NAME; on error one line in the form every
+ * option error takes, "streamsim predict: --NAME VALUE: what is allowed". */
+static gboolean
+parse_count_option (const char *name, const char *text, guint64 min, guint64 max,
+                    guint64 *value)
+{
+  const char *why = NULL;
+  if (units_parse_uint (text, max, value, &why) && *value >= min)
+    return TRUE;
+  fprintf (stderr, "streamsim predict: --%s %s: allowed a whole number from %" G_GUINT64_FORMAT
+           " to %" G_GUINT64_FORMAT "\n", name, text, min, max);
+  return FALSE;
+}
+
 static void
 print_explain (const Prediction *p, FILE *out)
 {
@@ -91,15 +139,18 @@ cli_predict_main (int argc, char **argv)
   g_autofree char *plot = NULL;
   g_autofree char *chrome = NULL;
   g_auto (GStrv) defines = NULL;
-  gint connections = 0;
-  gint64 max_ops = 0;
+  g_autofree char *connections_arg = NULL;
+  g_autofree char *max_ops_arg = NULL;
+  guint64 connections = 0;
+  guint64 max_ops = 0;
+  gboolean check = FALSE;
   gboolean explain = FALSE;
   gboolean quiet = FALSE;
   gboolean streams = FALSE;
   GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device,
       "Device profile: a name (c1060, c2050, k20, ...) or a .ini path; overrides the schedule's `device`", "D" },
-    { "connections", 'c', 0, G_OPTION_ARG_INT, &connections,
+    { "connections", 'c', 0, G_OPTION_ARG_STRING, &connections_arg,
       "Hardware queues, as CUDA_DEVICE_MAX_CONNECTIONS (1..32); overrides the schedule's `connections`", "N" },
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
       "Set a `let` parameter, e.g. -D chunk=8MiB (repeatable)", "NAME=VALUE" },
@@ -111,8 +162,11 @@ cli_predict_main (int argc, char **argv)
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
       "Write a Chrome trace-event JSON (open it in ui.perfetto.dev)", "FILE" },
-    { "max-ops", 0, 0, G_OPTION_ARG_INT64, &max_ops,
+    { "max-ops", 0, 0, G_OPTION_ARG_STRING, &max_ops_arg,
       "Refuse schedules that expand to more ops (default 50000000)", "N" },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &check,
+      "Check the results against the model's rules (stream order, events, engines, SMs, "
+      "queues); exit 1 listing any violation", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
     { NULL },
   };
@@ -130,14 +184,17 @@ cli_predict_main (int argc, char **argv)
       fprintf (stderr, "streamsim predict: give exactly one SCHEDULE file (see --help)\n");
       return CLI_EXIT_INPUT;
     }
-  if (connections < 0 || connections > 32)
+  if (connections_arg != NULL && !parse_count_option ("connections", connections_arg, 1, 32,
+                                                        &connections))
+    return CLI_EXIT_INPUT;
+  /* The model indexes ops with 32 bits (eng_sim_new). */
+  if (max_ops_arg != NULL && !parse_count_option ("max-ops", max_ops_arg, 1, G_MAXUINT32 - 1,
+                                                  &max_ops))
+    return CLI_EXIT_INPUT;
+  /* Refuse a picture type gnuplot cannot draw now, before the CSV is written. */
+  if (plot != NULL && !plot_check_output (plot, &error))
     {
-      fprintf (stderr, "streamsim predict: --connections %d: allowed 1..32\n", connections);
-      return CLI_EXIT_INPUT;
-    }
-  if (max_ops < 0)
-    {
-      fprintf (stderr, "streamsim predict: --max-ops must be positive\n");
+      fprintf (stderr, "streamsim predict: --plot %s\n", error->message);
       return CLI_EXIT_INPUT;
     }
 
@@ -168,5 +225,7 @@ cli_predict_main (int argc, char **argv)
     print_summary (p, out);
   if (explain)
     print_explain (p, out);
+  if (check && !print_check (p, out, quiet))
+    return CLI_EXIT_NO;
   return CLI_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include "cause_link.h"
 #include "lanes.h"
+#include "output_file.h"
 
 #ifndef STREAMSIM_PLOT_DIR
 #define STREAMSIM_PLOT_DIR "plots"
@@ -257,12 +258,12 @@ plot_run_script (const char *script, const char *commands, guint width, guint he
       g_unlink (temp);
       return FALSE;
     }
-  if (g_rename (temp, output) != 0)
+  /* A rename, or a copy into /dev/null, a pipe or a link (output_file.c). */
+  GError *commit_error = NULL;
+  if (!output_file_commit (temp, output, &commit_error))
     {
-      int saved = errno;
-      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s: cannot write: %s", output,
-                   g_strerror (saved));
-      g_unlink (temp);
+      g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO, "%s: %s", output, commit_error->message);
+      g_error_free (commit_error);
       return FALSE;
     }
   return TRUE;

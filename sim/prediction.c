@@ -8,7 +8,6 @@ struct Prediction
 {
   Schedule *sched;
   EngProfile profile;
-  char *device_arg;
   EngSim *sim;
 };
 
@@ -27,20 +26,44 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
       g_auto (GStrv) known = profile_list ();
       g_autofree char *list = g_strjoinv (", ", known);
       g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
-                   "%s: no device: add a `device NAME` line or give --device NAME (known: %s)",
+                   "%s:1:1: no device: add a `device NAME` line or give --device NAME (known: %s)",
                    schedule_path, list);
       return NULL;
     }
 
-  Prediction *p = g_new0 (Prediction, 1);
-  if (!profile_load (device, &p->profile, error))
+  EngProfile profile = { 0 };
+  GError *local = NULL;
+  if (!profile_load (device, &profile, &local))
     {
-      prediction_free (p);
+      /* A profile that cannot be found or read is the fault of whoever named
+       * it: say where (errors inside a profile already name its file:line). */
+      guint line, column;
+      if (!g_regex_match_simple ("^[^\n]*:[0-9]+:[0-9]+: ", local->message, 0, 0))
+        {
+          if (options->device != NULL)
+            g_prefix_error (&local, "--device %s: ", options->device);
+          else if (schedule_device_position (sched, &line, &column))
+            g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
+        }
+      g_propagate_error (error, local);
+      eng_profile_clear (&profile);
       return NULL;
     }
-  p->sched = g_steal_pointer (&sched);
-  p->device_arg = g_strdup (device);
-  p->sim = eng_sim_new (&p->profile, p->sched, options->connections, error);
+  Prediction *p = prediction_run_schedule (g_steal_pointer (&sched), &profile,
+                                           options->connections, error);
+  eng_profile_clear (&profile);
+  return p;
+}
+
+Prediction *
+prediction_run_schedule (Schedule *sched, const EngProfile *profile, guint connections,
+                         GError **error)
+{
+  g_return_val_if_fail (sched != NULL && profile != NULL, NULL);
+  Prediction *p = g_new0 (Prediction, 1);
+  p->sched = sched;
+  eng_profile_copy (&p->profile, profile);
+  p->sim = eng_sim_new (&p->profile, p->sched, connections, error);
   if (p->sim == NULL)
     {
       prediction_free (p);
@@ -58,7 +81,6 @@ prediction_free (Prediction *p)
   eng_sim_free (p->sim);
   eng_profile_clear (&p->profile);
   schedule_free (p->sched);
-  g_free (p->device_arg);
   g_free (p);
 }
 
@@ -106,8 +128,8 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
-  g_autofree char *cause = eng_sim_describe_cause (p->sim, index);
-  g_string_assign (scratch, cause);
+  g_string_truncate (scratch, 0);
+  eng_sim_append_cause (p->sim, index, scratch);
   row->cause = scratch->str;
 }
 

@@ -23,6 +23,11 @@ typedef struct
 /* Parses, loads and simulates. Errors carry file:line:column. */
 Prediction *prediction_run (const char *schedule_path, const PredictionOptions *options,
                             GError **error);
+/* What prediction_run does after parsing and loading: simulates `sched` on
+ * `profile` (copied). Takes ownership of `sched`, which is freed on failure
+ * too. For callers that time or build the phases apart (the benchmark). */
+Prediction *prediction_run_schedule (Schedule *sched, const EngProfile *profile,
+                                     guint connections, GError **error);
 void prediction_free (Prediction *prediction);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Prediction, prediction_free)
 

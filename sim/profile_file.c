@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "output_file.h"
 #include "profile_file.h"
 #include "units.h"
 
@@ -37,6 +38,8 @@ typedef struct
 #define MAX_TIME SIM_S (1)
 #define MAX_BANDWIDTH 10e12
 #define MAX_SMEM (1024 * 1024)
+/* Profiles are a page of text; anything far bigger is not one. */
+#define PROFILE_MAX_BYTES (1024 * 1024)
 
 /* In file order: profile_save writes groups and keys in this order. Every
  * key that is neither text nor `inherits` is required. */
@@ -438,8 +441,8 @@ only_blanks (const char *p, const char *end)
 /* GKeyFile keeps no line numbers, so this pass walks the raw text with the
  * same line rules (blank, '#' comment, "[group]", "key = value") to find
  * where each key is, and rejects unknown groups and keys there, where the
- * position is at hand. A key given twice keeps its last line, as GKeyFile
- * keeps its last value. */
+ * position is at hand. A key given twice in one file is refused here too
+ * (GKeyFile would keep the last value without a word). */
 static gboolean
 source_scan (ProfileSource *src, GError **error)
 {
@@ -521,6 +524,16 @@ source_scan (ProfileSource *src, GError **error)
           g_free (name);
           return FALSE;
         }
+      if (src->pos[k].line != 0)
+        {
+          /* GKeyFile would keep the last value silently; two values for one
+           * key are a mistake in the file, whichever was meant. */
+          set_error (error, PROFILE_ERROR_PARSE, src->path, line, column_of (p, q),
+                     "key '%s' in [%s] is set twice, first at line %u; a key is set once "
+                     "per file", name, group, src->pos[k].line);
+          g_free (name);
+          return FALSE;
+        }
       g_free (name);
 
       const char *value = eq + 1;
@@ -570,6 +583,9 @@ parse_fraction (const char *text, double *value)
 {
   char *end;
   if (*text == '\0')
+    return FALSE;
+  /* Decimal only: g_ascii_strtod also takes "0x1p-1", "inf" and "nan". */
+  if (text[strspn (text, "0123456789.eE+-")] != '\0')
     return FALSE;
   *value = g_ascii_strtod (text, &end);
   return *end == '\0' && isfinite (*value);
@@ -767,6 +783,9 @@ load_parent (Loader *loader, const ProfileSource *src, guint k, GError **error)
 static gboolean
 load_text (Loader *loader, const char *path, const char *text, gsize len, GError **error)
 {
+  /* A UTF-8 byte order mark, as some Windows editors write, is not text. */
+  if (len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
+    text += 3, len -= 3;
   ProfileSource src = { .path = path, .text = text, .len = len };
   gboolean ok = check_text (path, text, len, error)
                 && source_scan (&src, error)
@@ -813,6 +832,8 @@ load_file (Loader *loader, const char *path, const char *from, guint from_line,
     why = g_strerror (errno);
   else if (!S_ISREG (st.st_mode))
     why = "not a regular file";
+  else if (st.st_size > PROFILE_MAX_BYTES)
+    why = "larger than 1 MiB; a profile is a short key file";
   else if (!g_file_get_contents (path, &text, &len, &local))
     why = local->message;
   if (why != NULL)
@@ -1160,7 +1181,7 @@ profile_save (const EngProfile *profile, const char *path,
   if (!ok)
     g_prefix_error (error, "profile not saved: ");
   else
-    ok = g_file_set_contents (path, data, len, error);
+    ok = output_file_set_contents (path, data, len, error);
   g_free (data);
   return ok;
 }

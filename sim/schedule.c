@@ -61,6 +61,15 @@ schedule_device (const Schedule *sched)
   return sched->device;
 }
 
+gboolean
+schedule_device_position (const Schedule *sched, guint *line, guint *column)
+{
+  g_return_val_if_fail (sched != NULL && line != NULL && column != NULL, FALSE);
+  *line = sched->device_line;
+  *column = sched->device_column;
+  return sched->device != NULL;
+}
+
 guint
 schedule_connections (const Schedule *sched)
 {
@@ -122,6 +131,13 @@ schedule_op (const Schedule *sched, gsize index)
   g_return_val_if_fail (sched != NULL, NULL);
   g_return_val_if_fail (index < sched->n_ops, NULL);
   return &sched->ops[index];
+}
+
+const SchedOp *
+schedule_ops (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  return sched->ops;
 }
 
 const SchedDeviceTime *

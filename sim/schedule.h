@@ -101,6 +101,9 @@ typedef struct Schedule Schedule;
 const char *schedule_path (const Schedule *sched);
 /* The `device` statement's name, or NULL. */
 const char *schedule_device (const Schedule *sched);
+/* Where the `device` statement names its device (for messages about that
+ * device); FALSE when the schedule has none. */
+gboolean schedule_device_position (const Schedule *sched, guint *line, guint *column);
 /* The `connections` statement's value, or 0 when the schedule has none. */
 guint schedule_connections (const Schedule *sched);
 
@@ -114,6 +117,9 @@ const char *schedule_event_name (const Schedule *sched, guint index);
 
 gsize schedule_n_ops (const Schedule *sched);
 const SchedOp *schedule_op (const Schedule *sched, gsize index);
+/* Every op, in issue order, as one array of schedule_n_ops() (NULL when
+ * there is none): for loops over millions of ops. */
+const SchedOp *schedule_ops (const Schedule *sched);
 
 /* Per-device time list `index`; sets *n_entries. */
 const SchedDeviceTime *schedule_time_list (const Schedule *sched, guint32 index,

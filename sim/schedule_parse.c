@@ -34,13 +34,21 @@
 
 #define LINE_MAX_BYTES 4096
 #define REPEAT_MAX_DEPTH 16
+/* Bounds on what a file may hold, so that memory stays bounded whatever is
+ * fed in (a Line costs 24 bytes, a parameter about 100): 2^24 statement
+ * lines (longer schedules use `repeat`), 65536 `let` parameters, and files
+ * of at most 1 GiB, read until the first NUL byte (which the scan reports). */
+#define SCHEDULE_MAX_LINES ((gsize) 1 << 24)
+#define SCHEDULE_MAX_PARAMS 65536
+#define SCHEDULE_MAX_FILE_BYTES ((gsize) 1 << 30)
 /* A token is at least one byte followed by a blank. */
 #define MAX_TOKENS (LINE_MAX_BYTES / 2 + 1)
 
 typedef enum
 {
   LINE_OP,     /* a run-time statement (or one whose keyword is substituted) */
-  LINE_DECL,   /* stream, device, connections */
+  LINE_DECL,   /* stream */
+  LINE_SETTING, /* device, connections: once each, not counted against --max-ops */
   LINE_LET,
   LINE_REPEAT,
   LINE_END,
@@ -66,6 +74,7 @@ typedef struct
   guint32 lineno;     /* the `let` line; 0 for a -D */
   guint32 let_lineno; /* a -D: the `let` line it overrode, or 0 */
   gboolean from_define;
+  gboolean used;      /* a -D that no `let` overrides must be read somewhere */
 } Param;
 
 typedef struct
@@ -106,6 +115,7 @@ typedef struct
   guint depth;
   gsize over_index;            /* count pass: the top-level line that crossed --max-ops */
   gboolean over;
+  gboolean over_ops;           /* ops crossed it (else stream declarations) */
 
   /* The line being worked on, after substitution and tokenization. */
   gsize index;
@@ -124,6 +134,10 @@ typedef struct
   char last_times[LINE_MAX_BYTES + 1];
   guint32 last_times_index;
   gboolean have_last_times;
+  /* Every time= text seen -> its list + 1: kernels launched again later
+   * (not back to back) share the list too, so that a schedule of millions
+   * of launches of a few kernels keeps a few lists. */
+  GHashTable *time_lists;
 } Parser;
 
 static gboolean parser_fail (Parser *p, GError **error, ScheduleError code, guint col,
@@ -253,6 +267,19 @@ param_free (gpointer data)
 
 /* ---- Pass 1: lines ---- */
 
+/* TRUE when every byte is 0x01..0x7f: plain ASCII without NUL, which is
+ * valid UTF-8. Schedules are almost always ASCII, and g_utf8_validate on
+ * every line took a seventh of the time to parse a generated schedule; other
+ * lines still go through it, for its exact error position. */
+static gboolean
+is_plain_ascii (const char *s, gsize len)
+{
+  for (gsize i = 0; i < len; i++)
+    if ((guchar) s[i] - 1u >= 0x7fu)
+      return FALSE;
+  return TRUE;
+}
+
 static gboolean
 parser_scan (Parser *p, GError **error)
 {
@@ -268,7 +295,10 @@ parser_scan (Parser *p, GError **error)
   for (const char *s = text, *end = text + p->length;
        s < end && (s = memchr (s, '\n', end - s)) != NULL; s++)
     n_newlines++;
-  p->lines = g_new (Line, n_newlines + 1);
+  p->lines = g_new (Line, MIN (n_newlines, SCHEDULE_MAX_LINES) + 1);
+  /* A UTF-8 byte order mark, as some Windows editors write, is not text. */
+  if (p->length >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
+    pos = 3;
 
   while (pos < p->length)
     {
@@ -288,7 +318,7 @@ parser_scan (Parser *p, GError **error)
         return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, LINE_MAX_BYTES + 1,
                             "the line is %" G_GSIZE_FORMAT " bytes long; lines may be at most %d bytes",
                             len, LINE_MAX_BYTES);
-      if (!g_utf8_validate (line, (gssize) len, &bad))
+      if (!is_plain_ascii (line, len) && !g_utf8_validate (line, (gssize) len, &bad))
         {
           if (*bad == '\0')
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) (bad - line) + 1,
@@ -308,6 +338,11 @@ parser_scan (Parser *p, GError **error)
       if (first == end)
         continue;
 
+      if (p->n_lines == SCHEDULE_MAX_LINES)
+        return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, 1,
+                            "more than %" G_GSIZE_FORMAT " statement lines; a schedule may have at "
+                            "most that many (write long schedules with `repeat`)",
+                            SCHEDULE_MAX_LINES);
       l = &p->lines[p->n_lines];
       l->start = line - text;
       l->lineno = lineno;
@@ -354,9 +389,14 @@ parser_scan (Parser *p, GError **error)
                                 "define it before the loop");
           l->kind = LINE_LET;
         }
-      else if (WORD_IS ("stream") || WORD_IS ("device") || WORD_IS ("connections"))
+      else if (WORD_IS ("stream"))
         {
           l->kind = LINE_DECL;
+          n_stmts++;
+        }
+      else if (WORD_IS ("device") || WORD_IS ("connections"))
+        {
+          l->kind = LINE_SETTING;
           n_stmts++;
         }
       else
@@ -365,8 +405,6 @@ parser_scan (Parser *p, GError **error)
           n_stmts++;
         }
 #undef WORD_IS
-      if (p->n_lines == G_MAXUINT32)
-        return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, 1, "too many lines");
       p->n_lines++;
     }
 
@@ -413,6 +451,7 @@ parser_lookup (Parser *p, const char *name, gsize len, guint col, char *number,
   param = g_hash_table_lookup (p->params, p->name);
   if (param != NULL && (param->from_define || param->line_index < p->index))
     {
+      param->used = TRUE;
       *value = param->value;
       return TRUE;
     }
@@ -692,23 +731,22 @@ parser_defines (Parser *p, const char *const *defines, GError **error)
       if (eq == NULL)
         {
           g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_SYNTAX,
-                       "%s:0:0: -D %s: expected -D NAME=VALUE, for example -D chunk=8MiB",
-                       p->path, define);
+                       "-D %s: expected -D NAME=VALUE, for example -D chunk=8MiB", define);
           return FALSE;
         }
       if (!is_identifier (define, eq - define))
         {
           g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_SYNTAX,
-                       "%s:0:0: -D %s: '%.*s' is not a parameter name; names are letters, "
+                       "-D %s: '%.*s' is not a parameter name; names are letters, "
                        "digits and '_', not starting with a digit",
-                       p->path, define, (int) (eq - define), define);
+                       define, (int) (eq - define), define);
           return FALSE;
         }
       if (eq[1] == '\0' || strchr (eq, '\n') != NULL || !g_utf8_validate (eq, -1, NULL))
         {
           g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_SYNTAX,
-                       "%s:0:0: -D %.*s: the value must be non-empty UTF-8 text on one line",
-                       p->path, (int) (eq - define), define);
+                       "-D %.*s=...: the value must be non-empty UTF-8 text on one line",
+                       (int) (eq - define), define);
           return FALSE;
         }
       /* A later -D for the same name wins, as with a compiler's -D. */
@@ -716,6 +754,48 @@ parser_defines (Parser *p, const char *const *defines, GError **error)
       param->value = g_strdup (eq + 1);
       param->from_define = TRUE;
       g_hash_table_insert (p->params, g_strndup (define, eq - define), param);
+    }
+  return TRUE;
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* A -D that sets no `let` and is never read is most likely a misspelt
+ * name; running without it would silently ignore what was asked for. */
+static gboolean
+parser_defines_used (Parser *p, const char *const *defines, GError **error)
+{
+  for (; defines != NULL && *defines != NULL; defines++)
+    {
+      const char *eq = strchr (*defines, '=');
+      char *name = g_strndup (*defines, eq - *defines);
+      Param *param = g_hash_table_lookup (p->params, name);
+      if (param->from_define && param->let_lineno == 0 && !param->used)
+        {
+          GPtrArray *lets = g_ptr_array_new ();
+          GHashTableIter iter;
+          gpointer key, value;
+          g_hash_table_iter_init (&iter, p->params);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            if (!((Param *) value)->from_define || ((Param *) value)->let_lineno != 0)
+              g_ptr_array_add (lets, key);
+          g_ptr_array_sort (lets, compare_names);
+          g_ptr_array_add (lets, NULL);
+          char *known = g_strjoinv (", ", (char **) lets->pdata);
+          g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_UNDEFINED,
+                       "-D %s: %s has no `let %s` and never uses $%s; -D sets a parameter the "
+                       "schedule defines or reads (its parameters: %s)",
+                       *defines, p->path, name, name, *known != '\0' ? known : "none");
+          g_free (known);
+          g_ptr_array_free (lets, TRUE);
+          g_free (name);
+          return FALSE;
+        }
+      g_free (name);
     }
   return TRUE;
 }
@@ -786,6 +866,10 @@ parser_let (Parser *p, gsize index, GError **error)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) pos + 1,
                         "`let %.*s =` needs a value; the substitution left it empty",
                         (int) (name_end - name_start), line + name_start);
+  if (g_hash_table_size (p->params) >= SCHEDULE_MAX_PARAMS)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, (guint) name_start + 1,
+                        "more than %d parameters; a schedule may define at most that many",
+                        SCHEDULE_MAX_PARAMS);
   value = g_strndup (p->buf + vstart, vend - vstart);
   param = g_new0 (Param, 1);
   param->value = value;
@@ -888,6 +972,9 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
           count->decls = sat_add (count->decls, 1);
           i++;
           break;
+        case LINE_SETTING:
+          i++;
+          break;
         case LINE_LET:
           if (!parser_let (p, i, error))
             return FALSE;
@@ -948,6 +1035,7 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
       if (top && !p->over && (count->ops > p->max_ops || count->decls > p->max_ops))
         {
           p->over = TRUE;
+          p->over_ops = count->ops > p->max_ops;
           p->over_index = l - p->lines;
         }
     }
@@ -1121,6 +1209,7 @@ stmt_device (Parser *p, GError **error)
                         "`device` is given twice; the first is at line %u", sched->device_line);
   sched->device = parser_intern (p, t[1].s);
   sched->device_line = p->lineno;
+  sched->device_column = t[1].col;
   return TRUE;
 }
 
@@ -1323,6 +1412,15 @@ parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError
       *index = p->last_times_index;
       return TRUE;
     }
+  gpointer seen = g_hash_table_lookup (p->time_lists, value);
+  if (seen != NULL)
+    {
+      *index = GPOINTER_TO_UINT (seen) - 1;
+      strcpy (p->last_times, value);
+      p->last_times_index = *index;
+      p->have_last_times = TRUE;
+      return TRUE;
+    }
   p->have_last_times = FALSE;
   strcpy (p->last_times, value);
   if (sched->time_lists->len >= G_MAXUINT32 - 1)
@@ -1382,6 +1480,7 @@ parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError
   g_array_append_val (sched->time_lists, list);
   p->last_times_index = *index;
   p->have_last_times = TRUE;
+  g_hash_table_insert (p->time_lists, g_strdup (p->last_times), GUINT_TO_POINTER (*index + 1));
   return TRUE;
 }
 
@@ -1655,6 +1754,7 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
         {
         case LINE_OP:
         case LINE_DECL:
+        case LINE_SETTING:
           if (!parser_enter (p, i, error))
             return FALSE;
           if (p->n_tokens > 0 && !parser_statement (p, error))
@@ -1704,7 +1804,7 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
   if (p->over)
     {
       const Line *l = &p->lines[p->over_index];
-      gboolean ops = total.ops > p->max_ops;
+      gboolean ops = p->over_ops;
       guint64 n = ops ? total.ops : total.decls;
       gboolean exact = !total.lower_bound && n != G_MAXUINT64;
 
@@ -1717,7 +1817,8 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
 
   p->ops_cap = total.ops;
   p->sched->ops = g_new (SchedOp, p->ops_cap);
-  if (!parser_expand (p, 0, p->n_lines, error))
+  if (!parser_expand (p, 0, p->n_lines, error)
+      || !parser_defines_used (p, options != NULL ? options->defines : NULL, error))
     return FALSE;
   if (p->sched->n_ops < p->ops_cap)
     p->sched->ops = g_renew (SchedOp, p->sched->ops, p->sched->n_ops);
@@ -1742,6 +1843,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   p->length = length;
   p->max_ops = options != NULL && options->max_ops != 0 ? options->max_ops : SCHEDULE_DEFAULT_MAX_OPS;
   p->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, param_free);
+  p->time_lists = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   sched = p->sched = schedule_new (path);
 
   ok = parser_run (p, options, error);
@@ -1750,6 +1852,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
     if (p->vars[d].name != NULL)
       g_string_free (p->vars[d].name, TRUE);
   g_hash_table_unref (p->params);
+  g_hash_table_unref (p->time_lists);
   g_free (p->lines);
   g_free (p);
   if (!ok)
@@ -1790,7 +1893,9 @@ read_file (const char *path, gsize *length, GError **error)
       close (fd);
       return NULL;
     }
-  cap = S_ISREG (st.st_mode) && st.st_size > 0 ? (gsize) st.st_size + 1 : 65536;
+  /* A regular file's size bounds the first buffer; a pipe grows it. */
+  cap = S_ISREG (st.st_mode) && st.st_size > 0
+        ? MIN ((gsize) st.st_size, SCHEDULE_MAX_FILE_BYTES) + 1 : 65536;
   data = g_malloc (cap);
   for (;;)
     {
@@ -1814,6 +1919,22 @@ read_file (const char *path, gsize *length, GError **error)
       if (n == 0)
         break;
       len += n;
+      /* The scan stops at the first NUL byte anyway: stop reading there,
+       * so that /dev/zero is refused at once rather than read forever. */
+      if (memchr (data + len - n, '\0', n) != NULL)
+        break;
+      if (len > SCHEDULE_MAX_FILE_BYTES)
+        {
+          guint line = 1;
+          for (const char *c = data; c < data + SCHEDULE_MAX_FILE_BYTES; c++)
+            line += *c == '\n';
+          g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_LIMIT,
+                       "%s:%u:1: the file is larger than 1 GiB; a schedule may be at most "
+                       "1 GiB (write long schedules with `repeat`)", path, line);
+          g_free (data);
+          close (fd);
+          return NULL;
+        }
     }
   close (fd);
   *length = len;

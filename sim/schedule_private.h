@@ -16,6 +16,7 @@ struct Schedule
   char *path;
   const char *device;       /* interned, or NULL */
   guint device_line;
+  guint device_column;      /* of the name in the `device` statement */
   guint connections;        /* 0: no `connections` statement */
   guint connections_line;
 

@@ -17,6 +17,12 @@ struct SimQueue
   gsize cap;
   guint64 next_seq;
   SimTime now;
+
+  /* the model's own events (sim_queue_set_source) */
+  SimSourceFunc source_func;
+  gpointer source_arg;
+  SimTime source_when;   /* SIM_TIME_NEVER: none */
+  guint64 source_seq;
 };
 
 SimQueue *
@@ -25,6 +31,7 @@ sim_queue_new (void)
   SimQueue *queue = g_new0 (SimQueue, 1);
   queue->cap = 64;
   queue->heap = g_new (SimEvent, queue->cap);
+  queue->source_when = SIM_TIME_NEVER;
   return queue;
 }
 
@@ -104,15 +111,74 @@ sim_queue_pending (const SimQueue *queue)
   return queue->len;
 }
 
+void
+sim_queue_set_source (SimQueue *queue, SimSourceFunc func, gpointer arg)
+{
+  g_return_if_fail (queue != NULL && func != NULL);
+  queue->source_func = func;
+  queue->source_arg = arg;
+  queue->source_when = SIM_TIME_NEVER;
+}
+
+void
+sim_queue_source_next (SimQueue *queue, SimTime when, guint64 seq)
+{
+  /* Like sim_queue_schedule: an event in the past is a model bug. */
+  g_assert (when >= queue->now);
+  queue->source_when = when;
+  queue->source_seq = seq;
+}
+
+guint64
+sim_queue_take_seq (SimQueue *queue, guint64 n)
+{
+  guint64 first = queue->next_seq;
+  queue->next_seq += n;
+  return first;
+}
+
+gboolean
+sim_queue_peek (const SimQueue *queue, SimTime *when, guint64 *seq)
+{
+  if (queue->len == 0)
+    return FALSE;
+  *when = queue->heap[0].when;
+  *seq = queue->heap[0].seq;
+  return TRUE;
+}
+
+/* TRUE when the source's earliest event runs before the heap's. */
+static inline gboolean
+source_first (const SimQueue *queue)
+{
+  if (queue->source_when == SIM_TIME_NEVER)
+    return FALSE;
+  if (queue->len == 0)
+    return TRUE;
+  const SimEvent *top = &queue->heap[0];
+  return queue->source_when < top->when
+         || (queue->source_when == top->when && queue->source_seq < top->seq);
+}
+
 guint64
 sim_queue_run (SimQueue *queue)
 {
   guint64 count = 0;
-  while (queue->len > 0)
+  for (;;)
     {
-      SimEvent ev = pop_min (queue);
-      queue->now = ev.when;
-      ev.func (queue, ev.when, ev.arg, ev.tag);
+      if (source_first (queue))
+        {
+          queue->now = queue->source_when;
+          queue->source_func (queue, queue->now, queue->source_arg);
+        }
+      else if (queue->len > 0)
+        {
+          SimEvent ev = pop_min (queue);
+          queue->now = ev.when;
+          ev.func (queue, ev.when, ev.arg, ev.tag);
+        }
+      else
+        break;
       count++;
     }
   return count;

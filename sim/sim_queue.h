@@ -29,7 +29,28 @@ SimTime sim_queue_now (const SimQueue *queue);
 /* Runs events until none is left. Returns the number of events run. */
 guint64 sim_queue_run (SimQueue *queue);
 
-/* Events waiting to run. */
+/* Events waiting to run in the heap (a source's own events not counted). */
 gsize sim_queue_pending (const SimQueue *queue);
+
+/* ---- Events a model orders itself ----
+ *
+ * A model with many events of a regular shape (the kernel engine's block
+ * groups: each kernel's end in the order they were dispatched) may keep them
+ * in structures of its own instead of the heap. It takes each such event's
+ * sequence number from sim_queue_take_seq() at the moment it would have
+ * called sim_queue_schedule(), and tells the queue the key (time, sequence)
+ * of its earliest one; sim_queue_run() then calls `func` whenever that key
+ * comes before every event of the heap, exactly where the event would have
+ * run had it been scheduled. One source per queue. */
+typedef void (*SimSourceFunc) (SimQueue *queue, SimTime now, gpointer arg);
+
+void sim_queue_set_source (SimQueue *queue, SimSourceFunc func, gpointer arg);
+/* The source's earliest event; `when` SIM_TIME_NEVER: it has none. */
+void sim_queue_source_next (SimQueue *queue, SimTime when, guint64 seq);
+/* Takes `n` consecutive sequence numbers, as n calls to sim_queue_schedule()
+ * would; returns the first. */
+guint64 sim_queue_take_seq (SimQueue *queue, guint64 n);
+/* The key of the heap's earliest event; FALSE when the heap is empty. */
+gboolean sim_queue_peek (const SimQueue *queue, SimTime *when, guint64 *seq);
 
 #endif /* SIM_QUEUE_H */

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 #include "prediction.h"
 #include "units.h"
+#include "output_file.h"
 
 struct Sweep
 {
@@ -354,8 +355,8 @@ sweep_write_csv (const Sweep *sweep, const char *path, GError **error)
       fputs (out->str, stdout);
       return fflush (stdout) == 0;
     }
-  /* g_file_set_contents writes a temporary file and renames it. */
-  return g_file_set_contents (path, out->str, (gssize) out->len, error);
+  /* A temporary file beside `path`, renamed (devices and pipes in place). */
+  return output_file_set_contents (path, out->str, out->len, error);
 }
 
 /* A value as a number for the x axis, or FALSE when it is not a plain number

@@ -843,9 +843,9 @@ static const BadCase bad_cases[] = {
   { "invalid-utf8-in-comment", "host 1us # caf\xc3\n", NULL, SCHEDULE_ERROR_SYNTAX,
     "t.sched:1:15: invalid UTF-8", NULL },
   { "define-without-equals", "h2d default $chunk\n", d_no_equals, SCHEDULE_ERROR_SYNTAX,
-    "t.sched:0:0: -D chunk: expected -D NAME=VALUE", NULL },
+    "-D chunk: expected -D NAME=VALUE", NULL },
   { "define-bad-name", "host 1us\n", d_bad_name, SCHEDULE_ERROR_SYNTAX,
-    "t.sched:0:0: -D 1x=3: '1x' is not a parameter name", NULL },
+    "-D 1x=3: '1x' is not a parameter name", NULL },
 };
 
 static void

@@ -1,0 +1,329 @@
+/* eng_sm.c: what each SM holds, and the block scheduler's breadth-first round robin, computed a dispatch at a time.
+ *
+ * The block scheduler (eng_kernel.c says why this one) takes the blocks of a
+ * dispatch one at a time: each goes to the next SM, from where the last block
+ * went (`sm_next`), that has room for it, and the scan gives up after a whole
+ * turn of SMs without room. Done block by block that is O(blocks), and a wave
+ * of a big kernel is thousands of blocks. Here it is computed per SM, with
+ * the same result:
+ *
+ *   The scan visits the SMs in turns starting at sm_next, so turn j puts one
+ *   block on every SM with room for at least j blocks. With room[s] blocks of
+ *   room on SM s and W blocks wanted, it places min(W, sum of room): all of
+ *   room[s] when W covers the sum; otherwise min(room[s], k - 1) plus one on
+ *   each of the first SMs (in scan order) with room >= k, where turn k is the
+ *   one that places the W-th block. The SM that gets the last block, plus
+ *   one, is the new sm_next.
+ *
+ * A placement can be limited to some SMs (`cands`): the caller knows that no
+ * other SM has room for this kernel (eng_kernel.c keeps that fact while a
+ * kernel stays first in the dispatch list), so only the SMs a group of blocks
+ * just left are worth looking at.
+ *
+ * tests/test_sm.c checks all of this against the block-by-block scan. */
+#include <string.h>
+#include "eng_internal.h"
+
+/* How many more blocks of this footprint an SM that takes one can take. */
+static inline guint32
+sm_room (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
+{
+  guint32 room = p->max_blocks_per_sm - sm->blocks;
+  room = MIN (room, (p->max_threads_per_sm - sm->threads) / need->threads);
+  if (need->smem > 0)
+    room = (guint32) MIN ((guint64) room, (p->smem_per_sm - sm->smem) / need->smem);
+  if (need->regs > 0)
+    room = MIN (room, (guint32) ((p->regs_per_sm - sm->regs) / need->regs));
+  return room;
+}
+
+static inline void
+sm_add (EngSm *sm, const EngBlockFootprint *need, guint32 n)
+{
+  sm->blocks += n;
+  sm->threads += n * need->threads;
+  sm->smem += n * need->smem;
+  sm->regs += n * need->regs;
+}
+
+void
+eng_sm_take (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
+{
+  const EngBlockFootprint nd = *need; /* a copy: the SMs cannot alias it */
+  for (guint32 i = 0; i < pl->n_sms; i++)
+    sm_add (&sim->sms[ENG_PLACED_SM (pl->sms[i])], &nd, ENG_PLACED_COUNT (pl->sms[i]));
+}
+
+void
+eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
+{
+  const EngBlockFootprint nd = *need;
+  EngSm *sms = sim->sms;
+  for (guint32 i = 0; i < pl->n_sms; i++)
+    {
+      EngSm *sm = &sms[ENG_PLACED_SM (pl->sms[i])];
+      guint32 n = ENG_PLACED_COUNT (pl->sms[i]);
+      g_assert (sm->blocks >= n);
+      sm->blocks -= n;
+      sm->threads -= n * nd.threads;
+      sm->smem -= n * nd.smem;
+      sm->regs -= n * nd.regs;
+    }
+}
+
+/* ---- Placements ---- */
+
+static EngPlacement *
+placement_new (EngSim *sim)
+{
+  EngPlacement *pl = sim->free_placements;
+  gsize words = sim->sm_words;
+  if (pl != NULL)
+    sim->free_placements = pl->next_free;
+  else
+    {
+      /* every placement can hold every SM, so that they can be recycled */
+      pl = g_malloc (sizeof (EngPlacement) + words * sizeof (guint64)
+                     + sim->profile.sm_count * sizeof (guint32));
+      pl->sms = (guint32 *) (pl->most_mask + words);
+    }
+  pl->blocks = pl->n_sms = pl->most = 0;
+  memset (pl->most_mask, 0, words * sizeof (guint64));
+  return pl;
+}
+
+void
+eng_sm_placement_free (EngSim *sim, EngPlacement *pl)
+{
+  pl->next_free = sim->free_placements;
+  sim->free_placements = pl;
+}
+
+void
+eng_sm_free (EngSim *sim)
+{
+  while (sim->free_placements != NULL)
+    {
+      EngPlacement *pl = sim->free_placements;
+      sim->free_placements = pl->next_free;
+      g_free (pl);
+    }
+}
+
+/* ---- The block scheduler ---- */
+
+/* The SMs to look at, in scan order (from sm_next), into sim->sm_order,
+ * with 1 in sim->sm_room where a block fits, else 0; returns how many. The
+ * scan order of SMs listed by index is the part from sm_next on, then the
+ * part before; *wrap is where that second part starts, so that positions
+ * wrap..m-1 then 0..wrap-1 list the SMs by index again. */
+static guint32
+scan (EngSim *sim, const EngBlockFootprint *need, const EngPlacement *cands, guint32 *wrap,
+      guint32 *fitting)
+{
+  const EngProfile *p = &sim->profile;
+  guint n = p->sm_count;
+  guint start = sim->sm_next;
+  guint32 *order = sim->sm_order, *room = sim->sm_room;
+  guint32 m = 0, fit = 0;
+  if (cands == NULL)
+    {
+      for (guint i = 0; i < n; i++)
+        order[i] = start + i < n ? start + i : start + i - n;
+      m = n;
+      *wrap = n - start;
+    }
+  else
+    {
+      guint32 split = 0;
+      while (split < cands->n_sms && ENG_PLACED_SM (cands->sms[split]) < start)
+        split++;
+      for (guint32 i = split; i < cands->n_sms; i++)
+        order[m++] = ENG_PLACED_SM (cands->sms[i]);
+      *wrap = m;
+      for (guint32 i = 0; i < split; i++)
+        order[m++] = ENG_PLACED_SM (cands->sms[i]);
+    }
+  /* sm_fits with the limits hoisted: the SM takes one more block when each
+   * use is at most its limit minus the block's need (a block fits an empty
+   * SM: eng_kernel_prepare checked). */
+  guint64 most_blocks = p->max_blocks_per_sm - 1;
+  guint64 most_threads = p->max_threads_per_sm - need->threads;
+  guint64 most_smem = p->smem_per_sm - need->smem;
+  guint64 most_regs = p->regs_per_sm - need->regs;
+  const EngSm *sms = sim->sms;
+  for (guint32 i = 0; i < m; i++)
+    {
+      const EngSm *sm = &sms[order[i]];
+      guint32 r = sm->blocks <= most_blocks && sm->threads <= most_threads
+                  && sm->smem <= most_smem && sm->regs <= most_regs;
+      room[i] = r;
+      fit += r;
+    }
+  *fitting = fit;
+  return m;
+}
+
+/* Records count[i] blocks on SM order[i] (positions in scan order, listed
+ * by SM index from `wrap`), takes them from the SMs, and moves sm_next past
+ * `last`, the SM that got the last block. */
+static EngPlacement *
+placement_fill (EngSim *sim, const EngBlockFootprint *need_, const guint32 *count, guint32 m,
+                guint32 wrap, guint32 most, guint last)
+{
+  const EngBlockFootprint nd = *need_, *need = &nd; /* a copy: the SMs cannot alias it */
+  const guint32 *order = sim->sm_order;
+  EngPlacement *pl = placement_new (sim);
+  pl->most = most;
+  for (guint32 j = 0; j < m; j++)
+    {
+      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
+      guint32 c = count[i];
+      if (c == 0)
+        continue;
+      guint s = order[i];
+      pl->sms[pl->n_sms++] = ENG_PLACED (s, c);
+      pl->blocks += c;
+      if (c == most)
+        pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
+      sm_add (&sim->sms[s], need, c);
+    }
+  sim->sm_next = last + 1 < sim->profile.sm_count ? last + 1 : 0;
+  return pl;
+}
+
+/* The block scheduler as first written, one block at a time (commit
+ * 579d2f1's place_blocks): each block goes to the next SM from sm_next with
+ * room, until `want` are placed or a whole turn of SMs has none. The
+ * reference that eng_sm_place() must equal; used in reference mode
+ * (eng_sim_set_reference) and by tests/test_sm.c. */
+static EngPlacement *
+place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
+{
+  const EngProfile *p = &sim->profile;
+  guint n_sms = p->sm_count;
+  guint32 *placed = sim->sm_room; /* blocks per SM index */
+  memset (placed, 0, n_sms * sizeof (guint32));
+  guint64 most_blocks = p->max_blocks_per_sm - 1;
+  guint64 most_threads = p->max_threads_per_sm - need->threads;
+  guint64 most_smem = p->smem_per_sm - need->smem;
+  guint64 most_regs = p->regs_per_sm - need->regs;
+  guint32 done = 0;
+  guint misses = 0; /* SMs in a row that had no room */
+  guint sm = sim->sm_next;
+  while (done < want && misses < n_sms)
+    {
+      EngSm *x = &sim->sms[sm];
+      if (x->blocks <= most_blocks && x->threads <= most_threads && x->smem <= most_smem
+          && x->regs <= most_regs)
+        {
+          sm_add (x, need, 1);
+          placed[sm]++;
+          done++;
+          misses = 0;
+          sim->sm_next = (sm + 1) % n_sms;
+        }
+      else
+        misses++;
+      sm = (sm + 1) % n_sms;
+    }
+  if (done == 0)
+    return NULL;
+  EngPlacement *pl = placement_new (sim);
+  for (guint s = 0; s < n_sms; s++)
+    pl->most = MAX (pl->most, placed[s]);
+  for (guint s = 0; s < n_sms; s++)
+    if (placed[s] > 0)
+      {
+        pl->sms[pl->n_sms++] = ENG_PLACED (s, placed[s]);
+        pl->blocks += placed[s];
+        if (placed[s] == pl->most)
+          pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
+      }
+  return pl;
+}
+
+EngPlacement *
+eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+              const EngPlacement *cands)
+{
+  if (want == 0)
+    return NULL;
+  if (sim->reference)
+    return place_blocks (sim, need, want);
+  guint32 wrap, fitting;
+  const guint32 *order = sim->sm_order;
+  guint32 *count = sim->sm_room; /* by position in scan order: room, then blocks placed */
+  guint32 m = scan (sim, need, cands, &wrap, &fitting);
+  if (fitting == 0)
+    return NULL;
+
+  /* Few blocks wanted: turn 1 places them all, one on each of the first
+   * `want` SMs where a block fits; no room needs computing. */
+  if (want <= fitting)
+    {
+      guint last = 0;
+      for (guint32 i = 0; i < m; i++)
+        if (count[i] != 0)
+          {
+            if (want == 0)
+              count[i] = 0;
+            else
+              {
+                want--;
+                last = order[i];
+              }
+          }
+      return placement_fill (sim, need, count, m, wrap, 1, last);
+    }
+
+  const EngProfile *p = &sim->profile;
+  const EngBlockFootprint nd = *need;
+  guint32 total = 0, most = 0;
+  for (guint32 i = 0; i < m; i++)
+    if (count[i] != 0)
+      {
+        count[i] = sm_room (p, &sim->sms[order[i]], &nd);
+        /* No overflow: an SM holds fewer than 256 blocks. */
+        total += count[i];
+        most = MAX (most, count[i]);
+      }
+
+  guint last = 0;
+  if (want >= total)
+    {
+      /* every SM filled; turn `most` places the last block, on the last SM
+       * (in scan order) with that much room */
+      for (guint32 i = 0; i < m; i++)
+        if (count[i] == most)
+          last = order[i];
+      return placement_fill (sim, need, count, m, wrap, most, last);
+    }
+
+  /* at_least[j]: SMs with room for j blocks or more, i.e. the blocks turn j
+   * places; turn k places the want-th, on the extra-th SM with room >= k. */
+  guint32 *at_least = sim->sm_hist;
+  memset (at_least, 0, (most + 2) * sizeof (guint32));
+  for (guint32 i = 0; i < m; i++)
+    at_least[count[i]]++;
+  for (guint32 j = most; j-- > 1;)
+    at_least[j] += at_least[j + 1];
+  guint32 placed = 0, k;
+  for (k = 1; placed + at_least[k] < want; k++)
+    placed += at_least[k];
+  guint32 extra = want - placed;
+  most = 0;
+  for (guint32 i = 0; i < m; i++)
+    {
+      gboolean one_more = count[i] >= k && extra > 0;
+      count[i] = MIN (count[i], k - 1) + one_more;
+      most = MAX (most, count[i]);
+      if (one_more)
+        {
+          extra--;
+          last = order[i];
+        }
+    }
+  return placement_fill (sim, need, count, m, wrap, most, last);
+}
+

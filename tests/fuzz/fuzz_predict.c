@@ -1,0 +1,82 @@
+/* fuzz_predict.c: libFuzzer target for a whole prediction: the parser, the engine model and the invariant checker.
+ *
+ * The input is a schedule; its first byte picks one of the shipped profiles.
+ * Whatever the parser accepts must simulate without a crash, an assertion or
+ * a sanitizer report, and the results must break none of the rules of
+ * engines/eng_check.c: a violation aborts, so libFuzzer keeps the input. The
+ * op limit is small so that one input stays fast. To look past a known model
+ * bug, STREAMSIM_FUZZ_IGNORE=queue,stream (rule names) lets those rules pass. */
+#include <stdint.h>
+#include <stdio.h>
+#include <glib.h>
+#include "eng_check.h"
+#include "eng_sim.h"
+#include "profile_file.h"
+#include "schedule.h"
+
+static const char *const profile_names[] = { "c1060", "c2050", "k20", "h100", "h200" };
+static EngProfile profiles[G_N_ELEMENTS (profile_names)];
+static gboolean ignored[ENG_CHECK_N_RULES];
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  (void) argc;
+  (void) argv;
+  for (gsize i = 0; i < G_N_ELEMENTS (profile_names); i++)
+    {
+      char *path = g_strdup_printf ("%s/engines/profiles/%s.ini", SRCDIR, profile_names[i]);
+      GError *error = NULL;
+      if (!profile_load (path, &profiles[i], &error))
+        g_error ("fuzz_predict: %s", error->message);
+      g_free (path);
+    }
+  const char *ignore = g_getenv ("STREAMSIM_FUZZ_IGNORE");
+  char **rules = g_strsplit (ignore != NULL ? ignore : "", ",", -1);
+  for (guint r = 0; r < ENG_CHECK_N_RULES; r++)
+    ignored[r] = g_strv_contains ((const char *const *) rules, eng_check_rule_name ((EngCheckRule) r));
+  g_strfreev (rules);
+  return 0;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  if (size == 0)
+    return 0;
+  const EngProfile *profile = &profiles[data[0] % G_N_ELEMENTS (profiles)];
+  ScheduleParseOptions options = { NULL, 2000 };
+  GError *error = NULL;
+  Schedule *sched = schedule_parse_text ("fuzz.sched", (const char *) data + 1, size - 1,
+                                         &options, &error);
+  if (sched == NULL)
+    {
+      g_clear_error (&error);
+      return 0;
+    }
+  EngSim *sim = eng_sim_new (profile, sched, 0, &error);
+  if (sim == NULL)
+    {
+      /* Refused for this device: the message names the op. */
+      g_assert (g_str_has_prefix (error->message, "fuzz.sched:"));
+      g_clear_error (&error);
+      schedule_free (sched);
+      return 0;
+    }
+  eng_sim_run (sim);
+  EngCheck *check = eng_check_results (profile, sched, eng_sim_connections (sim),
+                                       eng_sim_results (sim));
+  for (gsize i = 0; i < eng_check_n_kept (check); i++)
+    {
+      const EngCheckViolation *v = eng_check_violation (check, i);
+      if (ignored[v->rule])
+        continue;
+      fprintf (stderr, "fuzz_predict: on %s, op %u broke rule %s: %s\n",
+               eng_profile_name (profile), v->op, eng_check_rule_name (v->rule), v->message);
+      abort ();
+    }
+  eng_check_free (check);
+  eng_sim_free (sim);
+  schedule_free (sched);
+  return 0;
+}

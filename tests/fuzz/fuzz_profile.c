@@ -1,0 +1,42 @@
+/* fuzz_profile.c: libFuzzer target for the device profile loader (profile_load on a key file).
+ *
+ * The input is written to a temporary .ini file and loaded by path, so the
+ * whole loader runs: the line scan, GKeyFile, every key's parser and range,
+ * and `inherits`, which may name the real profiles (k20, c2050, ...) on the
+ * search path or files relative to the temporary folder. */
+#include <string.h>
+#include "fuzz_input.h"
+#include "profile_file.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  const char *path = fuzz_input_write (data, size, ".ini");
+  EngProfile profile;
+  GError *error = NULL;
+  if (profile_load (path, &profile, &error))
+    {
+      g_assert (error == NULL);
+      g_assert (profile.sm_count >= 1 && profile.copy_engines >= 1);
+      g_assert (profile.default_connections <= profile.max_connections);
+      /* profile_load leaves the strings to the caller; free them as
+       * eng_profile_clear() would (this target links no engine). */
+      for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
+        g_free (profile.names[i]);
+      g_free (profile.description);
+      g_free (profile.gpu);
+      g_free (profile.driver);
+      g_free (profile.cuda);
+      g_free (profile.date);
+      g_free (profile.source);
+    }
+  else
+    {
+      g_assert (error != NULL);
+      /* Errors about this file name a line and column of it, or of a file it
+       * inherits; "cannot read" and "no device profile" name the file. */
+      g_assert (strstr (error->message, ":") != NULL);
+      g_clear_error (&error);
+    }
+  return 0;
+}

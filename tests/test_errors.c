@@ -1,0 +1,328 @@
+/* test_errors.c: malformed inputs of every kind through the real command line: one line naming file:line:column, exit 2, no output file.
+ *
+ * Each case writes its files (a schedule in.sched, a profile dev.ini, a
+ * timeline in.csv) into a fresh folder, runs STREAMSIM_BIN there and checks
+ * the exit status, that stderr is exactly one line, that the line starts
+ * with the expected "streamsim: FILE:LINE:COLUMN: " (or the option's name),
+ * and that it contains a phrase saying what is allowed. The expected
+ * positions were read off the inputs by hand: line numbers count from 1,
+ * columns are characters from 1. */
+/* symlink is POSIX, which -std=c11 hides. */
+#define _DEFAULT_SOURCE
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OK_SCHED "device k20\nstream s\nh2d s 1MiB\nkernel s grid=1 block=32 time=1ms\n"
+#define CSV_HEADER "op,line,stream,kind,engine,issue_ns,start_ns,end_ns\n"
+
+typedef struct
+{
+  const char *name;
+  const char *sched;   /* in.sched, or NULL */
+  const char *profile; /* dev.ini, or NULL */
+  const char *csv;     /* in.csv, or NULL */
+  const char *args;    /* after `streamsim`, split on spaces */
+  int status;
+  const char *prefix;  /* what stderr starts with */
+  const char *phrase;  /* and contains: what is allowed */
+} ErrorCase;
+
+static const ErrorCase cases[] = {
+  /* ---- schedules: text ---- */
+  { "sched/control-character", "device k20\nhost 1us\x01\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:6: bad time", "ns, us, ms or s" },
+  { "sched/invalid-utf8", "device k20\n# caf\xc3\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:6: invalid UTF-8", "UTF-8 text" },
+  { "sched/long-line", NULL, NULL, NULL, "predict long.sched", 2,
+    "streamsim: long.sched:2:4097: the line is 5000 bytes long", "at most 4096" },
+  { "sched/unknown-statement", "device k20\nfoo s 1\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:1: unknown statement 'foo'", "expected one of" },
+  /* ---- schedules: values ---- */
+  { "sched/size-unit", "device k20\nstream s\nh2d s 4XB\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:3:7: bad size '4XB'", "KiB" },
+  { "sched/size-negative", "device k20\nstream s\nh2d s -4MiB\n", NULL, NULL, "predict in.sched",
+    2, "streamsim: in.sched:3:7: bad size '-4MiB'", "negative" },
+  { "sched/size-64-bits", "device k20\nstream s\nh2d s 99999999999999999999\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:7: bad size", "2^64" },
+  { "sched/time-no-unit", "device k20\nhost 1.08\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:6: bad time '1.08'", "ns, us, ms or s" },
+  { "sched/grid-zero", "device k20\nstream s\nkernel s grid=0 block=32 time=1ms\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:10: grid=0 is out of range", "1 to 2147483647" },
+  { "sched/block-too-big-for-device", "device c1060\nstream s\nkernel s grid=1 block=1024 time=1ms\n",
+    NULL, NULL, "predict in.sched", 2, "streamsim: in.sched:3:1: block=1024", "512 threads" },
+  { "sched/time-and-block-time",
+    "device k20\nstream s\nkernel s grid=1 block=32 time=1ms block_time=1ms\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:35: ", "exactly one of time= or block_time=" },
+  { "sched/no-time-for-device", "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n",
+    NULL, NULL, "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'",
+    "fallback" },
+  { "sched/connections-range", "device k20\nconnections 33\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:13: connections 33 is out of range", "1 to 32" },
+  { "sched/priority-range", "device k20\nstream s priority=1\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:10: priority=1 is out of range", "-5" },
+  /* ---- schedules: names ---- */
+  { "sched/undefined-stream", "device k20\nh2d t 1MiB\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:5: undefined stream 't'", "stream t" },
+  { "sched/duplicate-stream", "device k20\nstream s\nstream s\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:3:8: stream 's' is declared twice", "line 2" },
+  { "sched/event-is-stream", "device k20\nstream s\nrecord s s\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:3:8: 's' is a stream, not an event", "different names" },
+  { "sched/undefined-parameter", "device k20\nhost $y\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:6: undefined parameter 'y'", "let y" },
+  { "sched/device-twice", "device k20\ndevice c2050\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:1: `device` is given twice", "line 1" },
+  { "sched/unknown-device", "device k2o\nhost 1us\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:1:8: no device profile 'k2o'", "known:" },
+  { "sched/no-device", "host 1us\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:1:1: no device", "--device" },
+  /* ---- schedules: structure and limits ---- */
+  { "sched/repeat-without-end", "device k20\nrepeat i 1..2\nhost 1us\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:2:1: `repeat` without a matching `end`", "`end`" },
+  { "sched/empty-range", "device k20\nrepeat i 5..1\nhost 1us\nend\n", NULL, NULL, "predict in.sched",
+    2, "streamsim: in.sched:2:10: empty range 5..1", "A <= B" },
+  { "sched/max-ops", "device k20\nrepeat i 1..1000000000000000\nhost 1us\nend\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:2:1: the schedule expands to 1000000000000000 ops",
+    "--max-ops" },
+  { "sched/arithmetic-overflow", "device k20\nlet a = 9223372036854775807\nhost ${a*2}us\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:3:6: '${a*2}' does not fit 64 bits", NULL },
+  { "sched/division-by-zero", "device k20\nhost ${1/0}us\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:2:6: '${1/0}': division by zero", NULL },
+  { "sched/simulated-time-overflow",
+    "device k20\nstream s\nkernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:1: this kernel", "146 years" },
+  /* ---- -D ---- */
+  { "define/no-equals", OK_SCHED, NULL, NULL, "predict in.sched -D chunk", 2,
+    "streamsim: -D chunk: expected -D NAME=VALUE", NULL },
+  { "define/bad-name", OK_SCHED, NULL, NULL, "predict in.sched -D 1x=3", 2,
+    "streamsim: -D 1x=3: '1x' is not a parameter name", "letters" },
+  { "define/empty-value", "device k20\nhost $t\n", NULL, NULL, "predict in.sched -D t=", 2,
+    "streamsim: -D t=...: the value must be non-empty", NULL },
+  { "define/unused", "device k20\nlet chunk = 1MiB\nstream s\nh2d s $chunk\n", NULL, NULL,
+    "predict in.sched -D chunck=8MiB", 2, "streamsim: -D chunck=8MiB: in.sched has no `let chunck`",
+    "its parameters: chunk" },
+  { "define/bad-value", "device k20\nlet chunk = 1MiB\nstream s\nh2d s $chunk\n", NULL, NULL,
+    "predict in.sched -D chunk=lots", 2, "streamsim: in.sched:4:7: bad size 'lots'", "KiB" },
+  /* ---- options ---- */
+  { "option/connections-zero", OK_SCHED, NULL, NULL, "predict in.sched --connections 0", 2,
+    "streamsim predict: --connections 0: allowed a whole number from 1 to 32", NULL },
+  { "option/connections-text", OK_SCHED, NULL, NULL, "predict in.sched --connections abc", 2,
+    "streamsim predict: --connections abc: allowed", NULL },
+  { "option/max-ops-zero", OK_SCHED, NULL, NULL, "predict in.sched --max-ops 0", 2,
+    "streamsim predict: --max-ops 0: allowed a whole number from 1", NULL },
+  { "option/max-ops-exceeded", OK_SCHED, NULL, NULL, "predict in.sched --max-ops 1", 2,
+    "streamsim: in.sched:4:1: the schedule expands to 2 ops, more than --max-ops 1", NULL },
+  { "option/device-unknown", OK_SCHED, NULL, NULL, "predict in.sched --device nosuch", 2,
+    "streamsim: --device nosuch: no device profile 'nosuch'", "known:" },
+  { "option/plot-type", OK_SCHED, NULL, NULL, "predict in.sched --csv out.csv --plot t.jpg", 2,
+    "streamsim predict: --plot t.jpg: unknown picture type", ".png or .svg" },
+  { "option/devices-argument", NULL, NULL, NULL, "devices extra", 2,
+    "streamsim devices: unexpected argument 'extra'", "no arguments" },
+  /* ---- profiles ---- */
+  { "profile/unknown-key", OK_SCHED, "[device]\ninherits = k20\n[copy]\nengine = 2\n", NULL,
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:4:1: unknown key 'engine' in [copy]",
+    "allowed: engines" },
+  { "profile/key-twice", OK_SCHED, "[device]\ninherits = k20\n[copy]\nengines = 2\nengines = 1\n",
+    NULL, "predict in.sched --device ./dev.ini", 2,
+    "streamsim: ./dev.ini:5:1: key 'engines' in [copy] is set twice, first at line 4", "once" },
+  { "profile/hex-fraction", OK_SCHED, "[device]\ninherits = k20\n[copy]\nduplex_factor = 0x1p-1\n",
+    NULL, "predict in.sched --device ./dev.ini", 2,
+    "streamsim: ./dev.ini:4:17: bad value '0x1p-1' for duplex_factor", "above 0 and at most 1" },
+  { "profile/out-of-range", OK_SCHED, "[device]\ninherits = k20\n[kernel]\nsm_count = 0\n", NULL,
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:4:12: sm_count = 0 is out of range",
+    "1 to 1024" },
+  { "profile/missing-key", OK_SCHED, "[copy]\nengines = 2\n", NULL,
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:1:1: missing key", "must be set" },
+  { "profile/inherits-loop", OK_SCHED, "[device]\ninherits = ./dev.ini\n", NULL,
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:2:12: inherits makes a loop", NULL },
+  { "profile/control-character", OK_SCHED, "[device]\ninherits = k20\x01\n", NULL,
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:2:12: bad profile name", "a-z" },
+  /* ---- timelines (compare and plot read them) ---- */
+  { "csv/no-header", NULL, NULL, "", "compare in.csv in.csv", 2,
+    "streamsim: in.csv:1:1: no header row", "op, line, stream" },
+  { "csv/missing-column", NULL, NULL, "op,line,stream,kind,issue_ns,start_ns,end_ns\n",
+    "compare in.csv in.csv", 2, "streamsim: in.csv:1:1: the header has no column 'engine'", NULL },
+  { "csv/field-count", NULL, NULL, CSV_HEADER "0,1,s,h2d,h2d,0,0\n", "compare in.csv in.csv", 2,
+    "streamsim: in.csv:2:18: this row has 7 fields, the header has 8", NULL },
+  { "csv/unclosed-quote", NULL, NULL, CSV_HEADER "0,1,\"s,h2d,h2d,0,0,1\n", "compare in.csv in.csv",
+    2, "streamsim: in.csv:2:5: a quoted field is not closed", NULL },
+  { "csv/negative", NULL, NULL, CSV_HEADER "0,1,s,h2d,h2d,0,-5,1\n", "compare in.csv in.csv", 2,
+    "streamsim: in.csv:2:17: bad start_ns '-5'", "non-negative integer" },
+  { "csv/end-before-start", NULL, NULL, CSV_HEADER "0,1,s,h2d,h2d,0,5,1\n", "compare in.csv in.csv",
+    2, "streamsim: in.csv:2:19: end_ns 1 is before start_ns 5", NULL },
+  { "csv/duplicate-op", NULL, NULL, CSV_HEADER "0,1,s,h2d,h2d,0,0,1\n0,1,s,h2d,h2d,0,0,1\n",
+    "compare in.csv in.csv", 2, "streamsim: in.csv:3:1: op 0 appears twice", "unique" },
+  { "csv/invalid-utf8", NULL, NULL, CSV_HEADER "0,1,s\xff,h2d,h2d,0,0,1\n", "compare in.csv in.csv",
+    2, "streamsim: in.csv:2:6: invalid UTF-8", NULL },
+  { "csv/dev-zero", NULL, NULL, CSV_HEADER, "compare /dev/zero in.csv", 2,
+    "streamsim: /dev/zero:1:1: a NUL byte", "UTF-8" },
+  { "sched/dev-zero", NULL, NULL, NULL, "predict /dev/zero --device k20", 2,
+    "streamsim: /dev/zero:1:", "at most 4096" },
+  { "csv/plot-bad-row", NULL, NULL, CSV_HEADER "x,1,s,h2d,h2d,0,0,1\n", "plot in.csv -o out.png", 2,
+    "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
+};
+
+static char *
+make_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("streamsim-errors-XXXXXX", &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+write_file (const char *dir, const char *name, const char *text)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
+/* Runs streamsim in `dir`; returns its exit status and stderr. */
+static int
+run_in (const char *dir, const char *args, char **err)
+{
+  g_auto (GStrv) words = g_strsplit (args, " ", -1);
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) STREAMSIM_BIN);
+  for (char **w = words; *w != NULL; w++)
+    g_ptr_array_add (argv, *w);
+  g_ptr_array_add (argv, NULL);
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+                               NULL, NULL, err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_ptr_array_free (argv, TRUE);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+static void
+test_error_case (gconstpointer data)
+{
+  const ErrorCase *c = data;
+  g_autofree char *dir = make_dir ();
+  if (c->sched != NULL)
+    write_file (dir, "in.sched", c->sched);
+  if (c->profile != NULL)
+    write_file (dir, "dev.ini", c->profile);
+  if (c->csv != NULL)
+    write_file (dir, "in.csv", c->csv);
+  /* 5000 bytes on line 2 (comments count: the limit is on the line). */
+  g_autofree char *xs = g_strnfill (4998, 'x');
+  g_autofree char *long_text = g_strdup_printf ("device k20\n# %s\n", xs);
+  write_file (dir, "long.sched", long_text);
+
+  g_autofree char *err = NULL;
+  int status = run_in (dir, c->args, &err);
+  g_test_message ("%s", err);
+  g_assert_cmpint (status, ==, c->status);
+  /* One line, ending in a newline. */
+  guint lines = 0;
+  for (const char *c = err; *c != '\0'; c++)
+    lines += *c == '\n';
+  g_assert_cmpuint (lines, ==, 1);
+  g_assert_true (g_str_has_suffix (err, "\n"));
+  if (!g_str_has_prefix (err, c->prefix))
+    g_error ("expected a message starting with \"%s\", got \"%s\"", c->prefix, err);
+  if (c->phrase != NULL && strstr (err, c->phrase) == NULL)
+    g_error ("message \"%s\" lacks \"%s\"", err, c->phrase);
+  /* A failed run leaves no output behind. */
+  g_autofree char *out_csv = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *out_png = g_build_filename (dir, "out.png", NULL);
+  g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (out_png, G_FILE_TEST_EXISTS));
+  remove_dir (dir);
+}
+
+/* A failing run must not touch an existing output: out.csv and out.json keep
+ * their old contents when the schedule is bad, and no temporary file stays. */
+static void
+test_errors_keep_existing_output (void)
+{
+  g_autofree char *dir = make_dir ();
+  write_file (dir, "in.sched", "device k20\nstream s\nh2d s 4XB\n");
+  write_file (dir, "out.csv", "old\n");
+  write_file (dir, "out.json", "old\n");
+  g_autofree char *err = NULL;
+  g_assert_cmpint (run_in (dir, "predict in.sched --csv out.csv --chrome out.json", &err), ==, 2);
+  g_autofree char *csv = NULL, *json = NULL;
+  g_autofree char *csv_path = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *json_path = g_build_filename (dir, "out.json", NULL);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_true (g_file_get_contents (json_path, &json, NULL, NULL));
+  g_assert_cmpstr (csv, ==, "old\n");
+  g_assert_cmpstr (json, ==, "old\n");
+  /* in.sched, out.csv, out.json and nothing else */
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  g_assert_cmpuint (n, ==, 3);
+  remove_dir (dir);
+}
+
+/* Outputs named through a link are written where the link points, and the
+ * link stays (a rename would replace it; for /dev/null, as root, it would
+ * turn the device into a plain file). A folder that does not exist is an
+ * I/O failure (exit 3) naming the file asked for. */
+static void
+test_errors_outputs_through_links (void)
+{
+  g_autofree char *dir = make_dir ();
+  write_file (dir, "in.sched", OK_SCHED);
+  write_file (dir, "real.csv", "old\n");
+  write_file (dir, "real.json", "old\n");
+  g_autofree char *csv_link = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *json_link = g_build_filename (dir, "out.json", NULL);
+  g_assert_cmpint (symlink ("real.csv", csv_link), ==, 0);
+  g_assert_cmpint (symlink ("real.json", json_link), ==, 0);
+  g_autofree char *err = NULL;
+  g_assert_cmpint (run_in (dir, "predict in.sched --csv out.csv --chrome out.json --quiet", &err),
+                   ==, 0);
+  g_assert_true (g_file_test (csv_link, G_FILE_TEST_IS_SYMLINK));
+  g_assert_true (g_file_test (json_link, G_FILE_TEST_IS_SYMLINK));
+  g_autofree char *csv = NULL, *json = NULL;
+  g_assert_true (g_file_get_contents (csv_link, &csv, NULL, NULL));
+  g_assert_true (g_file_get_contents (json_link, &json, NULL, NULL));
+  g_assert_true (g_str_has_prefix (csv, "# source: predicted by streamsim"));
+  g_assert_true (g_str_has_prefix (json, "{"));
+  g_unlink (csv_link);
+  g_unlink (json_link);
+
+  g_free (err);
+  err = NULL;
+  g_assert_cmpint (run_in (dir, "predict in.sched --chrome nodir/t.json --quiet", &err), ==, 3);
+  g_assert_true (g_str_has_prefix (err, "streamsim: cannot write nodir/t.json: "));
+  remove_dir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_strconcat ("/errors/", cases[i].name, NULL);
+      g_test_add_data_func (path, &cases[i], test_error_case);
+    }
+  g_test_add_func ("/errors/keep-existing-output", test_errors_keep_existing_output);
+  g_test_add_func ("/errors/outputs-through-links", test_errors_outputs_through_links);
+  return g_test_run ();
+}

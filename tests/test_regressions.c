@@ -1,0 +1,248 @@
+/* test_regressions.c: replays every input in tests/fuzz/regressions/ (and a few too big to keep as files) through its reader.
+ *
+ * A file's name says which reader it is for: schedule-*, profile-* or
+ * timeline-*. Each must either load or fail with a GError whose message
+ * names the position ("FILE:LINE:COLUMN: ", or "-D " for a bad define);
+ * anything else (a crash, a sanitizer report, a hang caught by CTest's
+ * timeout, an error without a position) fails the test. Schedules use the
+ * fuzz target's convention: a first line "#D A=1 B=2" also passes -D A=1 B=2.
+ * predict-* files are fuzz_predict's inputs (first byte: the profile, see
+ * tests/fuzz/fuzz_predict.c): simulated, they must break no rule of the
+ * invariant checker.
+ * When a fuzzer finds a crash, its input goes into that folder with a name
+ * saying what it was, and the fix comes with it. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "eng_check.h"
+#include "eng_sim.h"
+#include "profile_file.h"
+#include "schedule.h"
+#include "timeline.h"
+
+#define REGRESSION_DIR SRCDIR "/tests/fuzz/regressions"
+
+/* "path:LINE:COLUMN: " with LINE and COLUMN >= 1. */
+static gboolean
+names_position (const char *message, const char *path)
+{
+  if (!g_str_has_prefix (message, path) || message[strlen (path)] != ':')
+    return FALSE;
+  const char *p = message + strlen (path) + 1;
+  for (int field = 0; field < 2; field++)
+    {
+      char *end;
+      guint64 n = g_ascii_strtoull (p, &end, 10);
+      if (end == p || *end != ':' || n == 0)
+        return FALSE;
+      p = end + 1;
+    }
+  return *p == ' ';
+}
+
+static void
+replay_schedule (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  g_auto (GStrv) defines = NULL;
+  if (length > 3 && memcmp (text, "#D ", 3) == 0)
+    {
+      const char *eol = memchr (text, '\n', length);
+      g_autofree char *line = g_strndup (text + 3, (eol != NULL ? (gsize) (eol - text) : length) - 3);
+      defines = g_strsplit (line, " ", 8);
+    }
+  ScheduleParseOptions options = { (const char *const *) defines, 100000 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Schedule) sched = schedule_parse_text (path, text, length, &options, &error);
+  if (sched == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (names_position (error->message, path) || g_str_has_prefix (error->message, "-D "));
+    }
+}
+
+static void
+replay_profile (const char *path)
+{
+  EngProfile profile;
+  g_autoptr (GError) error = NULL;
+  if (profile_load (path, &profile, &error))
+    {
+      g_assert_cmpuint (profile.sm_count, >=, 1);
+      for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
+        g_free (profile.names[i]);
+      g_free (profile.description);
+      g_free (profile.gpu);
+      g_free (profile.driver);
+      g_free (profile.cuda);
+      g_free (profile.date);
+      g_free (profile.source);
+      return;
+    }
+  g_test_message ("%s", error->message);
+  /* The position may be in a file the input inherits. */
+  g_assert_true (names_position (error->message, path) || strstr (error->message, ".ini:") != NULL);
+}
+
+static void
+replay_timeline (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Timeline) timeline = timeline_read (path, &error);
+  if (timeline == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (names_position (error->message, path));
+    }
+}
+
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+replay_predict (const char *path)
+{
+  static const char *const names[] = { "c1060", "c2050", "k20", "h100", "h200" };
+  g_autofree char *text = NULL;
+  gsize length = 0;
+  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
+  g_assert_cmpuint (length, >, 0);
+  g_autofree char *profile_path = g_strdup_printf ("%s/engines/profiles/%s.ini", SRCDIR,
+                                                   names[(guchar) text[0] % G_N_ELEMENTS (names)]);
+  EngProfile profile;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (profile_load (profile_path, &profile, &error));
+  ScheduleParseOptions options = { NULL, 2000 };
+  g_autoptr (Schedule) sched = schedule_parse_text (path, text + 1, length - 1, &options, &error);
+  if (sched != NULL)
+    {
+      g_autoptr (EngSim) sim = eng_sim_new (&profile, sched, 0, &error);
+      if (sim != NULL)
+        {
+          eng_sim_run (sim);
+          g_autoptr (EngCheck) check = eng_check_results (&profile, sched, eng_sim_connections (sim),
+                                                          eng_sim_results (sim));
+          for (gsize i = 0; i < eng_check_n_kept (check); i++)
+            g_test_message ("op %u [%s] %s", eng_check_violation (check, i)->op,
+                            eng_check_rule_name (eng_check_violation (check, i)->rule),
+                            eng_check_violation (check, i)->message);
+          g_assert_cmpuint (eng_check_n_violations (check), ==, 0);
+        }
+      else
+        g_assert_true (names_position (error->message, path));
+    }
+  eng_profile_clear (&profile);
+}
+
+static void
+test_regression_file (gconstpointer data)
+{
+  const char *name = data;
+  g_autofree char *path = g_build_filename (REGRESSION_DIR, name, NULL);
+  if (g_str_has_prefix (name, "schedule-"))
+    replay_schedule (path);
+  else if (g_str_has_prefix (name, "profile-"))
+    replay_profile (path);
+  else if (g_str_has_prefix (name, "timeline-"))
+    replay_timeline (path);
+  else if (g_str_has_prefix (name, "predict-"))
+    replay_predict (path);
+  else
+    g_error ("%s: a regression input is named schedule-*, profile-*, timeline-* or predict-*", name);
+}
+
+/* A header of 300,000 empty columns: reading it once took time quadratic in
+ * the line's length (each field's column counted from the line's start). It
+ * must now be refused (no required columns) in well under a second; five
+ * allows for sanitizers and valgrind. */
+static void
+test_regression_wide_header (void)
+{
+  g_autofree char *commas = g_strnfill (300000, ',');
+  g_autofree char *text = g_strconcat ("op,line,stream,kind,engine,issue_ns,start_ns", commas, "\n",
+                                       NULL);
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("streamsim-wide-XXXXXX.csv", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Timeline) timeline = timeline_read (path, &error);
+  gint64 took = g_get_monotonic_time () - t0;
+  g_assert_null (timeline);
+  g_assert_true (names_position (error->message, path));
+  g_assert_nonnull (strstr (error->message, "no column 'end_ns'"));
+  g_assert_cmpint (took, <, 5 * G_USEC_PER_SEC);
+  g_unlink (path);
+}
+
+/* A schedule line of 2,000 substitutions expands past the 4096-byte line
+ * limit: refused with the limit, at the line, not written past the buffer. */
+static void
+test_regression_substitution_overflow (void)
+{
+  GString *text = g_string_new ("let a = 0123456789\nhost 1us ");
+  for (guint i = 0; i < 2000; i++)
+    g_string_append (text, "$a");
+  g_string_append_c (text, '\n');
+  ScheduleParseOptions options = { NULL, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Schedule) sched = schedule_parse_text ("t.sched", text->str, text->len, &options,
+                                                    &error);
+  g_assert_null (sched);
+  g_assert_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_LIMIT);
+  g_assert_true (g_str_has_prefix (error->message, "t.sched:2:"));
+  g_string_free (text, TRUE);
+}
+
+/* 65,537 `let` lines: one more parameter than a schedule may define,
+ * refused at the line that passes the limit (memory stays bounded). */
+static void
+test_regression_too_many_parameters (void)
+{
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i <= 65536; i++)
+    g_string_append_printf (text, "let p%u = 1\n", i);
+  ScheduleParseOptions options = { NULL, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Schedule) sched = schedule_parse_text ("t.sched", text->str, text->len, &options,
+                                                    &error);
+  g_assert_null (sched);
+  g_assert_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_LIMIT);
+  g_assert_true (g_str_has_prefix (error->message, "t.sched:65537:5: more than 65536 parameters"));
+  g_string_free (text, TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* One failing input must not hide the others. */
+  g_test_set_nonfatal_assertions ();
+  g_autoptr (GDir) dir = g_dir_open (REGRESSION_DIR, 0, NULL);
+  g_assert_nonnull (dir);
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (name[0] != '.' && strcmp (name, "README.md") != 0)
+      g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, compare_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      g_autofree char *test = g_strconcat ("/regressions/", (char *) g_ptr_array_index (names, i), NULL);
+      g_test_add_data_func (test, g_ptr_array_index (names, i), test_regression_file);
+    }
+  g_test_add_func ("/regressions/timeline-wide-header", test_regression_wide_header);
+  g_test_add_func ("/regressions/schedule-substitution-overflow", test_regression_substitution_overflow);
+  g_test_add_func ("/regressions/schedule-too-many-parameters", test_regression_too_many_parameters);
+  int status = g_test_run ();
+  g_ptr_array_unref (names);
+  return status;
+}

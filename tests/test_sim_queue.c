@@ -1,0 +1,109 @@
+/* test_sim_queue.c: the event core's order of events, heap and source together.
+ *
+ * Events run by (time, sequence number); a model's own events (a "source",
+ * sim_queue_set_source) take their sequence numbers from the same counter and
+ * must run exactly where scheduled events with those keys would. Each test
+ * records the order events ran in and compares it with the order worked out
+ * in its comment. */
+#include <glib.h>
+#include "sim_queue.h"
+
+typedef struct
+{
+  GString *order;     /* one letter per event, in the order they ran */
+  SimTime source_when[4];
+  guint64 source_seq[4];
+  char source_name[4];
+  guint n_source, next_source;
+} Log;
+
+static void
+log_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  (void) now;
+  Log *log = arg;
+  g_string_append_c (log->order, (char) tag);
+}
+
+/* The source hands out its events one at a time, like the kernel engine. */
+static void
+run_source (SimQueue *queue, SimTime now, gpointer arg)
+{
+  Log *log = arg;
+  guint i = log->next_source++;
+  g_assert_cmpint (now, ==, log->source_when[i]);
+  g_string_append_c (log->order, log->source_name[i]);
+  if (log->next_source < log->n_source)
+    sim_queue_source_next (queue, log->source_when[log->next_source],
+                           log->source_seq[log->next_source]);
+  else
+    sim_queue_source_next (queue, SIM_TIME_NEVER, 0);
+}
+
+/* Scheduled in this order: a at 10, b at 5, source X at 10 (sequence number
+ * taken third), c at 10, source Y at 5 (taken fifth), d at 1. By (time,
+ * sequence): d (1), b (5, seq 1), Y (5, seq 4), a (10, seq 0), X (10, seq 2),
+ * c (10, seq 3). The source's events are handed to the queue one at a time,
+ * Y first, since it ends first. */
+static void
+test_source_ties (void)
+{
+  SimQueue *queue = sim_queue_new ();
+  Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
+  sim_queue_set_source (queue, run_source, &log);
+
+  sim_queue_schedule (queue, 10, log_event, &log, 'a');
+  sim_queue_schedule (queue, 5, log_event, &log, 'b');
+  guint64 x = sim_queue_take_seq (queue, 1);
+  sim_queue_schedule (queue, 10, log_event, &log, 'c');
+  guint64 y = sim_queue_take_seq (queue, 1);
+  sim_queue_schedule (queue, 1, log_event, &log, 'd');
+  g_assert_cmpuint (x, ==, 2);
+  g_assert_cmpuint (y, ==, 4);
+
+  log.source_when[0] = 5, log.source_seq[0] = y, log.source_name[0] = 'Y';
+  log.source_when[1] = 10, log.source_seq[1] = x, log.source_name[1] = 'X';
+  log.n_source = 2;
+  sim_queue_source_next (queue, 5, y);
+
+  SimTime when;
+  guint64 seq;
+  g_assert_true (sim_queue_peek (queue, &when, &seq));
+  g_assert_cmpint (when, ==, 1); /* the heap's first: d */
+  g_assert_cmpuint (seq, ==, 5);
+
+  g_assert_cmpuint (sim_queue_run (queue), ==, 6);
+  g_assert_cmpstr (log.order->str, ==, "dbYaXc");
+  g_assert_false (sim_queue_peek (queue, &when, &seq));
+  g_string_free (log.order, TRUE);
+  sim_queue_free (queue);
+}
+
+/* take_seq(n) takes n numbers: the next scheduled event gets the one after. */
+static void
+test_take_seq (void)
+{
+  SimQueue *queue = sim_queue_new ();
+  g_assert_cmpuint (sim_queue_take_seq (queue, 3), ==, 0);
+  Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
+  sim_queue_schedule (queue, 0, log_event, &log, 'a');
+  SimTime when;
+  guint64 seq;
+  g_assert_true (sim_queue_peek (queue, &when, &seq));
+  g_assert_cmpuint (seq, ==, 3);
+  g_assert_cmpuint (sim_queue_take_seq (queue, 1), ==, 4);
+  sim_queue_run (queue);
+  g_assert_cmpstr (log.order->str, ==, "a");
+  g_string_free (log.order, TRUE);
+  sim_queue_free (queue);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sim-queue/source-ties", test_source_ties);
+  g_test_add_func ("/sim-queue/take-seq", test_take_seq);
+  return g_test_run ();
+}

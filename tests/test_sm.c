@@ -1,0 +1,269 @@
+/* test_sm.c: the kernel engine's shortcuts against its reference: per-SM placement and batched group ends.
+ *
+ * eng_sm_place() computes the block scheduler's round robin a dispatch at a
+ * time, and eng_kernel.c runs a kernel's pure group ends in batches
+ * (PERFORMANCE.md says why). Both must give exactly what the block-by-block
+ * scan and one event per group end give. These tests are white-box: they
+ * include eng_internal.h to drive the placement directly, and compare whole
+ * runs with the engine's reference mode (eng_sim_set_reference), on random
+ * SM states and random schedules from tests/support/schedule_gen. Every
+ * comparison is exact; a failure prints its seed. */
+#include <glib.h>
+#include <string.h>
+#include "eng_internal.h"
+#include "profile_file.h"
+#include "schedule.h"
+#include "support/schedule_gen.h"
+
+/* ---- Placement on random SMs ---- */
+
+typedef struct
+{
+  EngSim sim;
+} Sms;
+
+static void
+sms_init (EngSim *sim, const EngProfile *p)
+{
+  memset (sim, 0, sizeof *sim);
+  sim->profile = *p; /* plain copy: the names are not used */
+  sim->sms = g_new0 (EngSm, p->sm_count);
+  sim->sm_words = (p->sm_count + 63) / 64;
+  sim->sm_room = g_new0 (guint32, p->sm_count);
+  sim->sm_order = g_new0 (guint32, p->sm_count);
+  sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
+}
+
+static void
+sms_clear (EngSim *sim)
+{
+  eng_sm_free (sim);
+  g_free (sim->sms);
+  g_free (sim->sm_room);
+  g_free (sim->sm_order);
+  g_free (sim->sm_hist);
+}
+
+static void
+random_profile (GRand *r, EngProfile *p)
+{
+  memset (p, 0, sizeof *p);
+  p->sm_count = g_rand_int_range (r, 1, 140);
+  p->max_blocks_per_sm = g_rand_int_range (r, 1, 33);
+  p->max_threads_per_sm = 32 * g_rand_int_range (r, 8, 65);
+  p->smem_per_sm = 1024 * g_rand_int_range (r, 16, 229);
+  p->regs_per_sm = 1024 * g_rand_int_range (r, 16, 65);
+  p->max_threads_per_block = 1024;
+  p->max_smem_per_block = p->smem_per_sm;
+  p->default_regs = 16;
+}
+
+/* A footprint that fits an empty SM of `p`. */
+static void
+random_need (GRand *r, const EngProfile *p, EngBlockFootprint *need)
+{
+  do
+    {
+      need->threads = 32 * g_rand_int_range (r, 1, 33);
+      need->smem = g_rand_boolean (r) ? 0 : 256 * g_rand_int_range (r, 1, 64);
+      need->regs = need->threads * g_rand_int_range (r, 0, 64);
+    }
+  while (need->threads > p->max_threads_per_sm || need->smem > p->smem_per_sm
+         || need->regs > p->regs_per_sm);
+}
+
+static gboolean
+fits (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
+{
+  return sm->blocks < p->max_blocks_per_sm && sm->threads + need->threads <= p->max_threads_per_sm
+         && (guint64) sm->smem + need->smem <= p->smem_per_sm
+         && (guint64) sm->regs + need->regs <= p->regs_per_sm;
+}
+
+static void
+add (EngSm *sm, const EngBlockFootprint *need)
+{
+  sm->blocks++;
+  sm->threads += need->threads;
+  sm->smem += need->smem;
+  sm->regs += need->regs;
+}
+
+static void
+assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint32 seed)
+{
+  if (a == NULL || b == NULL)
+    {
+      if (a != b)
+        g_error ("seed %u: one placement is empty, the other is not", seed);
+      return;
+    }
+  if (a->blocks != b->blocks || a->n_sms != b->n_sms || a->most != b->most
+      || memcmp (a->sms, b->sms, a->n_sms * sizeof (guint32)) != 0)
+    g_error ("seed %u: placements differ (%u blocks on %u SMs vs %u on %u)", seed, a->blocks,
+             a->n_sms, b->blocks, b->n_sms);
+}
+
+/* eng_sm_place equals the block-by-block scan, for random SM loads, shapes,
+ * starting SMs and counts wanted, over every SM and over candidate SMs (when
+ * the others are full for the kernel, as eng_kernel.c guarantees). */
+static void
+test_place_equals_scan (void)
+{
+  for (guint32 seed = 1; seed <= 3000; seed++)
+    {
+      g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+      EngProfile p;
+      random_profile (r, &p);
+      EngBlockFootprint need, other;
+      random_need (r, &p, &need);
+      random_need (r, &p, &other);
+
+      EngSim fast, ref;
+      sms_init (&fast, &p);
+      /* load: random blocks of another shape, then, with candidates, SMs
+       * outside them full for this one */
+      gboolean with_cands = g_rand_boolean (r);
+      EngPlacement *cands = NULL;
+      if (with_cands)
+        {
+          cands = g_malloc0 (sizeof (EngPlacement) + fast.sm_words * sizeof (guint64)
+                             + p.sm_count * sizeof (guint32));
+          cands->sms = (guint32 *) (cands->most_mask + fast.sm_words);
+        }
+      for (guint s = 0; s < p.sm_count; s++)
+        {
+          guint n = g_rand_int_range (r, 0, p.max_blocks_per_sm + 1);
+          for (guint i = 0; i < n && fits (&p, &fast.sms[s], &other); i++)
+            add (&fast.sms[s], &other);
+          if (with_cands && g_rand_int_range (r, 0, 3) == 0)
+            cands->sms[cands->n_sms++] = ENG_PLACED (s, 1);
+          else if (with_cands)
+            while (fits (&p, &fast.sms[s], &need))
+              add (&fast.sms[s], &need);
+        }
+      fast.sm_next = g_rand_int_range (r, 0, p.sm_count);
+      guint32 want = g_rand_int_range (r, 0, p.sm_count * p.max_blocks_per_sm * 2 + 2);
+      if (g_rand_int_range (r, 0, 4) == 0)
+        want = g_rand_int_range (r, 0, p.sm_count + 1); /* a small grid */
+
+      sms_init (&ref, &p);
+      memcpy (ref.sms, fast.sms, p.sm_count * sizeof (EngSm));
+      ref.sm_next = fast.sm_next;
+      ref.reference = TRUE;
+
+      EngPlacement *a = eng_sm_place (&fast, &need, want, cands);
+      EngPlacement *b = eng_sm_place (&ref, &need, want, NULL);
+      assert_same_placement (a, b, seed);
+      g_assert_cmpuint (fast.sm_next, ==, ref.sm_next);
+      g_assert_cmpmem (fast.sms, p.sm_count * sizeof (EngSm), ref.sms, p.sm_count * sizeof (EngSm));
+
+      /* Filling the same SMs again after the blocks leave, with more wanted
+       * than they hold: the shortcut's sm_next equals the scan's. */
+      if (a != NULL)
+        {
+          guint start = g_rand_int_range (r, 0, p.sm_count);
+          guint expect_next = eng_sm_next_after_refill (&fast, a, start);
+          eng_sm_give_back (&ref, b, &need);
+          ref.sm_next = start;
+          EngPlacement *again = eng_sm_place (&ref, &need, G_MAXUINT32 / 2, NULL);
+          if (b->blocks == 0 || again == NULL)
+            g_error ("seed %u: nothing placed again", seed);
+          /* Only a kernel that filled every SM refills its own SMs exactly. */
+          if (want >= a->blocks + 1 && a->blocks == again->blocks)
+            {
+              assert_same_placement (a, again, seed);
+              g_assert_cmpuint (expect_next, ==, ref.sm_next);
+            }
+          eng_sm_placement_free (&ref, again);
+          eng_sm_placement_free (&fast, a);
+          eng_sm_placement_free (&ref, b);
+        }
+      g_free (cands);
+      sms_clear (&fast);
+      sms_clear (&ref);
+    }
+}
+
+/* ---- Whole runs against the reference mode ---- */
+
+static void
+assert_same_run (EngSim *a, EngSim *b, gsize n, const char *what)
+{
+  const EngOpResult *x = eng_sim_results (a), *y = eng_sim_results (b);
+  for (gsize i = 0; i < n; i++)
+    if (x[i].issue != y[i].issue || x[i].start != y[i].start || x[i].end != y[i].end
+        || x[i].cause != y[i].cause || x[i].cause_ref != y[i].cause_ref
+        || x[i].engine != y[i].engine || x[i].conn != y[i].conn || x[i].queue != y[i].queue)
+      g_error ("%s: op %" G_GSIZE_FORMAT " differs: %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
+               " (%s %u) vs %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT " (%s %u)",
+               what, i, x[i].start, x[i].end, eng_cause_name (x[i].cause), x[i].cause_ref,
+               y[i].start, y[i].end, eng_cause_name (y[i].cause), y[i].cause_ref);
+  g_assert_cmpint (eng_sim_makespan (a), ==, eng_sim_makespan (b));
+  g_assert_cmpuint (eng_sim_events (a), ==, eng_sim_events (b));
+}
+
+/* Random schedules (big grids included, so that kernels run many waves and
+ * their ends batch) on the shipped profiles and the zero-latency schematic
+ * ones, where ties on one nanosecond are common: every result equal. */
+static void
+test_model_equals_reference (void)
+{
+  static const char *const profiles[] = {
+    "engines/profiles/c1060.ini", "engines/profiles/c2050.ini", "engines/profiles/k20.ini",
+    "tests/profiles/schematic-k20.ini", "tests/profiles/schematic-c2050.ini",
+    "tests/profiles/slots4.ini",
+  };
+  GString *text = g_string_new (NULL);
+  guint64 compared = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
+    {
+      g_autofree char *path = g_build_filename (SRCDIR, profiles[i], NULL);
+      EngProfile profile = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_assert_true (profile_load (path, &profile, &error));
+      for (guint64 seed = 1; seed <= 60; seed++)
+        {
+          ScheduleGenOptions o;
+          schedule_gen_options_init (&o);
+          o.seed = seed * 131 + i;
+          o.n_ops = 40 + seed * 7;
+          o.n_streams = 1 + seed % 9;
+          o.connections = seed % 3 == 0 ? 0 : 1 + seed % 8;
+          o.max_grid = seed % 4 == 0 ? 100000 : 4096;
+          o.kernel_types = 1 + seed % 5;
+          o.pct_priority = seed % 2 == 0 ? 30 : 0;
+          o.mix.kernel = 40 + seed % 30;
+          g_string_truncate (text, 0);
+          schedule_gen_append (&o, text);
+          ScheduleParseOptions parse = { NULL, 0 };
+          g_autoptr (Schedule) sched = schedule_parse_text ("gen.sched", text->str, text->len,
+                                                            &parse, &error);
+          g_assert_no_error (error);
+          g_autoptr (EngSim) fast = eng_sim_new (&profile, sched, 0, &error);
+          g_assert_no_error (error);
+          g_autoptr (EngSim) ref = eng_sim_new (&profile, sched, 0, &error);
+          g_assert_no_error (error);
+          eng_sim_set_reference (ref, TRUE);
+          eng_sim_run (fast);
+          eng_sim_run (ref);
+          g_autofree char *what = g_strdup_printf ("%s, schedule seed %" G_GUINT64_FORMAT,
+                                                   profiles[i], o.seed);
+          assert_same_run (fast, ref, schedule_n_ops (sched), what);
+          compared += schedule_n_ops (sched);
+        }
+      eng_profile_clear (&profile);
+    }
+  g_string_free (text, TRUE);
+  /* 6 profiles x 60 schedules of 47..460 ops */
+  g_assert_cmpuint (compared, >, 6 * 60 * 47);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sm/place-equals-scan", test_place_equals_scan);
+  g_test_add_func ("/sm/model-equals-reference", test_model_equals_reference);
+  return g_test_run ();
+}

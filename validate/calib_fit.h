@@ -1,0 +1,56 @@
+/* calib_fit.h: the arithmetic of calibration, free of CUDA: fits and summaries of microbenchmark timings.
+ *
+ * The harness measures; this module turns the measurements into profile
+ * numbers. Kept apart so that CI, which has no GPU, can test it on synthetic
+ * data with known answers. Times are SimTime nanoseconds. */
+#ifndef CALIB_FIT_H
+#define CALIB_FIT_H
+
+#include <glib.h>
+#include "sim_time.h"
+
+/* A copy's solo time as latency + bytes / bandwidth. */
+typedef struct
+{
+  SimTime latency;     /* ns, >= 0 */
+  double bandwidth;    /* bytes per second, > 0 */
+  double max_residual; /* largest |model - measured| / measured over the points */
+} CalibLinkFit;
+
+/* Least squares fit of times[i] = latency + bytes[i] / bandwidth, each point
+ * weighted by 1 / times[i]^2 so that a 4 KiB copy counts as much as a 256 MiB
+ * one (the error that matters is relative). A negative intercept is clamped
+ * to 0 and the bandwidth refitted through the origin. Returns FALSE when
+ * fewer than two distinct sizes are given, a time is not positive, or the
+ * data have no positive slope. */
+gboolean calib_fit_link (const guint64 *bytes, const SimTime *times, gsize n,
+                         CalibLinkFit *fit);
+
+/* The median of n > 0 values (the mean of the two middle ones for even n);
+ * `values` is not changed. */
+SimTime calib_fit_median (const SimTime *values, gsize n);
+double calib_fit_median_double (const double *values, gsize n);
+
+/* Speed of each direction while both run, relative to alone: the mean of
+ * solo / both over the two directions, clamped to (0, 1]. */
+double calib_fit_duplex (SimTime solo_a, SimTime both_a, SimTime solo_b, SimTime both_b);
+
+/* How much of the shorter of two intervals the other one covers, 0..1: 0 for
+ * copies that ran one after the other, 1 when one ran wholly inside the other. */
+double calib_fit_overlap (SimTime a_start, SimTime a_end, SimTime b_start, SimTime b_end);
+
+/* The largest number of the intervals [start, end) open at one instant.
+ * Intervals that only touch do not overlap. */
+guint calib_fit_max_overlap (const SimTime *start, const SimTime *end, gsize n);
+
+/* The connection probe: stream 0 holds its connection's compute queue until
+ * `blocked_until` (a kernel waiting behind a long one), and streams 1..n-1
+ * each issued one short kernel after it. A stream whose kernel started at or
+ * after `blocked_until` shares stream 0's connection. Returns the smallest
+ * such j (the connection count under round-robin assignment), or 0 when no
+ * stream was held back. *round_robin says whether exactly the multiples of
+ * that j were held back, as round-robin in creation order predicts. */
+guint calib_fit_connections (const SimTime *start, gsize n, SimTime blocked_until,
+                             gboolean *round_robin);
+
+#endif /* CALIB_FIT_H */

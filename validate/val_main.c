@@ -1,0 +1,418 @@
+/* val_main.c: `streamsim-validate`: run a schedule on the GPU and write the measured timeline, or calibrate a profile.
+ *
+ * Exit status: 0 success; 2 bad input (usage, a schedule that does not parse
+ * or does not fit this GPU); 3 no GPU, a failing CUDA call or an I/O error. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calib_fit.h"
+#include "profile_file.h"
+#include "schedule.h"
+#include "timeline.h"
+#include "val_calibrate.h"
+#include "val_cuda.h"
+#include "val_device.h"
+#include "val_run.h"
+
+enum
+{
+  EXIT_INPUT = 2,
+  EXIT_SYSTEM = 3,
+};
+
+#define BARE_RUNS 3
+
+typedef struct
+{
+  int reps, warmup, connections;
+  char *csv, *device, *output, *probe, *timing;
+  char **defines;
+  gboolean calibrate;
+} Options;
+
+static int
+report (const GError *error)
+{
+  fprintf (stderr, "streamsim-validate: %s\n", error->message);
+  if (error->domain == SCHEDULE_ERROR)
+    return error->code == SCHEDULE_ERROR_IO ? EXIT_SYSTEM : EXIT_INPUT;
+  if (error->domain == G_OPTION_ERROR || error->domain == PROFILE_ERROR)
+    return EXIT_INPUT;
+  if (error->domain == VAL_ERROR && error->code == VAL_ERROR_SCHEDULE)
+    return EXIT_INPUT;
+  return EXIT_SYSTEM;
+}
+
+/* The names the schedule's time= lists are matched against: the device
+ * profile's own names (with those it inherits) when there is one on the
+ * profile path, else the device name alone. */
+static char **
+device_names (const char *profile_name)
+{
+  EngProfile profile = { 0 };
+  GError *ignored = NULL;
+  if (profile_load (profile_name, &profile, &ignored))
+    {
+      char **names = g_strdupv (profile.names);
+      eng_profile_clear (&profile);
+      return names;
+    }
+  g_clear_error (&ignored);
+  char **names = g_new0 (char *, 2);
+  names[0] = g_strdup (profile_name);
+  return names;
+}
+
+static const char *
+engine_name (const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return schedule_copy_dir_name (op->u.copy.dir);
+    case SCHED_OP_KERNEL:
+      return "compute";
+    case SCHED_OP_RECORD:
+    case SCHED_OP_WAIT:
+      return "stream";
+    default:
+      return "host";
+    }
+}
+
+static gboolean
+op_has_stream (const SchedOp *op)
+{
+  return op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY || op->kind == SCHED_OP_KERNEL
+         || op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT
+         || op->kind == SCHED_OP_SYNC_STREAM;
+}
+
+/* Median over repeats of one field, each repeat taken from its own origin
+ * (its first API call). -1 when no repeat saw the field. */
+static SimTime
+median_field (SimTime **field, const SimTime *origin, int reps, gsize op)
+{
+  SimTime *v = g_new (SimTime, reps);
+  int n = 0;
+  for (int r = 0; r < reps; r++)
+    if (field[r][op] >= 0)
+      v[n++] = field[r][op] - origin[r];
+  SimTime m = n > 0 ? calib_fit_median (v, n) : -1;
+  g_free (v);
+  return m;
+}
+
+/* What the CSV's metadata says about the run besides the times. */
+typedef struct
+{
+  ValTiming timing;
+  const char *cupti;       /* library, or NULL */
+  SimTime done_none;       /* median host done without any timing, from the origin */
+  SimTime done_events;     /* the same with timing events, -1 if not run */
+  SimTime clock_window;
+} RunInfo;
+
+static gboolean
+write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValTimes **times,
+           int reps, const RunInfo *info, GError **error)
+{
+  gsize n = schedule_n_ops (sched);
+  SimTime *origin = g_new (SimTime, reps);
+  SimTime **issue = g_new (SimTime *, reps), **start = g_new (SimTime *, reps),
+          **end = g_new (SimTime *, reps);
+  SimTime *makespans = g_new (SimTime, reps), *dones = g_new (SimTime, reps);
+  for (int r = 0; r < reps; r++)
+    {
+      origin[r] = n > 0 ? times[r]->issue[0] : 0;
+      issue[r] = times[r]->issue;
+      start[r] = times[r]->start;
+      end[r] = times[r]->end;
+      makespans[r] = 0;
+      for (gsize i = 0; i < n; i++)
+        makespans[r] = MAX (makespans[r], end[r][i] - origin[r]);
+      dones[r] = times[r]->done - origin[r];
+    }
+
+  char *connections = g_strdup_printf ("%u", val_device_connections ());
+  char *reps_text = g_strdup_printf ("%d (after %d warm-up)", reps, opt->warmup);
+  SimTime ms_med = calib_fit_median (makespans, reps);
+  SimTime ms_min = makespans[0], ms_max = makespans[0];
+  for (int r = 1; r < reps; r++)
+    {
+      ms_min = MIN (ms_min, makespans[r]);
+      ms_max = MAX (ms_max, makespans[r]);
+    }
+  char *spread = g_strdup_printf ("min %" G_GINT64_FORMAT ", median %" G_GINT64_FORMAT
+                                  ", max %" G_GINT64_FORMAT, ms_min, ms_med, ms_max);
+  char *done = info->done_events >= 0
+    ? g_strdup_printf ("%" G_GINT64_FORMAT " timed with %s, %" G_GINT64_FORMAT
+                       " untimed, %" G_GINT64_FORMAT " with timing events",
+                       calib_fit_median (dones, reps), val_timing_name (info->timing),
+                       info->done_none, info->done_events)
+    : g_strdup_printf ("%" G_GINT64_FORMAT " timed with %s, %" G_GINT64_FORMAT " untimed",
+                       calib_fit_median (dones, reps), val_timing_name (info->timing),
+                       info->done_none);
+  char *window = g_strdup_printf ("%" G_GINT64_FORMAT, info->clock_window);
+  char *timing = info->cupti != NULL
+    ? g_strdup_printf ("kernels: %%globaltimer; copies: CUPTI memcpy records (%s); records and "
+                       "waits: derived from their stream", info->cupti)
+    : g_strdup_printf ("kernels: %%globaltimer; copies: %s", val_timing_name (info->timing));
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  char *date = g_date_time_format_iso8601 (now);
+  const char *meta[] = {
+    "source", "measured",
+    "schedule", schedule_path (sched),
+    "device", dev->profile_name,
+    "gpu", dev->gpu,
+    "driver", dev->driver,
+    "cuda", dev->cuda,
+    "connections", connections,
+    "reps", reps_text,
+    "makespan_ns", spread,
+    "host_done_ns", done,
+    "clock_window_ns", window,
+    "timing", timing,
+    "date", date,
+    NULL,
+  };
+
+  gboolean ok = FALSE;
+  TimelineWriter *w = timeline_writer_new (opt->csv != NULL ? opt->csv : "-", meta, error);
+  if (w != NULL)
+    {
+      ok = TRUE;
+      for (gsize i = 0; i < n && ok; i++)
+        {
+          const SchedOp *op = schedule_op (sched, i);
+          TimelineRow row = {
+            .op = (guint32) i,
+            .line = op->line,
+            .stream = op_has_stream (op) ? schedule_stream (sched, op->stream)->name : "",
+            .kind = schedule_op_kind_name (op),
+            .engine = engine_name (op),
+            .conn = -1,
+            .issue = median_field (issue, origin, reps, i),
+            .start = median_field (start, origin, reps, i),
+            .end = median_field (end, origin, reps, i),
+            .bytes = (op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY) ? op->u.copy.bytes : 0,
+            .grid = op->kind == SCHED_OP_KERNEL ? op->u.kernel.grid : 0,
+            .block = op->kind == SCHED_OP_KERNEL ? op->u.kernel.block : 0,
+            .label = op->label,
+            .cause = NULL,
+          };
+          ok = timeline_writer_add (w, &row, error);
+        }
+      if (ok)
+        ok = timeline_writer_finish (w, error);
+      else
+        timeline_writer_abort (w);
+    }
+  fprintf (stderr, "streamsim-validate: %s: makespan %s ns over %d repeats; host done %s ns\n",
+           schedule_path (sched), spread, reps, done);
+
+  g_free (date);
+  g_free (timing);
+  g_free (window);
+  g_free (done);
+  g_free (spread);
+  g_free (reps_text);
+  g_free (connections);
+  g_free (makespans);
+  g_free (dones);
+  g_free (issue);
+  g_free (start);
+  g_free (end);
+  g_free (origin);
+  return ok;
+}
+
+static int
+run_schedule (const Options *opt, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  ScheduleParseOptions popt = { .defines = (const char *const *) opt->defines };
+  g_autoptr (Schedule) sched = schedule_parse_file (path, &popt, &error);
+  if (sched == NULL)
+    return report (error);
+
+  /* Before the first CUDA call: the driver reads it when the context is made. */
+  val_device_set_connections (opt->connections > 0 ? (guint) opt->connections
+                                                   : schedule_connections (sched));
+
+  ValDevice dev;
+  if (!val_device_open (&dev, opt->device, &error))
+    {
+      val_device_clear (&dev);
+      return report (error);
+    }
+  char **names = device_names (dev.profile_name);
+  int status = 0;
+  ValRun *run = val_run_new (sched, &dev, (const char *const *) names, &error);
+  ValTimes **times = g_new0 (ValTimes *, opt->reps);
+  ValTimes *scratch = val_times_new (schedule_n_ops (sched));
+  RunInfo info = { .timing = VAL_TIMING_EVENTS };
+  if (run == NULL)
+    {
+      status = report (error);
+      goto out;
+    }
+  if (opt->timing == NULL || strcmp (opt->timing, "cupti") == 0)
+    {
+      if (val_run_use_cupti (run, &error))
+        info.timing = VAL_TIMING_CUPTI;
+      else
+        {
+          fprintf (stderr, "streamsim-validate: %s; timing copies with events instead\n",
+                   error->message);
+          g_clear_error (&error);
+        }
+    }
+  for (int r = 0; r < opt->warmup; r++)
+    if (!val_run_once (run, info.timing, scratch, &error))
+      {
+        status = report (error);
+        goto out;
+      }
+  for (int r = 0; r < opt->reps; r++)
+    {
+      times[r] = val_times_new (schedule_n_ops (sched));
+      if (!val_run_once (run, info.timing, times[r], &error))
+        {
+          status = report (error);
+          goto out;
+        }
+    }
+  /* The same program without timing (and, under CUPTI, with timing events)
+   * for the metadata: what the measurement itself costs. */
+  SimTime bare[BARE_RUNS], with_events[BARE_RUNS];
+  info.done_events = -1;
+  info.cupti = val_run_cupti_library (run);
+  if (!val_run_stop_cupti (run, &error))
+    {
+      status = report (error);
+      goto out;
+    }
+  for (int r = 0; r < BARE_RUNS; r++)
+    {
+      if (!val_run_once (run, VAL_TIMING_NONE, scratch, &error))
+        {
+          status = report (error);
+          goto out;
+        }
+      bare[r] = scratch->done - (schedule_n_ops (sched) > 0 ? scratch->issue[0] : scratch->done);
+      if (info.timing == VAL_TIMING_CUPTI)
+        {
+          if (!val_run_once (run, VAL_TIMING_EVENTS, scratch, &error))
+            {
+              status = report (error);
+              goto out;
+            }
+          with_events[r] = scratch->done
+                           - (schedule_n_ops (sched) > 0 ? scratch->issue[0] : scratch->done);
+        }
+    }
+  info.done_none = calib_fit_median (bare, BARE_RUNS);
+  if (info.timing == VAL_TIMING_CUPTI)
+    info.done_events = calib_fit_median (with_events, BARE_RUNS);
+  info.clock_window = val_run_clock_window (run);
+  if (!write_csv (opt, sched, &dev, times, opt->reps, &info, &error))
+    status = report (error);
+
+out:
+  for (int r = 0; r < opt->reps; r++)
+    val_times_free (times[r]);
+  g_free (times);
+  val_times_free (scratch);
+  val_run_free (run);
+  g_strfreev (names);
+  val_device_clear (&dev);
+  return status;
+}
+
+/* `self` starts the probes: /proc/self/exe, this very binary wherever it was
+ * started from. */
+static int
+calibrate (const Options *opt, const char *self)
+{
+  g_autoptr (GError) error = NULL;
+  if (!val_calibrate_probes (self, &error))
+    return report (error);
+  ValDevice dev;
+  if (!val_device_open (&dev, opt->device, &error))
+    {
+      val_device_clear (&dev);
+      return report (error);
+    }
+  int status = val_calibrate_run (&dev, opt->output, &error) ? 0 : report (error);
+  val_device_clear (&dev);
+  return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  Options opt = { .reps = 10, .warmup = 2 };
+  GOptionEntry entries[] = {
+    { "reps", 'n', 0, G_OPTION_ARG_INT, &opt.reps, "Timed repeats; each field is the median (default 10)", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &opt.warmup, "Untimed repeats first (default 2)", "N" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &opt.csv, "Write the measured timeline here (default: stdout)", "FILE" },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &opt.connections, "CUDA_DEVICE_MAX_CONNECTIONS, 1..32 (default: the schedule's, else the driver's)", "N" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &opt.device, "Profile name of this GPU, for time= lists and the CSV (default: from the GPU's name, e.g. h100)", "NAME" },
+    { "timing", 0, 0, G_OPTION_ARG_STRING, &opt.timing, "How copies are timed: cupti (default; events when libcupti is missing) or events", "HOW" },
+    { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &opt.defines, "Override a `let` parameter (repeatable)", "NAME=VALUE" },
+    { "calibrate", 0, 0, G_OPTION_ARG_NONE, &opt.calibrate, "Measure this GPU and write its device profile (with -o)", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.output, "The profile --calibrate writes, e.g. engines/profiles/h100.ini", "FILE" },
+    { "probe", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt.probe, "One calibration probe (internal)", "NAME" },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE | --calibrate -o FILE");
+  g_option_context_set_summary (context,
+    "Runs a schedule on this machine's GPU with the real CUDA calls and writes the measured\n"
+    "timeline (the same CSV as `streamsim predict`), or with --calibrate measures the GPU\n"
+    "and writes its device profile.\n"
+    "Exit status: 0 success, 2 bad input, 3 no GPU or a CUDA failure.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  int status;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    status = report (error);
+  else if (opt.probe != NULL)
+    status = val_calibrate_probe_main (opt.probe);
+  else if (opt.reps < 1 || opt.warmup < 0 || opt.connections < 0 || opt.connections > 32
+           || (opt.timing != NULL && strcmp (opt.timing, "cupti") != 0
+               && strcmp (opt.timing, "events") != 0))
+    {
+      fprintf (stderr, "streamsim-validate: --reps must be at least 1, --warmup at least 0, "
+                       "--connections 1 to 32, --timing cupti or events\n");
+      status = EXIT_INPUT;
+    }
+  else if (opt.calibrate)
+    {
+      if (opt.output == NULL || argc != 1)
+        {
+          fprintf (stderr, "streamsim-validate: --calibrate takes no schedule and needs -o FILE "
+                           "(e.g. -o engines/profiles/h100.ini)\n");
+          status = EXIT_INPUT;
+        }
+      else
+        status = calibrate (&opt, "/proc/self/exe");
+    }
+  else if (argc != 2)
+    {
+      fprintf (stderr, "streamsim-validate: give one schedule file (or --calibrate -o FILE); "
+                       "see --help\n");
+      status = EXIT_INPUT;
+    }
+  else
+    status = run_schedule (&opt, argv[1]);
+
+  g_free (opt.csv);
+  g_free (opt.device);
+  g_free (opt.output);
+  g_free (opt.probe);
+  g_free (opt.timing);
+  g_strfreev (opt.defines);
+  return status;
+}

@@ -1,0 +1,724 @@
+/* val_run.c: a schedule performed with the real CUDA calls and timed op by op (see val_run.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "val_run.h"
+#include "val_clock.h"
+#include "val_cuda.h"
+#include "val_cupti.h"
+#include "spin.h"
+
+/* How one op is performed; filled once by val_run_new. */
+typedef struct
+{
+  /* copies */
+  void *dst;
+  const void *src;
+  enum cudaMemcpyKind dir;
+  /* kernels */
+  unsigned int grid, block;
+  size_t smem;               /* dynamic shared memory, padding for regs= included */
+  unsigned long long block_ns;
+  guint waves;
+  guint slot;
+  /* timing events: copies get a start and an end event, records and waits
+   * one event right after them; NULL where none */
+  cudaEvent_t ev_a, ev_b;
+} OpPlan;
+
+struct ValRun
+{
+  const Schedule *sched;
+  const ValDevice *dev;
+  gsize n_ops;
+  OpPlan *plan;
+  cudaStream_t *streams; /* [0] is the legacy default stream */
+  guint n_streams;
+  cudaEvent_t *events;   /* the schedule's own, timing disabled */
+  guint n_events;
+  cudaStream_t helper;   /* the harness's: slot resets and clock probes */
+  ValClock *clock;
+  SpinSlot *slots;       /* device, one per kernel op */
+  SpinSlot *slots_host;
+  guint n_slots;
+  void *dev_buf, *d2d_buf, *pinned_buf, *pageable_buf;
+  ValCupti *cupti;
+  guint32 *cupti_ids;    /* CUPTI's id of each schedule stream */
+  SimTime *record_time;  /* derived completion of each event's latest record */
+  SimTime *stream_done;  /* derived completion of each stream's work so far */
+};
+
+const char *
+val_timing_name (ValTiming timing)
+{
+  switch (timing)
+    {
+    case VAL_TIMING_CUPTI:
+      return "cupti";
+    case VAL_TIMING_EVENTS:
+      return "events";
+    default:
+      return "none";
+    }
+}
+
+static gboolean G_GNUC_PRINTF (4, 5)
+op_error (const ValRun *run, const SchedOp *op, GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *body = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, VAL_ERROR, VAL_ERROR_SCHEDULE, "%s:%u:%u: %s",
+               schedule_path (run->sched), op->line, op->column, body);
+  g_free (body);
+  return FALSE;
+}
+
+/* Blocks per SM for this kernel. The spin kernel needs few registers, so a
+ * kernel that declares regs= would fit more blocks than the real one; the
+ * harness then pads the block's dynamic shared memory until the SM holds no
+ * more blocks than those registers allow (CUDA allocates registers per warp
+ * in units of 256). */
+static gboolean
+plan_kernel_shape (ValRun *run, const SchedOp *op, OpPlan *p, GError **error)
+{
+  const struct cudaDeviceProp *prop = &run->dev->prop;
+  const SchedKernel *k = &op->u.kernel;
+
+  if (k->block == 0 || k->block > (guint32) prop->maxThreadsPerBlock)
+    return op_error (run, op, error, "block=%u: this GPU (%s) allows 1 to %d threads per block",
+                     k->block, run->dev->gpu, prop->maxThreadsPerBlock);
+  if (k->grid == 0 || k->grid > (guint32) prop->maxGridSize[0])
+    return op_error (run, op, error, "grid=%u: this GPU (%s) allows 1 to %d blocks",
+                     k->grid, run->dev->gpu, prop->maxGridSize[0]);
+  if (k->smem > prop->sharedMemPerBlockOptin)
+    return op_error (run, op, error,
+                     "smem=%u: this GPU (%s) allows at most %zu bytes of shared memory per block",
+                     k->smem, run->dev->gpu, prop->sharedMemPerBlockOptin);
+  p->grid = k->grid;
+  p->block = k->block;
+  p->smem = k->smem;
+
+  int bps = 0;
+  if (!VAL_CUDA (spin_occupancy (&bps, p->block, p->smem), error))
+    return FALSE;
+  if (k->regs > 0)
+    {
+      guint warps = (k->block + 31) / 32;
+      guint per_warp = (k->regs * 32 + 255) / 256 * 256;
+      guint64 per_block = (guint64) per_warp * warps;
+      if (k->regs > 255 || per_block > (guint64) prop->regsPerBlock)
+        return op_error (run, op, error,
+                         "regs=%u with block=%u needs %" G_GUINT64_FORMAT " registers; this GPU "
+                         "allows at most 255 per thread and %d per block",
+                         k->regs, k->block, per_block, prop->regsPerBlock);
+      int limit = (int) ((guint64) prop->regsPerMultiprocessor / per_block);
+      if (limit < bps)
+        {
+          size_t lo = p->smem, hi = prop->sharedMemPerBlockOptin;
+          /* The smallest padding whose occupancy is at most `limit`. */
+          while (lo < hi)
+            {
+              size_t mid = lo + (hi - lo) / 2;
+              int b = 0;
+              if (!VAL_CUDA (spin_occupancy (&b, p->block, mid), error))
+                return FALSE;
+              if (b <= limit)
+                hi = mid;
+              else
+                lo = mid + 1;
+            }
+          p->smem = lo;
+          if (!VAL_CUDA (spin_occupancy (&bps, p->block, p->smem), error))
+            return FALSE;
+        }
+    }
+  if (bps <= 0)
+    return op_error (run, op, error, "a block of %u threads with %zu bytes of shared memory "
+                     "does not fit on one SM of this GPU (%s)", p->block, p->smem, run->dev->gpu);
+
+  guint64 slots = (guint64) bps * (guint64) prop->multiProcessorCount;
+  p->waves = (guint) ((p->grid + slots - 1) / slots);
+  return TRUE;
+}
+
+static gboolean
+plan_kernel (ValRun *run, const SchedOp *op, OpPlan *p, const char *const *names,
+             GError **error)
+{
+  if (!plan_kernel_shape (run, op, p, error))
+    return FALSE;
+  const SchedKernel *k = &op->u.kernel;
+  if (k->block_time >= 0)
+    p->block_ns = (unsigned long long) k->block_time;
+  else
+    {
+      /* time= is the kernel's isolated time on the device: spread it over
+       * the waves this GPU makes of the grid, as the model does. */
+      SimTime t = 0;
+      if (!schedule_kernel_time (run->sched, op, names, &t, error))
+        return FALSE;
+      p->block_ns = (unsigned long long) ((t + p->waves / 2) / p->waves);
+    }
+  p->slot = run->n_slots++;
+  return TRUE;
+}
+
+static gboolean
+alloc_buffers (ValRun *run, GError **error)
+{
+  guint64 dev = 0, d2d = 0, pinned = 0, pageable = 0;
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      const SchedOp *op = schedule_op (run->sched, i);
+      if (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
+        continue;
+      guint64 b = op->u.copy.bytes;
+      dev = MAX (dev, b);
+      if (op->u.copy.dir == SCHED_DIR_D2D)
+        d2d = MAX (d2d, b);
+      else if (op->u.copy.pageable)
+        pageable = MAX (pageable, b);
+      else
+        pinned = MAX (pinned, b);
+    }
+  /* One buffer of the largest size per kind, shared by every copy of that
+   * kind: copies that overlap may touch the same bytes, which costs nothing
+   * in time and keeps the footprint at one buffer a kind. */
+  if (dev > 0 && !VAL_CUDA (cudaMalloc (&run->dev_buf, dev), error))
+    return FALSE;
+  if (d2d > 0 && !VAL_CUDA (cudaMalloc (&run->d2d_buf, d2d), error))
+    return FALSE;
+  if (pinned > 0 && !VAL_CUDA (cudaMallocHost (&run->pinned_buf, pinned), error))
+    return FALSE;
+  if (pageable > 0)
+    {
+      run->pageable_buf = malloc (pageable);
+      if (run->pageable_buf == NULL)
+        {
+          g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
+                       "cannot allocate %" G_GUINT64_FORMAT " bytes of pageable host memory",
+                       pageable);
+          return FALSE;
+        }
+      /* Touch every page now, so page faults stay out of the timed copies. */
+      memset (run->pageable_buf, 1, pageable);
+    }
+  if (pinned > 0)
+    memset (run->pinned_buf, 1, pinned);
+  if (dev > 0 && !VAL_CUDA (cudaMemset (run->dev_buf, 1, dev), error))
+    return FALSE;
+  return TRUE;
+}
+
+static void
+plan_copy (ValRun *run, const SchedOp *op, OpPlan *p)
+{
+  void *host = op->u.copy.pageable ? run->pageable_buf : run->pinned_buf;
+  switch (op->u.copy.dir)
+    {
+    case SCHED_DIR_H2D:
+      p->dst = run->dev_buf;
+      p->src = host;
+      p->dir = cudaMemcpyHostToDevice;
+      break;
+    case SCHED_DIR_D2H:
+      p->dst = host;
+      p->src = run->dev_buf;
+      p->dir = cudaMemcpyDeviceToHost;
+      break;
+    case SCHED_DIR_D2D:
+      p->dst = run->d2d_buf;
+      p->src = run->dev_buf;
+      p->dir = cudaMemcpyDeviceToDevice;
+      break;
+    }
+}
+
+static gboolean
+create_streams (ValRun *run, GError **error)
+{
+  run->n_streams = schedule_n_streams (run->sched);
+  run->streams = g_new0 (cudaStream_t, run->n_streams);
+  run->streams[SCHED_STREAM_DEFAULT] = cudaStreamLegacy;
+  for (guint i = 1; i < run->n_streams; i++)
+    {
+      const SchedStream *s = schedule_stream (run->sched, i);
+      /* CUDA clamps priorities into its range itself; clamping here too
+       * keeps the value the CSV reports honest. Lower is more urgent. */
+      int prio = CLAMP (s->priority, run->dev->priority_greatest, run->dev->priority_least);
+      if (prio != s->priority)
+        g_printerr ("streamsim-validate: %s:%u: priority %d is outside this GPU's range %d..%d; "
+                    "CUDA uses %d\n", schedule_path (run->sched), s->line, s->priority,
+                    run->dev->priority_greatest, run->dev->priority_least, prio);
+      unsigned int flags = s->nonblocking ? cudaStreamNonBlocking : cudaStreamDefault;
+      if (!VAL_CUDA (cudaStreamCreateWithPriority (&run->streams[i], flags, prio), error))
+        return FALSE;
+    }
+  /* Created last so that the schedule's streams get the hardware queues
+   * they would get in a program of their own. */
+  if (!VAL_CUDA (cudaStreamCreateWithFlags (&run->helper, cudaStreamNonBlocking), error))
+    return FALSE;
+
+  run->n_events = schedule_n_events (run->sched);
+  run->events = g_new0 (cudaEvent_t, MAX (run->n_events, 1));
+  for (guint i = 0; i < run->n_events; i++)
+    if (!VAL_CUDA (cudaEventCreateWithFlags (&run->events[i], cudaEventDisableTiming), error))
+      return FALSE;
+  return TRUE;
+}
+
+ValRun *
+val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *names,
+             GError **error)
+{
+  g_return_val_if_fail (sched != NULL && dev != NULL && names != NULL, NULL);
+
+  ValRun *run = g_new0 (ValRun, 1);
+  run->sched = sched;
+  run->dev = dev;
+  run->n_ops = schedule_n_ops (sched);
+  run->plan = g_new0 (OpPlan, MAX (run->n_ops, 1));
+
+  if (!VAL_CUDA (spin_configure (dev->prop.sharedMemPerBlockOptin), error)
+      || !create_streams (run, error) || !alloc_buffers (run, error))
+    goto fail;
+
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      OpPlan *p = &run->plan[i];
+      switch (op->kind)
+        {
+        case SCHED_OP_COPY:
+        case SCHED_OP_MEMCPY:
+          plan_copy (run, op, p);
+          if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error)
+              || !VAL_CUDA (cudaEventCreate (&p->ev_b), error))
+            goto fail;
+          break;
+        case SCHED_OP_KERNEL:
+          if (!plan_kernel (run, op, p, names, error))
+            goto fail;
+          break;
+        case SCHED_OP_RECORD:
+        case SCHED_OP_WAIT:
+          if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error))
+            goto fail;
+          break;
+        default:
+          break;
+        }
+    }
+
+  run->slots_host = g_new0 (SpinSlot, MAX (run->n_slots, 1));
+  if (!VAL_CUDA (cudaMalloc ((void **) &run->slots, MAX (run->n_slots, 1) * sizeof (SpinSlot)),
+                 error))
+    goto fail;
+  run->clock = val_clock_new (run->helper, error);
+  if (run->clock == NULL)
+    goto fail;
+  run->record_time = g_new0 (SimTime, MAX (run->n_events, 1));
+  run->stream_done = g_new0 (SimTime, MAX (run->n_streams, 1));
+  return run;
+
+fail:
+  val_run_free (run);
+  return NULL;
+}
+
+void
+val_run_free (ValRun *run)
+{
+  if (run == NULL)
+    return;
+  /* Teardown is best effort: errors here cannot change any result. */
+  cudaDeviceSynchronize ();
+  val_clock_free (run->clock);
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      if (run->plan[i].ev_a != NULL)
+        cudaEventDestroy (run->plan[i].ev_a);
+      if (run->plan[i].ev_b != NULL)
+        cudaEventDestroy (run->plan[i].ev_b);
+    }
+  for (guint i = 0; run->events != NULL && i < run->n_events; i++)
+    if (run->events[i] != NULL)
+      cudaEventDestroy (run->events[i]);
+  for (guint i = 1; run->streams != NULL && i < run->n_streams; i++)
+    if (run->streams[i] != NULL)
+      cudaStreamDestroy (run->streams[i]);
+  if (run->helper != NULL)
+    cudaStreamDestroy (run->helper);
+  val_cupti_free (run->cupti);
+  g_free (run->cupti_ids);
+  g_free (run->record_time);
+  g_free (run->stream_done);
+  cudaFree (run->slots);
+  cudaFree (run->dev_buf);
+  cudaFree (run->d2d_buf);
+  cudaFreeHost (run->pinned_buf);
+  free (run->pageable_buf);
+  g_free (run->slots_host);
+  g_free (run->streams);
+  g_free (run->events);
+  g_free (run->plan);
+  g_free (run);
+}
+
+/* Issues op i: only the API call (and, in events mode, its timing events).
+ * The caller reads the host clock once between two ops: that reading is
+ * both the previous op's return and this op's issue, so the harness adds
+ * one clock read per op to the program it measures, not two. */
+static gboolean
+issue_op (ValRun *run, gsize i, gboolean events, GError **error)
+{
+  const SchedOp *op = schedule_op (run->sched, i);
+  OpPlan *p = &run->plan[i];
+  /* Host work and the device and event syncs name no stream. */
+  cudaStream_t s = op->stream < run->n_streams ? run->streams[op->stream] : NULL;
+  cudaError_t rc = cudaSuccess;
+  const char *call = NULL;
+
+  switch (op->kind)
+    {
+    case SCHED_OP_COPY:
+      if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, s), error))
+        return FALSE;
+      rc = cudaMemcpyAsync (p->dst, p->src, op->u.copy.bytes, p->dir, s);
+      call = "cudaMemcpyAsync";
+      if (rc == cudaSuccess && events)
+        return VAL_CUDA (cudaEventRecord (p->ev_b, s), error);
+      break;
+    case SCHED_OP_MEMCPY:
+      /* The end event is recorded after cudaMemcpy returned: it only bounds
+       * the copy's end from above, so the host's return is used instead. */
+      if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, cudaStreamLegacy), error))
+        return FALSE;
+      rc = cudaMemcpy (p->dst, p->src, op->u.copy.bytes, p->dir);
+      call = "cudaMemcpy";
+      break;
+    case SCHED_OP_KERNEL:
+      rc = spin_launch (p->grid, p->block, p->smem, s, p->block_ns, &run->slots[p->slot]);
+      call = "kernel launch";
+      break;
+    case SCHED_OP_RECORD:
+      rc = cudaEventRecord (run->events[op->event], s);
+      call = "cudaEventRecord";
+      if (rc == cudaSuccess && events)
+        return VAL_CUDA (cudaEventRecord (p->ev_a, s), error);
+      break;
+    case SCHED_OP_WAIT:
+      rc = cudaStreamWaitEvent (s, run->events[op->event], 0);
+      call = "cudaStreamWaitEvent";
+      if (rc == cudaSuccess && events)
+        return VAL_CUDA (cudaEventRecord (p->ev_a, s), error);
+      break;
+    case SCHED_OP_SYNC_STREAM:
+      rc = cudaStreamSynchronize (s);
+      call = "cudaStreamSynchronize";
+      break;
+    case SCHED_OP_SYNC_EVENT:
+      rc = cudaEventSynchronize (run->events[op->event]);
+      call = "cudaEventSynchronize";
+      break;
+    case SCHED_OP_SYNC_DEVICE:
+      rc = cudaDeviceSynchronize ();
+      call = "cudaDeviceSynchronize";
+      break;
+    case SCHED_OP_HOST:
+      val_cuda_busy (op->u.duration);
+      break;
+    }
+  if (rc != cudaSuccess)
+    {
+      char *what = g_strdup_printf ("%s for %s:%u", call, schedule_path (run->sched), op->line);
+      gboolean ok = val_cuda_check (rc, what, error);
+      g_free (what);
+      return ok;
+    }
+  return TRUE;
+}
+
+gboolean
+val_run_use_cupti (ValRun *run, GError **error)
+{
+  g_return_val_if_fail (run != NULL, FALSE);
+  if (run->cupti != NULL)
+    return TRUE;
+  run->cupti = val_cupti_open (error);
+  if (run->cupti == NULL)
+    return FALSE;
+  run->cupti_ids = g_new0 (guint32, run->n_streams);
+  for (guint i = 0; i < run->n_streams; i++)
+    if (!val_cupti_stream_id (run->cupti, run->streams[i], &run->cupti_ids[i], error))
+      {
+        val_cupti_free (run->cupti);
+        run->cupti = NULL;
+        return FALSE;
+      }
+  return TRUE;
+}
+
+gboolean
+val_run_stop_cupti (ValRun *run, GError **error)
+{
+  return run->cupti == NULL || val_cupti_stop (run->cupti, error);
+}
+
+const char *
+val_run_cupti_library (const ValRun *run)
+{
+  return run->cupti != NULL ? val_cupti_library (run->cupti) : NULL;
+}
+
+static gboolean
+event_time (ValRun *run, cudaEvent_t ev, SimTime *out, GError **error)
+{
+  return val_clock_from_event (run->clock, ev, out, error);
+}
+
+/* Op i's start and end from what the harness itself saw: kernels' global
+ * timer slots, host calls' clock reads, and with events the timing events.
+ * A start event fires when its stream reaches it, which can be before the
+ * call that follows it was even made; a copy cannot start before its call,
+ * hence the clamp. */
+static gboolean
+collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *t,
+            GError **error)
+{
+  const SchedOp *op = schedule_op (run->sched, i);
+  OpPlan *p = &run->plan[i];
+  t->start[i] = t->end[i] = -1;
+
+  switch (op->kind)
+    {
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      if (timing != VAL_TIMING_EVENTS)
+        return TRUE; /* CUPTI's pass, or not timed */
+      if (!event_time (run, p->ev_a, &t->start[i], error))
+        return FALSE;
+      t->start[i] = MAX (t->start[i], t->issue[i]);
+      /* cudaMemcpy's end event can only be recorded after the call
+       * returned: the host's return bounds the copy's end better. */
+      if (op->kind == SCHED_OP_MEMCPY)
+        t->end[i] = returned;
+      else if (!event_time (run, p->ev_b, &t->end[i], error))
+        return FALSE;
+      t->end[i] = MAX (t->end[i], t->start[i]);
+      return TRUE;
+    case SCHED_OP_KERNEL:
+      {
+        const SpinSlot *slot = &run->slots_host[p->slot];
+        if (slot->start == ~0ULL || slot->end == 0)
+          {
+            g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
+                         "%s:%u: the kernel left no timing: it did not run", schedule_path (run->sched),
+                         op->line);
+            return FALSE;
+          }
+        t->start[i] = val_clock_from_gpu (run->clock, slot->start);
+        t->end[i] = val_clock_from_gpu (run->clock, slot->end);
+        return TRUE;
+      }
+    case SCHED_OP_RECORD:
+    case SCHED_OP_WAIT:
+      if (timing != VAL_TIMING_EVENTS)
+        return TRUE; /* derived later */
+      if (!event_time (run, p->ev_a, &t->end[i], error))
+        return FALSE;
+      t->end[i] = MAX (t->end[i], t->issue[i]);
+      t->start[i] = t->end[i];
+      return TRUE;
+    default:
+      /* Host calls: from the call to its return. */
+      t->start[i] = t->issue[i];
+      t->end[i] = returned;
+      return TRUE;
+    }
+}
+
+/* Gives each copy op its CUPTI record: records of one stream, in start
+ * order, are that stream's copies in issue order. A copy the driver split
+ * into several transfers (pageable memory goes through a staging buffer in
+ * chunks) shows as several records: they are merged until their bytes make
+ * up the op's. */
+static gboolean
+collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error)
+{
+  gsize n = val_cupti_n_copies (run->cupti);
+  for (guint s = 0; s < run->n_streams; s++)
+    {
+      guint32 id = run->cupti_ids[s];
+      gsize r = 0;
+      while (r < n && val_cupti_copy (run->cupti, r)->stream_id != id)
+        r++;
+      for (gsize i = 0; i < run->n_ops; i++)
+        {
+          const SchedOp *op = schedule_op (run->sched, i);
+          if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || op->stream != s)
+            continue;
+          guint64 bytes = 0;
+          t->start[i] = -1;
+          while (bytes < op->u.copy.bytes && r < n
+                 && val_cupti_copy (run->cupti, r)->stream_id == id)
+            {
+              const ValCuptiCopy *c = val_cupti_copy (run->cupti, r++);
+              if (t->start[i] < 0)
+                t->start[i] = c->start;
+              t->end[i] = c->end;
+              bytes += MAX (c->bytes, 1);
+            }
+          /* A blocking copy (cudaMemcpy, or pageable memory, which goes
+           * through a staging buffer the CPU copies to or from) is done for
+           * the program only when the call returns: CUPTI sees the DMA
+           * alone, which for a pageable D2H ends before the CPU has copied
+           * the data out of the staging buffer. */
+          if (bytes >= op->u.copy.bytes
+              && (op->kind == SCHED_OP_MEMCPY
+                  || (op->u.copy.pageable && op->u.copy.dir != SCHED_DIR_D2D)))
+            t->end[i] = MAX (t->end[i], returned[i]);
+          if (bytes < op->u.copy.bytes)
+            {
+              g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
+                           "%s:%u: CUPTI reported no (or too few) copy records for this op "
+                           "(stream %s); try --timing events", schedule_path (run->sched),
+                           op->line, schedule_stream (run->sched, s)->name);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+static SimTime
+blocking_done (ValRun *run)
+{
+  SimTime done = 0;
+  for (guint s = 0; s < run->n_streams; s++)
+    if (s == SCHED_STREAM_DEFAULT || !schedule_stream (run->sched, s)->nonblocking)
+      done = MAX (done, run->stream_done[s]);
+  return done;
+}
+
+/* Records and waits without events: a record completes once its stream's
+ * earlier work has (the legacy default stream's too, for blocking streams;
+ * all blocking streams' for the default stream), and not before its call;
+ * a wait passes once that holds and the record it waits for completed. */
+static void
+derive_markers (ValRun *run, ValTimes *t)
+{
+  memset (run->stream_done, 0, run->n_streams * sizeof (SimTime));
+  for (guint e = 0; e < run->n_events; e++)
+    run->record_time[e] = -1;
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      const SchedOp *op = schedule_op (run->sched, i);
+      if (op->stream >= run->n_streams)
+        continue;
+      guint s = op->stream;
+      gboolean blocking = s == SCHED_STREAM_DEFAULT || !schedule_stream (run->sched, s)->nonblocking;
+      SimTime before = run->stream_done[s];
+      if (s == SCHED_STREAM_DEFAULT)
+        before = MAX (before, blocking_done (run));
+      else if (blocking)
+        before = MAX (before, run->stream_done[SCHED_STREAM_DEFAULT]);
+      if (op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT)
+        {
+          SimTime at = MAX (before, t->issue[i]);
+          if (op->kind == SCHED_OP_WAIT && op->event < run->n_events)
+            at = MAX (at, run->record_time[op->event]);
+          if (t->end[i] < 0)
+            t->start[i] = t->end[i] = at;
+          if (op->kind == SCHED_OP_RECORD)
+            run->record_time[op->event] = t->end[i];
+        }
+      if (t->end[i] >= 0 && op->kind != SCHED_OP_SYNC_STREAM)
+        run->stream_done[s] = MAX (run->stream_done[s], t->end[i]);
+    }
+}
+
+gboolean
+val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
+{
+  g_return_val_if_fail (run != NULL && t != NULL, FALSE);
+  g_return_val_if_fail (timing != VAL_TIMING_CUPTI || run->cupti != NULL, FALSE);
+
+  if (!VAL_CUDA (cudaDeviceSynchronize (), error)
+      || !VAL_CUDA (spin_reset_slots (run->slots, run->n_slots, run->helper), error)
+      || !VAL_CUDA (cudaStreamSynchronize (run->helper), error)
+      || !val_clock_sync (run->clock, error))
+    return FALSE;
+  if (timing == VAL_TIMING_CUPTI && !val_cupti_begin (run->cupti, error))
+    return FALSE;
+
+  SimTime *returned = g_new (SimTime, MAX (run->n_ops, 1));
+  gboolean ok = TRUE;
+  SimTime now = val_cuda_now ();
+  for (gsize i = 0; i < run->n_ops && ok; i++)
+    {
+      t->issue[i] = now;
+      ok = issue_op (run, i, timing == VAL_TIMING_EVENTS, error);
+      now = val_cuda_now ();
+      returned[i] = now;
+    }
+  if (ok)
+    ok = VAL_CUDA (cudaDeviceSynchronize (), error);
+  t->done = val_cuda_now ();
+  if (ok && timing == VAL_TIMING_CUPTI)
+    ok = val_cupti_end (run->cupti, error);
+  if (ok)
+    ok = VAL_CUDA (cudaMemcpy (run->slots_host, run->slots, MAX (run->n_slots, 1) * sizeof (SpinSlot),
+                               cudaMemcpyDeviceToHost), error);
+  for (gsize i = 0; i < run->n_ops && ok; i++)
+    ok = collect_op (run, i, timing, returned[i], t, error);
+  if (ok && timing == VAL_TIMING_CUPTI)
+    ok = collect_cupti (run, t, returned, error);
+  if (ok)
+    derive_markers (run, t);
+  g_free (returned);
+  return ok;
+}
+
+ValTimes *
+val_times_new (gsize n_ops)
+{
+  ValTimes *t = g_new0 (ValTimes, 1);
+  t->issue = g_new0 (SimTime, MAX (n_ops, 1));
+  t->start = g_new0 (SimTime, MAX (n_ops, 1));
+  t->end = g_new0 (SimTime, MAX (n_ops, 1));
+  return t;
+}
+
+void
+val_times_free (ValTimes *t)
+{
+  if (t == NULL)
+    return;
+  g_free (t->issue);
+  g_free (t->start);
+  g_free (t->end);
+  g_free (t);
+}
+
+SimTime
+val_run_block_time (const ValRun *run, gsize op)
+{
+  g_return_val_if_fail (run != NULL && op < run->n_ops, 0);
+  return (SimTime) run->plan[op].block_ns;
+}
+
+guint
+val_run_waves (const ValRun *run, gsize op)
+{
+  g_return_val_if_fail (run != NULL && op < run->n_ops, 0);
+  return run->plan[op].waves;
+}
+
+SimTime
+val_run_clock_window (const ValRun *run)
+{
+  g_return_val_if_fail (run != NULL, 0);
+  return val_clock_host_window (run->clock) + val_clock_event_window (run->clock);
+}
