@@ -1,10 +1,17 @@
-/* eng_copy.c: copy engines and the host link: FIFO per direction, latency + bytes / bandwidth, duplex.
+/* eng_copy.c: copy engines and the host link: one per direction, connection by connection, latency + bytes / bandwidth, duplex.
  *
  * Copy engines are shared device-wide, one per direction (measured on an
  * H200: two H2D copies from different streams and connections ran one after
  * the other), or a single one for both directions on a one-engine device
- * (C1060). An engine serves the copies handed to it by the connection queues
- * in the order they became ready.
+ * (C1060). An engine keeps serving the connection it is on: when a copy
+ * ends, the next copy of the same connection goes first if it is ready, and
+ * only then the copies of other connections, in the order they became ready.
+ * Measured on an H100 and an H200 (traces/validation/copies-conn2): eight
+ * 4 MiB H2D copies of streams 1..8 on two connections, all ready, finished
+ * in the order 1,3,5,7,2,4,6,8, though issued in order; plain FIFO gave
+ * 1,2,...,8 and missed single copies by up to 31% of the makespan.
+ * (A connection offers an engine at most one copy at a time, the head of its
+ * queue for that engine, so the choice scans at most C candidates.)
  *
  * A copy that runs alone takes latency + bytes / bandwidth, with the numbers
  * of its direction and host-memory kind. While copies run in both directions
@@ -112,13 +119,39 @@ update_duplex (EngSim *sim, SimTime now)
     set_rate (sim, down, rate, now);
 }
 
+/* The next copy for an idle engine: the ready one of the connection it last
+ * served, else the one that has been ready longest. */
+static guint32
+take_next (EngSim *sim, EngCopyEngine *engine)
+{
+  EngFifo *ready = &engine->ready;
+  if (engine->last != ENG_NONE && ready->head != ready->tail)
+    {
+      gint16 conn = sim->results[engine->last].conn;
+      guint32 prev = ENG_NONE;
+      for (guint32 op = ready->head; op != ENG_NONE; prev = op, op = sim->ops[op].next_ready)
+        {
+          if (sim->results[op].conn != conn)
+            continue;
+          if (prev == ENG_NONE)
+            break; /* already first */
+          sim->ops[prev].next_ready = sim->ops[op].next_ready;
+          if (ready->tail == op)
+            ready->tail = prev;
+          sim->ops[op].next_ready = ENG_NONE;
+          return op;
+        }
+    }
+  return eng_fifo_pop (sim, ready, ENG_LINK_READY);
+}
+
 static void
 try_start (EngSim *sim, guint slot, SimTime now)
 {
   EngCopyEngine *engine = &sim->copy[slot];
   if (engine->running != ENG_NONE)
     return;
-  guint32 op = eng_fifo_pop (sim, &engine->ready, ENG_LINK_READY);
+  guint32 op = take_next (sim, engine);
   if (op == ENG_NONE)
     return;
   engine->running = op;

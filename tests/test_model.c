@@ -399,6 +399,26 @@ test_copy_engine_fifo (void)
   run_free (run);
 }
 
+/* A copy engine keeps serving the connection it is on (measured on an H100
+ * and an H200, traces/validation/copies-conn2). Four streams on two
+ * connections: s1, s3 on conn0 and s2, s4 on conn1; all four 4 MiB H2Ds are
+ * issued at 0. s1 runs 0..1 and s3 moves up to conn0's head; at 1 both s3
+ * (conn0) and s2 (conn1, ready since 0) wait: conn0 goes on, s3 1..2, then
+ * s2 2..3 and s4 3..4. (FIFO by readiness would give s2 1..2, s3 2..3.) */
+static void
+test_copy_engine_connection_turns (void)
+{
+  Run *run = run_text ("schematic-k20",
+                       "connections 2\n"
+                       "stream s1\nstream s2\nstream s3\nstream s4\n"
+                       "h2d s1 4MiB\nh2d s2 4MiB\nh2d s3 4MiB\nh2d s4 4MiB\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 2, 1, 2);
+  assert_span (run, 1, 2, 3);
+  assert_span (run, 3, 3, 4);
+  run_free (run);
+}
+
 /* Wave quantization: on 2 SMs x 2 slots, time=3ms for 10 blocks is 3 waves
  * of 1 ms. A kernel of 4 blocks with the same block time takes 1 wave. */
 static void
@@ -448,6 +468,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
+  g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);
   g_test_add_func ("/model/waves", test_waves);
   g_test_add_func ("/model/block-too-large", test_block_too_large);
   return g_test_run ();
