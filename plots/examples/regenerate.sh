@@ -18,3 +18,9 @@ done
 # Makespan against the number of chunks of the same 16 MiB.
 "$bin" sweep "$seed/pipeline.sched" -D nchunks=1..64 --device c1060,c2050,k20 -q \
   -o "$out/sweep-chunks.png"
+
+# Predicted (above) against measured (below) on the H200 (validate/results).
+res="$(dirname "$0")/../../validate/results/h200"
+"$bin" plot "$res/seed-depth-first-conn1.predicted.csv" --vs "$res/seed-depth-first-conn1.measured.csv" \
+  --title "seed depth-first, 1 connection, H200: predicted (above) vs measured (below)" \
+  -o "$out/overlay-seed-depth-first-conn1-h200.png"
