@@ -164,35 +164,6 @@ is_blocking_copy (const SchedOp *sop)
          || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable && sop->u.copy.dir != SCHED_DIR_D2D);
 }
 
-static SimTime
-call_cost (const EngProfile *p, const SchedOp *sop)
-{
-  switch (sop->kind)
-    {
-    case SCHED_OP_KERNEL:
-      return p->host_kernel_launch;
-    case SCHED_OP_COPY:
-    case SCHED_OP_MEMCPY:
-      return p->host_memcpy_async;
-    case SCHED_OP_RECORD:
-      return p->host_event_record;
-    case SCHED_OP_WAIT:
-      return p->host_stream_wait;
-    default:
-      return 0;
-    }
-}
-
-static SimTime
-submit_latency (const EngProfile *p, const SchedOp *sop)
-{
-  if (sop->kind == SCHED_OP_KERNEL)
-    return p->launch_latency;
-  if (is_copy (sop))
-    return p->copy_submit;
-  return 0;
-}
-
 static EngEngine
 expected_engine (const EngProfile *p, const SchedOp *sop)
 {
@@ -275,7 +246,7 @@ check_host (EngCheck *check)
                    r->issue, r->start, r->end);
       if (is_device_op (sop))
         {
-          SimTime arrive = add_sat (r->issue, call_cost (p, sop) + submit_latency (p, sop));
+          SimTime arrive = add_sat (r->issue, eng_profile_call_cost (p, sop->kind) + eng_profile_submit_latency (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
@@ -283,7 +254,7 @@ check_host (EngCheck *check)
         }
       else if (is_marker (sop))
         {
-          SimTime arrive = add_sat (r->issue, call_cost (p, sop));
+          SimTime arrive = add_sat (r->issue, eng_profile_call_cost (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
@@ -326,7 +297,7 @@ check_host (EngCheck *check)
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready = r->end;
       else
-        ready = add_sat (r->issue, call_cost (p, sop));
+        ready = add_sat (r->issue, eng_profile_call_cost (p, sop->kind));
       ready_op = op;
     }
 }
@@ -537,20 +508,6 @@ check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n, co
     }
 }
 
-static const EngLink *
-link_of (const EngProfile *p, const SchedCopy *copy)
-{
-  switch (copy->dir)
-    {
-    case SCHED_DIR_H2D:
-      return copy->pageable ? &p->h2d_pageable : &p->h2d_pinned;
-    case SCHED_DIR_D2H:
-      return copy->pageable ? &p->d2h_pageable : &p->d2h_pinned;
-    default:
-      return &p->d2d;
-    }
-}
-
 /* Total time `s` shares with the spans of `other` (sorted by start, one
  * engine, so one at a time), and how many of them it meets. */
 static SimTime
@@ -610,7 +567,7 @@ check_copies (EngCheck *check)
       {
         const Span *s = &g_array_index (by_engine[e], Span, k);
         const SchedOp *sop = sop_of (check, s->op);
-        const EngLink *link = link_of (p, &sop->u.copy);
+        const EngLink *link = eng_profile_link (p, &sop->u.copy);
         SimTime solo = link->latency
                        + (SimTime) llround ((double) sop->u.copy.bytes / link->bandwidth * 1e9);
         SimTime took = s->end - s->start;

@@ -51,24 +51,10 @@ eng_copy_engine_of (const EngSim *sim, const SchedOp *sop)
   return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_ENGINE_H2D : ENG_ENGINE_D2H;
 }
 
-static const EngLink *
-link_of (const EngProfile *p, const SchedCopy *copy)
-{
-  switch (copy->dir)
-    {
-    case SCHED_DIR_H2D:
-      return copy->pageable ? &p->h2d_pageable : &p->h2d_pinned;
-    case SCHED_DIR_D2H:
-      return copy->pageable ? &p->d2h_pageable : &p->d2h_pinned;
-    default:
-      return &p->d2d;
-    }
-}
-
 SimTime
 eng_copy_solo_time (const EngSim *sim, const SchedOp *sop)
 {
-  const EngLink *link = link_of (&sim->profile, &sop->u.copy);
+  const EngLink *link = eng_profile_link (&sim->profile, &sop->u.copy);
   double transfer = (double) sop->u.copy.bytes / link->bandwidth * 1e9;
   return link->latency + (SimTime) llround (transfer);
 }

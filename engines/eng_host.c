@@ -35,41 +35,6 @@ arrive_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
     eng_connection_arrive (sim, op, now);
 }
 
-static SimTime
-call_cost (const EngSim *sim, const SchedOp *sop)
-{
-  const EngProfile *p = &sim->profile;
-  switch (sop->kind)
-    {
-    case SCHED_OP_KERNEL:
-      return p->host_kernel_launch;
-    case SCHED_OP_COPY:
-    case SCHED_OP_MEMCPY:
-      return p->host_memcpy_async;
-    case SCHED_OP_RECORD:
-      return p->host_event_record;
-    case SCHED_OP_WAIT:
-      return p->host_stream_wait;
-    default:
-      return p->host_sync;
-    }
-}
-
-static SimTime
-submit_latency (const EngSim *sim, const SchedOp *sop)
-{
-  switch (sop->kind)
-    {
-    case SCHED_OP_KERNEL:
-      return sim->profile.launch_latency;
-    case SCHED_OP_COPY:
-    case SCHED_OP_MEMCPY:
-      return sim->profile.copy_submit;
-    default:
-      return 0;
-    }
-}
-
 static void
 join_launch_run (EngSim *sim, guint32 op, const SchedOp *sop)
 {
@@ -244,8 +209,8 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   join_launch_run (sim, op, sop);
   eng_deps_issue (sim, op);
   sim->outstanding++;
-  SimTime cost = call_cost (sim, sop);
-  SimTime arrival = now + cost + submit_latency (sim, sop);
+  SimTime cost = eng_profile_call_cost (&sim->profile, sop->kind);
+  SimTime arrival = now + cost + eng_profile_submit_latency (&sim->profile, sop->kind);
   if (sim->ops[op].qclass != ENG_Q_NONE)
     {
       /* A connection is one command stream: its ops reach their queues in

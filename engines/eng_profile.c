@@ -78,3 +78,53 @@ eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
     blocks = MIN (blocks, profile->regs_per_sm / fp.regs);
   return (guint) blocks;
 }
+
+SimTime
+eng_profile_call_cost (const EngProfile *p, SchedOpKind kind)
+{
+  switch (kind)
+    {
+    case SCHED_OP_KERNEL:
+      return p->host_kernel_launch;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return p->host_memcpy_async;
+    case SCHED_OP_RECORD:
+      return p->host_event_record;
+    case SCHED_OP_WAIT:
+      return p->host_stream_wait;
+    case SCHED_OP_HOST:
+      return 0;
+    default:
+      return p->host_sync;
+    }
+}
+
+SimTime
+eng_profile_submit_latency (const EngProfile *p, SchedOpKind kind)
+{
+  switch (kind)
+    {
+    case SCHED_OP_KERNEL:
+      return p->launch_latency;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return p->copy_submit;
+    default:
+      return 0;
+    }
+}
+
+const EngLink *
+eng_profile_link (const EngProfile *p, const SchedCopy *copy)
+{
+  switch (copy->dir)
+    {
+    case SCHED_DIR_H2D:
+      return copy->pageable ? &p->h2d_pageable : &p->h2d_pinned;
+    case SCHED_DIR_D2H:
+      return copy->pageable ? &p->d2h_pageable : &p->d2h_pinned;
+    default:
+      return &p->d2d;
+    }
+}

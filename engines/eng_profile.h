@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include "../sim/sim_time.h"
+#include "../sim/schedule.h"
 
 #define ENG_PROFILE_MAX_NAMES 8
 
@@ -88,6 +89,20 @@ void eng_profile_block_footprint (const EngProfile *profile, guint block_threads
  * block does not fit). regs 0 means the profile's default_regs. */
 guint eng_profile_blocks_per_sm (const EngProfile *profile, guint block_threads,
                                  guint64 smem, guint regs);
+
+/* The numbers the profile gives one op; the model and the invariant checker
+ * (eng_check.c) both read them here, so they cannot disagree on them. */
+
+/* Host time an API call of this kind holds the host thread (synchronize
+ * calls: the call itself, before or after its wait; host work: 0). */
+SimTime eng_profile_call_cost (const EngProfile *profile, SchedOpKind kind);
+
+/* From the end of a call to its op's place in its device queue: launch
+ * latency for kernels, copy_submit for copies, 0 otherwise. */
+SimTime eng_profile_submit_latency (const EngProfile *profile, SchedOpKind kind);
+
+/* The link a copy runs over: its direction and host-memory kind. */
+const EngLink *eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
 
 /* The profile's own name. */
 static inline const char *
