@@ -3,6 +3,7 @@
 
 #include <string.h>
 #include "cause_link.h"
+#include "engine_rows.h"
 #include "lanes.h"
 #include "output_file.h"
 
@@ -14,20 +15,6 @@
 /* All slices and flow events share one category: the Chrome trace viewer
  * binds a flow event to a slice only when their categories match. */
 #define CHROME_CATEGORY "op"
-
-/* Engine tracks, top to bottom, in the order data flows (as in the Gantt chart). */
-static const struct
-{
-  const char *engine;
-  const char *title;
-} chrome_engines[] = {
-  { "h2d", "H2D copy" },
-  { "copy", "copy engine" },
-  { "compute", "compute" },
-  { "d2h", "D2H copy" },
-  { "d2d", "D2D copy" },
-  { "host", "host thread" },
-};
 
 /* Record and wait markers belong to no engine: they show on stream tracks. */
 #define CHROME_MARKER_ENGINE "stream"
@@ -139,11 +126,13 @@ chrome_assign_tracks (ChromeTrace *t)
    * in the order it appears. */
   g_autoptr (GPtrArray) engines = g_ptr_array_new ();
   g_autoptr (GPtrArray) titles = g_ptr_array_new ();
-  for (gsize e = 0; e < G_N_ELEMENTS (chrome_engines); e++)
+  gsize n_known;
+  const EngineRow *known = engine_rows (&n_known);
+  for (gsize e = 0; e < n_known; e++)
     {
-      g_ptr_array_add (engines, (gpointer) chrome_engines[e].engine);
-      g_ptr_array_add (titles, (gpointer) chrome_engines[e].title);
-      g_hash_table_add (done, (gpointer) chrome_engines[e].engine);
+      g_ptr_array_add (engines, (gpointer) known[e].engine);
+      g_ptr_array_add (titles, (gpointer) known[e].title);
+      g_hash_table_add (done, (gpointer) known[e].engine);
     }
   for (gsize i = 0; i < n; i++)
     {

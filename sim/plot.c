@@ -6,6 +6,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "cause_link.h"
+#include "engine_rows.h"
 #include "lanes.h"
 #include "output_file.h"
 
@@ -18,22 +19,6 @@ G_DEFINE_QUARK (plot-error-quark, plot_error)
 /* The legend names at most this many streams; colours cycle through a
  * palette of the same size in gantt.gp, so the legend shows every colour. */
 #define PLOT_LEGEND_MAX 16
-
-/* Engine rows, top to bottom in the order data flows through them, with the
- * names people use for them. Engines not listed here (a newer CSV) get a row
- * of their own below these. */
-static const struct
-{
-  const char *engine;
-  const char *title;
-} plot_engines[] = {
-  { "h2d", "H2D copy" },
-  { "copy", "copy engine" },
-  { "compute", "compute" },
-  { "d2h", "D2H copy" },
-  { "d2d", "D2D copy" },
-  { "host", "host thread" },
-};
 
 /* Record and wait markers have no engine; drawn as ticks on stream rows. */
 #define PLOT_MARKER_ENGINE "stream"
@@ -657,13 +642,15 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
     for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
       plot_colour (&layout, timeline_row (sets[s], i));
 
-  for (gsize e = 0; e < G_N_ELEMENTS (plot_engines); e++)
-    if (plot_any_row (sets, n_sets, plot_row_on_engine, plot_engines[e].engine))
+  gsize n_rows;
+  const EngineRow *rows = engine_rows (&n_rows);
+  for (gsize e = 0; e < n_rows; e++)
+    if (plot_any_row (sets, n_sets, plot_row_on_engine, rows[e].engine))
       plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_engine,
-                         plot_engines[e].engine, plot_engines[e].title);
+                         rows[e].engine, rows[e].title);
   g_autoptr (GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);
-  for (gsize e = 0; e < G_N_ELEMENTS (plot_engines); e++)
-    g_hash_table_add (known, (gpointer) plot_engines[e].engine);
+  for (gsize e = 0; e < n_rows; e++)
+    g_hash_table_add (known, (gpointer) rows[e].engine);
   g_hash_table_add (known, (gpointer) PLOT_MARKER_ENGINE);
   for (guint s = 0; s < n_sets; s++)
     for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
