@@ -112,82 +112,43 @@ eng_sm_free (EngSim *sim)
 
 /* ---- The block scheduler ---- */
 
-/* The SMs to look at, in scan order (from sm_next), into sim->sm_order,
- * with 1 in sim->sm_room where a block fits, else 0; returns how many. The
- * scan order of SMs listed by index is the part from sm_next on, then the
- * part before; *wrap is where that second part starts, so that positions
- * wrap..m-1 then 0..wrap-1 list the SMs by index again. */
-static guint32
-scan (EngSim *sim, const EngBlockFootprint *need, const EngPlacement *cands, guint32 *wrap,
-      guint32 *fitting)
+/* The SMs a placement looks at are listed by index: every SM (position i
+ * is SM i), or the SMs of `cands`. The scan order, from sm_next, is the
+ * positions from `wrap` (the first SM at or after sm_next) to the end, then
+ * those before `wrap`; working by position in index order means that nothing
+ * is copied or reordered, and the placement comes out by SM index as it is
+ * recorded. */
+static inline guint
+sm_at (const guint32 *cands, guint32 i)
 {
-  const EngProfile *p = &sim->profile;
-  guint n = p->sm_count;
-  guint start = sim->sm_next;
-  guint32 *order = sim->sm_order, *room = sim->sm_room;
-  guint32 m = 0, fit = 0;
-  if (cands == NULL)
-    {
-      for (guint i = 0; i < n; i++)
-        order[i] = start + i < n ? start + i : start + i - n;
-      m = n;
-      *wrap = n - start;
-    }
-  else
-    {
-      guint32 split = 0;
-      while (split < cands->n_sms && ENG_PLACED_SM (cands->sms[split]) < start)
-        split++;
-      for (guint32 i = split; i < cands->n_sms; i++)
-        order[m++] = ENG_PLACED_SM (cands->sms[i]);
-      *wrap = m;
-      for (guint32 i = 0; i < split; i++)
-        order[m++] = ENG_PLACED_SM (cands->sms[i]);
-    }
-  /* sm_fits with the limits hoisted: the SM takes one more block when each
-   * use is at most its limit minus the block's need (a block fits an empty
-   * SM: eng_kernel_prepare checked). */
-  guint64 most_blocks = p->max_blocks_per_sm - 1;
-  guint64 most_threads = p->max_threads_per_sm - need->threads;
-  guint64 most_smem = p->smem_per_sm - need->smem;
-  guint64 most_regs = p->regs_per_sm - need->regs;
-  const EngSm *sms = sim->sms;
-  for (guint32 i = 0; i < m; i++)
-    {
-      const EngSm *sm = &sms[order[i]];
-      guint32 r = sm->blocks <= most_blocks && sm->threads <= most_threads
-                  && sm->smem <= most_smem && sm->regs <= most_regs;
-      room[i] = r;
-      fit += r;
-    }
-  *fitting = fit;
-  return m;
+  return cands != NULL ? ENG_PLACED_SM (cands[i]) : i;
 }
 
-/* Records count[i] blocks on SM order[i] (positions in scan order, listed
- * by SM index from `wrap`), takes them from the SMs, and moves sm_next past
- * `last`, the SM that got the last block. */
+/* Records count[i] blocks on the SM at position i, takes them from the SMs,
+ * and moves sm_next past `last`, the SM that got the last block. */
 static EngPlacement *
-placement_fill (EngSim *sim, const EngBlockFootprint *need_, const guint32 *count, guint32 m,
-                guint32 wrap, guint32 most, guint last)
+placement_fill (EngSim *sim, const EngBlockFootprint *need_, const guint32 *cands,
+                const guint32 *count, guint32 m, guint32 most, guint last)
 {
   const EngBlockFootprint nd = *need_, *need = &nd; /* a copy: the SMs cannot alias it */
-  const guint32 *order = sim->sm_order;
   EngPlacement *pl = placement_new (sim);
+  EngSm *sms = sim->sms;
+  guint32 n_sms = 0, blocks = 0;
   pl->most = most;
-  for (guint32 j = 0; j < m; j++)
+  for (guint32 i = 0; i < m; i++)
     {
-      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
       guint32 c = count[i];
       if (c == 0)
         continue;
-      guint s = order[i];
-      pl->sms[pl->n_sms++] = ENG_PLACED (s, c);
-      pl->blocks += c;
+      guint s = sm_at (cands, i);
+      pl->sms[n_sms++] = ENG_PLACED (s, c);
+      blocks += c;
       if (c == most)
         pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
-      sm_add (&sim->sms[s], need, c);
+      sm_add (&sms[s], need, c);
     }
+  pl->n_sms = n_sms;
+  pl->blocks = blocks;
   sim->sm_next = last + 1 < sim->profile.sm_count ? last + 1 : 0;
   return pl;
 }
@@ -245,59 +206,136 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
 
 EngPlacement *
 eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
-              const EngPlacement *cands)
+              const EngPlacement *cands_pl)
 {
   if (want == 0)
     return NULL;
   if (sim->reference)
     return place_blocks (sim, need, want);
-  guint32 wrap, fitting;
-  const guint32 *order = sim->sm_order;
-  guint32 *count = sim->sm_room; /* by position in scan order: room, then blocks placed */
-  guint32 m = scan (sim, need, cands, &wrap, &fitting);
-  if (fitting == 0)
-    return NULL;
+  const EngProfile *p = &sim->profile;
+  const EngBlockFootprint nd = *need;
+  const EngSm *sms = sim->sms;
+  const guint32 *cands = cands_pl != NULL ? cands_pl->sms : NULL;
+  guint32 m = cands != NULL ? cands_pl->n_sms : p->sm_count;
+  guint start = sim->sm_next;
+  guint32 wrap = start;
+  if (cands != NULL)
+    for (wrap = 0; wrap < m && ENG_PLACED_SM (cands[wrap]) < start; wrap++)
+      ;
+  guint32 *count = sim->sm_room; /* by position: room, then blocks placed */
 
-  /* Few blocks wanted: turn 1 places them all, one on each of the first
-   * `want` SMs where a block fits; no room needs computing. */
-  if (want <= fitting)
+  /* sm_fits with the limits hoisted: the SM takes one more block when each
+   * use is at most its limit minus the block's need (a block fits an empty
+   * SM: eng_kernel_prepare checked). */
+  guint64 most_blocks = p->max_blocks_per_sm - 1;
+  guint64 most_threads = p->max_threads_per_sm - nd.threads;
+  guint64 most_smem = p->smem_per_sm - nd.smem;
+  guint64 most_regs = p->regs_per_sm - nd.regs;
+  guint32 fitting = 0, total = 0, most = 0;
+  guint last_lo = 0, last_hi = 0; /* the last SM with `most` room before, from wrap */
+  gboolean have_lo = FALSE;
+  if (want > m)
     {
-      guint last = 0;
+      /* More blocks than SMs to look at: turn 1 cannot place them all, so
+       * the rooms are needed; compute them in the same pass. */
+      for (guint32 i = 0; i < m; i++)
+        {
+          guint s = sm_at (cands, i);
+          const EngSm *sm = &sms[s];
+          guint32 r = 0;
+          if (sm->blocks <= most_blocks && sm->threads <= most_threads && sm->smem <= most_smem
+              && sm->regs <= most_regs)
+            {
+              r = sm_room (p, sm, &nd);
+              fitting++;
+              total += r; /* no overflow: an SM holds fewer than 256 blocks */
+              if (r > most)
+                {
+                  most = r;
+                  have_lo = FALSE;
+                }
+              if (r == most)
+                {
+                  if (i < wrap)
+                    {
+                      last_lo = s;
+                      have_lo = TRUE;
+                    }
+                  else
+                    last_hi = s;
+                }
+            }
+          count[i] = r;
+        }
+      if (fitting == 0)
+        return NULL;
+    }
+  else
+    {
+      for (guint32 i = 0; i < m; i++)
+        {
+          const EngSm *sm = &sms[sm_at (cands, i)];
+          guint32 r = sm->blocks <= most_blocks && sm->threads <= most_threads
+                      && sm->smem <= most_smem && sm->regs <= most_regs;
+          count[i] = r;
+          fitting += r;
+        }
+      if (fitting == 0)
+        return NULL;
+
+      /* Few blocks wanted: turn 1 places them all, one on each of the first
+       * `want` SMs (in scan order) where a block fits; no room needs
+       * computing. */
+      if (want <= fitting)
+        {
+          guint last = 0;
+          for (guint32 j = 0; j < m; j++)
+            {
+              guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
+              if (count[i] != 0)
+                {
+                  if (want == 0)
+                    count[i] = 0;
+                  else
+                    {
+                      want--;
+                      last = sm_at (cands, i);
+                    }
+                }
+            }
+          return placement_fill (sim, need, cands, count, m, 1, last);
+        }
       for (guint32 i = 0; i < m; i++)
         if (count[i] != 0)
           {
-            if (want == 0)
-              count[i] = 0;
-            else
+            guint s = sm_at (cands, i);
+            guint32 r = sm_room (p, &sms[s], &nd);
+            count[i] = r;
+            total += r;
+            if (r > most)
               {
-                want--;
-                last = order[i];
+                most = r;
+                have_lo = FALSE;
+              }
+            if (r == most)
+              {
+                if (i < wrap)
+                  {
+                    last_lo = s;
+                    have_lo = TRUE;
+                  }
+                else
+                  last_hi = s;
               }
           }
-      return placement_fill (sim, need, count, m, wrap, 1, last);
     }
 
-  const EngProfile *p = &sim->profile;
-  const EngBlockFootprint nd = *need;
-  guint32 total = 0, most = 0;
-  for (guint32 i = 0; i < m; i++)
-    if (count[i] != 0)
-      {
-        count[i] = sm_room (p, &sim->sms[order[i]], &nd);
-        /* No overflow: an SM holds fewer than 256 blocks. */
-        total += count[i];
-        most = MAX (most, count[i]);
-      }
-
-  guint last = 0;
   if (want >= total)
     {
       /* every SM filled; turn `most` places the last block, on the last SM
-       * (in scan order) with that much room */
-      for (guint32 i = 0; i < m; i++)
-        if (count[i] == most)
-          last = order[i];
-      return placement_fill (sim, need, count, m, wrap, most, last);
+       * (in scan order) with that much room: the highest such SM before
+       * sm_next, else the highest from it */
+      return placement_fill (sim, need, cands, count, m, most, have_lo ? last_lo : last_hi);
     }
 
   /* at_least[j]: SMs with room for j blocks or more, i.e. the blocks turn j
@@ -312,18 +350,19 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   for (k = 1; placed + at_least[k] < want; k++)
     placed += at_least[k];
   guint32 extra = want - placed;
+  guint last = 0;
   most = 0;
-  for (guint32 i = 0; i < m; i++)
+  for (guint32 j = 0; j < m; j++)
     {
+      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
       gboolean one_more = count[i] >= k && extra > 0;
       count[i] = MIN (count[i], k - 1) + one_more;
       most = MAX (most, count[i]);
       if (one_more)
         {
           extra--;
-          last = order[i];
+          last = sm_at (cands, i);
         }
     }
-  return placement_fill (sim, need, count, m, wrap, most, last);
+  return placement_fill (sim, need, cands, count, m, most, last);
 }
-
