@@ -82,12 +82,19 @@ sm_most (const EngProfile *p, const EngBlockFootprint *need)
                    p->regs_per_sm - need->regs };
 }
 
-/* Whether an SM takes one more block: no use above `most`. */
+/* Whether an SM that uses `use` takes one more block: no use above `most`. */
 static inline gboolean
-sm_fits (const EngSm *sm, SmVec most)
+sm_fits (SmVec use, SmVec most)
 {
-  SmVec2 over = (SmVec2) (sm_load (sm) > most);
+  SmVec2 over = (SmVec2) (use > most);
   return (over[0] | over[1]) == 0;
+}
+
+static inline gboolean
+sm_same (SmVec a, SmVec b)
+{
+  SmVec2 differ = (SmVec2) (a != b);
+  return (differ[0] | differ[1]) == 0;
 }
 
 static inline void
@@ -110,12 +117,16 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
   SmVec step = sm_step (need);
   EngSm *sms = sim->sms;
   const guint32 *placed = pl->sms, n_sms = pl->n_sms; /* locals: the stores cannot alias them */
+  /* most SMs of a placement have its largest count (and a lane-wise
+   * multiply is several instructions without SSE4.1) */
+  guint32 most = pl->most;
+  SmVec most_step = most * step;
   for (guint32 i = 0; i < n_sms; i++)
     {
       EngSm *sm = &sms[ENG_PLACED_SM (placed[i])];
       guint32 n = ENG_PLACED_COUNT (placed[i]);
       g_assert (sm->blocks >= n);
-      sm_store (sm, sm_load (sm) - n * step);
+      sm_store (sm, sm_load (sm) - (n == most ? most_step : n * step));
     }
 }
 
@@ -179,6 +190,7 @@ placement_fill (EngSim *sim, const EngBlockFootprint *need, const guint32 *cands
                 const guint32 *count, guint32 m, guint32 most, guint last)
 {
   SmVec step = sm_step (need);
+  SmVec most_step = most * step; /* most SMs get `most` blocks: see eng_sm_give_back */
   EngPlacement *pl = placement_new (sim);
   EngSm *sms = sim->sms;
   guint32 n_sms = 0, blocks = 0;
@@ -192,8 +204,12 @@ placement_fill (EngSim *sim, const EngBlockFootprint *need, const guint32 *cands
       pl->sms[n_sms++] = ENG_PLACED (s, c);
       blocks += c;
       if (c == most)
-        pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
-      sm_add (&sms[s], step, c);
+        {
+          pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
+          sm_store (&sms[s], sm_load (&sms[s]) + most_step);
+        }
+      else
+        sm_add (&sms[s], step, c);
     }
   pl->n_sms = n_sms;
   pl->blocks = blocks;
@@ -279,15 +295,28 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   if (want > m)
     {
       /* More blocks than SMs to look at: turn 1 cannot place them all, so
-       * the rooms are needed; compute them in the same pass. */
+       * the rooms are needed; compute them in the same pass. SMs side by
+       * side often hold the same (the blocks of one group, given back
+       * together), and an SM in the same state as the one before has the
+       * same room: one compare instead of the fit test and three divisions.
+       * (No SM uses 2^32 - 1 threads, so the first never matches.) */
+      SmVec prev_use = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
+      guint32 prev_room = 0;
       for (guint32 i = 0; i < m; i++)
         {
           guint s = sm_at (cands, i);
-          const EngSm *sm = &sms[s];
-          guint32 r = 0;
-          if (sm_fits (sm, most_use))
+          SmVec use = sm_load (&sms[s]);
+          guint32 r;
+          if (sm_same (use, prev_use))
+            r = prev_room;
+          else
             {
-              r = sm_room (p, sm, &nd);
+              r = sm_fits (use, most_use) ? sm_room (p, &sms[s], &nd) : 0;
+              prev_use = use;
+              prev_room = r;
+            }
+          if (r > 0)
+            {
               fitting++;
               total += r; /* no overflow: an SM holds fewer than 256 blocks */
               if (r > most)
@@ -316,7 +345,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
       for (guint32 i = 0; i < m; i++)
         {
           const EngSm *sm = &sms[sm_at (cands, i)];
-          guint32 r = sm_fits (sm, most_use);
+          guint32 r = sm_fits (sm_load (sm), most_use);
           count[i] = r;
           fitting += r;
         }
