@@ -268,19 +268,16 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
   return pl;
 }
 
-EngPlacement *
-eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
-              const EngPlacement *cands_pl)
+/* eng_sm_place() for the m SMs of `cands`, or all m SMs when NULL. Always
+ * inlined, so that each of the two calls below is compiled for its own case
+ * and the loops over the SMs test nothing about `cands`. */
+static G_ALWAYS_INLINE inline EngPlacement *
+place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const guint32 *cands,
+       guint32 m)
 {
-  if (want == 0)
-    return NULL;
-  if (sim->reference)
-    return place_blocks (sim, need, want);
   const EngProfile *p = &sim->profile;
   const EngBlockFootprint nd = *need;
   const EngSm *sms = sim->sms;
-  const guint32 *cands = cands_pl != NULL ? cands_pl->sms : NULL;
-  guint32 m = cands != NULL ? cands_pl->n_sms : p->sm_count;
   guint start = sim->sm_next;
   guint32 wrap = start;
   if (cands != NULL)
@@ -434,4 +431,17 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
         }
     }
   return placement_fill (sim, need, cands, count, m, most, last);
+}
+
+EngPlacement *
+eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+              const EngPlacement *cands)
+{
+  if (want == 0)
+    return NULL;
+  if (sim->reference)
+    return place_blocks (sim, need, want);
+  if (cands != NULL)
+    return place (sim, need, want, cands->sms, cands->n_sms);
+  return place (sim, need, want, NULL, sim->profile.sm_count);
 }
