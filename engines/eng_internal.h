@@ -199,9 +199,9 @@ struct EngSim
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
   guint sm_words;         /* 64-bit words in a mask of SMs */
   EngPlacement *free_placements;
-  guint32 *sm_room;       /* scratch for eng_sm_place: room, then blocks, per SM in scan order */
+  guint32 *sm_room;       /* scratch for eng_sm_place: room, then blocks, per SM looked at */
   guint32 *sm_hist;       /* scratch: SMs per amount of room */
-  guint32 *sm_order;      /* scratch: the SMs in scan order (pure_batch: turns seen per SM) */
+  guint32 *sm_order;      /* scratch, one per SM (pure_batch: turns seen per SM) */
   guint running_kernels;
   guint32 dispatch_list;  /* slots of admitted kernels with blocks left, by (priority, seq) */
   guint32 full_for;       /* slot for which no SM has room, except those a group just left */

@@ -37,37 +37,96 @@ sm_room (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
   return room;
 }
 
-static inline void
-sm_add (EngSm *sm, const EngBlockFootprint *need, guint32 n)
+/* An SM's use, and what a block adds to it, as one vector of four 32-bit
+ * lanes in EngSm's field order (threads, blocks, smem, regs), so that taking
+ * blocks, giving them back and the fit test are one operation each instead
+ * of four; a group's end does all three on each of its SMs, and that was a
+ * fifth of the simulation's instructions. GCC and clang vector extensions
+ * (SSE2 on x86-64, plain code elsewhere). No lane overflows: an SM's use
+ * stays within its limits, which are below 2^32 (smem_per_sm <= 1 MiB). */
+typedef guint32 SmVec __attribute__ ((vector_size (16)));
+typedef guint64 SmVec2 __attribute__ ((vector_size (16)));
+G_STATIC_ASSERT (sizeof (EngSm) == sizeof (SmVec));
+G_STATIC_ASSERT (G_STRUCT_OFFSET (EngSm, threads) == 0 && G_STRUCT_OFFSET (EngSm, blocks) == 4
+                 && G_STRUCT_OFFSET (EngSm, smem) == 8 && G_STRUCT_OFFSET (EngSm, regs) == 12);
+
+static inline SmVec
+sm_load (const EngSm *sm)
 {
-  sm->blocks += n;
-  sm->threads += n * need->threads;
-  sm->smem += n * need->smem;
-  sm->regs += n * need->regs;
+  SmVec v;
+  memcpy (&v, sm, sizeof v);
+  return v;
+}
+
+static inline void
+sm_store (EngSm *sm, SmVec v)
+{
+  memcpy (sm, &v, sizeof v);
+}
+
+/* What one block adds to its SM. */
+static inline SmVec
+sm_step (const EngBlockFootprint *need)
+{
+  return (SmVec) { need->threads, 1, need->smem, need->regs };
+}
+
+/* The most of each resource an SM may use and still take one more block:
+ * its limit minus the block's need (a block fits an empty SM:
+ * eng_kernel_prepare checked). */
+static inline SmVec
+sm_most (const EngProfile *p, const EngBlockFootprint *need)
+{
+  return (SmVec) { p->max_threads_per_sm - need->threads, p->max_blocks_per_sm - 1,
+                   (guint32) MIN (p->smem_per_sm - need->smem, G_MAXUINT32),
+                   p->regs_per_sm - need->regs };
+}
+
+/* Whether an SM that uses `use` takes one more block: no use above `most`. */
+static inline gboolean
+sm_fits (SmVec use, SmVec most)
+{
+  SmVec2 over = (SmVec2) (use > most);
+  return (over[0] | over[1]) == 0;
+}
+
+static inline gboolean
+sm_same (SmVec a, SmVec b)
+{
+  SmVec2 differ = (SmVec2) (a != b);
+  return (differ[0] | differ[1]) == 0;
+}
+
+static inline void
+sm_add (EngSm *sm, SmVec step, guint32 n)
+{
+  sm_store (sm, sm_load (sm) + n * step);
 }
 
 void
 eng_sm_take (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
 {
-  const EngBlockFootprint nd = *need; /* a copy: the SMs cannot alias it */
+  SmVec step = sm_step (need);
   for (guint32 i = 0; i < pl->n_sms; i++)
-    sm_add (&sim->sms[ENG_PLACED_SM (pl->sms[i])], &nd, ENG_PLACED_COUNT (pl->sms[i]));
+    sm_add (&sim->sms[ENG_PLACED_SM (pl->sms[i])], step, ENG_PLACED_COUNT (pl->sms[i]));
 }
 
 void
 eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
 {
-  const EngBlockFootprint nd = *need;
+  SmVec step = sm_step (need);
   EngSm *sms = sim->sms;
-  for (guint32 i = 0; i < pl->n_sms; i++)
+  const guint32 *placed = pl->sms, n_sms = pl->n_sms; /* locals: the stores cannot alias them */
+  /* most SMs of a placement have its largest count (and a lane-wise
+   * multiply is several instructions without SSE4.1) */
+  guint32 most = pl->most;
+  SmVec most_step = most * step;
+  for (guint32 i = 0; i < n_sms; i++)
     {
-      EngSm *sm = &sms[ENG_PLACED_SM (pl->sms[i])];
-      guint32 n = ENG_PLACED_COUNT (pl->sms[i]);
+      EngSm *sm = &sms[ENG_PLACED_SM (placed[i])];
+      guint32 n = ENG_PLACED_COUNT (placed[i]);
       g_assert (sm->blocks >= n);
-      sm->blocks -= n;
-      sm->threads -= n * nd.threads;
-      sm->smem -= n * nd.smem;
-      sm->regs -= n * nd.regs;
+      sm_store (sm, sm_load (sm) - (n == most ? most_step : n * step));
     }
 }
 
@@ -112,82 +171,48 @@ eng_sm_free (EngSim *sim)
 
 /* ---- The block scheduler ---- */
 
-/* The SMs to look at, in scan order (from sm_next), into sim->sm_order,
- * with 1 in sim->sm_room where a block fits, else 0; returns how many. The
- * scan order of SMs listed by index is the part from sm_next on, then the
- * part before; *wrap is where that second part starts, so that positions
- * wrap..m-1 then 0..wrap-1 list the SMs by index again. */
-static guint32
-scan (EngSim *sim, const EngBlockFootprint *need, const EngPlacement *cands, guint32 *wrap,
-      guint32 *fitting)
+/* The SMs a placement looks at are listed by index: every SM (position i
+ * is SM i), or the SMs of `cands`. The scan order, from sm_next, is the
+ * positions from `wrap` (the first SM at or after sm_next) to the end, then
+ * those before `wrap`; working by position in index order means that nothing
+ * is copied or reordered, and the placement comes out by SM index as it is
+ * recorded. */
+static inline guint
+sm_at (const guint32 *cands, guint32 i)
 {
-  const EngProfile *p = &sim->profile;
-  guint n = p->sm_count;
-  guint start = sim->sm_next;
-  guint32 *order = sim->sm_order, *room = sim->sm_room;
-  guint32 m = 0, fit = 0;
-  if (cands == NULL)
-    {
-      for (guint i = 0; i < n; i++)
-        order[i] = start + i < n ? start + i : start + i - n;
-      m = n;
-      *wrap = n - start;
-    }
-  else
-    {
-      guint32 split = 0;
-      while (split < cands->n_sms && ENG_PLACED_SM (cands->sms[split]) < start)
-        split++;
-      for (guint32 i = split; i < cands->n_sms; i++)
-        order[m++] = ENG_PLACED_SM (cands->sms[i]);
-      *wrap = m;
-      for (guint32 i = 0; i < split; i++)
-        order[m++] = ENG_PLACED_SM (cands->sms[i]);
-    }
-  /* sm_fits with the limits hoisted: the SM takes one more block when each
-   * use is at most its limit minus the block's need (a block fits an empty
-   * SM: eng_kernel_prepare checked). */
-  guint64 most_blocks = p->max_blocks_per_sm - 1;
-  guint64 most_threads = p->max_threads_per_sm - need->threads;
-  guint64 most_smem = p->smem_per_sm - need->smem;
-  guint64 most_regs = p->regs_per_sm - need->regs;
-  const EngSm *sms = sim->sms;
-  for (guint32 i = 0; i < m; i++)
-    {
-      const EngSm *sm = &sms[order[i]];
-      guint32 r = sm->blocks <= most_blocks && sm->threads <= most_threads
-                  && sm->smem <= most_smem && sm->regs <= most_regs;
-      room[i] = r;
-      fit += r;
-    }
-  *fitting = fit;
-  return m;
+  return cands != NULL ? ENG_PLACED_SM (cands[i]) : i;
 }
 
-/* Records count[i] blocks on SM order[i] (positions in scan order, listed
- * by SM index from `wrap`), takes them from the SMs, and moves sm_next past
- * `last`, the SM that got the last block. */
+/* Records count[i] blocks on the SM at position i, takes them from the SMs,
+ * and moves sm_next past `last`, the SM that got the last block. */
 static EngPlacement *
-placement_fill (EngSim *sim, const EngBlockFootprint *need_, const guint32 *count, guint32 m,
-                guint32 wrap, guint32 most, guint last)
+placement_fill (EngSim *sim, const EngBlockFootprint *need, const guint32 *cands,
+                const guint32 *count, guint32 m, guint32 most, guint last)
 {
-  const EngBlockFootprint nd = *need_, *need = &nd; /* a copy: the SMs cannot alias it */
-  const guint32 *order = sim->sm_order;
+  SmVec step = sm_step (need);
+  SmVec most_step = most * step; /* most SMs get `most` blocks: see eng_sm_give_back */
   EngPlacement *pl = placement_new (sim);
+  EngSm *sms = sim->sms;
+  guint32 n_sms = 0, blocks = 0;
   pl->most = most;
-  for (guint32 j = 0; j < m; j++)
+  for (guint32 i = 0; i < m; i++)
     {
-      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
       guint32 c = count[i];
       if (c == 0)
         continue;
-      guint s = order[i];
-      pl->sms[pl->n_sms++] = ENG_PLACED (s, c);
-      pl->blocks += c;
+      guint s = sm_at (cands, i);
+      pl->sms[n_sms++] = ENG_PLACED (s, c);
+      blocks += c;
       if (c == most)
-        pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
-      sm_add (&sim->sms[s], need, c);
+        {
+          pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
+          sm_store (&sms[s], sm_load (&sms[s]) + most_step);
+        }
+      else
+        sm_add (&sms[s], step, c);
     }
+  pl->n_sms = n_sms;
+  pl->blocks = blocks;
   sim->sm_next = last + 1 < sim->profile.sm_count ? last + 1 : 0;
   return pl;
 }
@@ -217,7 +242,7 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
       if (x->blocks <= most_blocks && x->threads <= most_threads && x->smem <= most_smem
           && x->regs <= most_regs)
         {
-          sm_add (x, need, 1);
+          sm_add (x, sm_step (need), 1);
           placed[sm]++;
           done++;
           misses = 0;
@@ -243,61 +268,140 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
   return pl;
 }
 
-EngPlacement *
-eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
-              const EngPlacement *cands)
+/* eng_sm_place() for the m SMs of `cands`, or all m SMs when NULL. Always
+ * inlined, so that each of the two calls below is compiled for its own case
+ * and the loops over the SMs test nothing about `cands`. */
+static G_ALWAYS_INLINE inline EngPlacement *
+place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const guint32 *cands,
+       guint32 m)
 {
-  if (want == 0)
-    return NULL;
-  if (sim->reference)
-    return place_blocks (sim, need, want);
-  guint32 wrap, fitting;
-  const guint32 *order = sim->sm_order;
-  guint32 *count = sim->sm_room; /* by position in scan order: room, then blocks placed */
-  guint32 m = scan (sim, need, cands, &wrap, &fitting);
-  if (fitting == 0)
-    return NULL;
+  const EngProfile *p = &sim->profile;
+  const EngBlockFootprint nd = *need;
+  const EngSm *sms = sim->sms;
+  guint start = sim->sm_next;
+  guint32 wrap = start;
+  if (cands != NULL)
+    for (wrap = 0; wrap < m && ENG_PLACED_SM (cands[wrap]) < start; wrap++)
+      ;
+  guint32 *count = sim->sm_room; /* by position: room, then blocks placed */
 
-  /* Few blocks wanted: turn 1 places them all, one on each of the first
-   * `want` SMs where a block fits; no room needs computing. */
-  if (want <= fitting)
+  SmVec most_use = sm_most (p, &nd);
+  guint32 fitting = 0, total = 0, most = 0;
+  guint last_lo = 0, last_hi = 0; /* the last SM with `most` room before, from wrap */
+  gboolean have_lo = FALSE;
+  if (want > m)
     {
-      guint last = 0;
+      /* More blocks than SMs to look at: turn 1 cannot place them all, so
+       * the rooms are needed; compute them in the same pass. SMs side by
+       * side often hold the same (the blocks of one group, given back
+       * together), and an SM in the same state as the one before has the
+       * same room: one compare instead of the fit test and three divisions.
+       * (No SM uses 2^32 - 1 threads, so the first never matches.) */
+      SmVec prev_use = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
+      guint32 prev_room = 0;
+      for (guint32 i = 0; i < m; i++)
+        {
+          guint s = sm_at (cands, i);
+          SmVec use = sm_load (&sms[s]);
+          guint32 r;
+          if (sm_same (use, prev_use))
+            r = prev_room;
+          else
+            {
+              r = sm_fits (use, most_use) ? sm_room (p, &sms[s], &nd) : 0;
+              prev_use = use;
+              prev_room = r;
+            }
+          if (r > 0)
+            {
+              fitting++;
+              total += r; /* no overflow: an SM holds fewer than 256 blocks */
+              if (r > most)
+                {
+                  most = r;
+                  have_lo = FALSE;
+                }
+              if (r == most)
+                {
+                  if (i < wrap)
+                    {
+                      last_lo = s;
+                      have_lo = TRUE;
+                    }
+                  else
+                    last_hi = s;
+                }
+            }
+          count[i] = r;
+        }
+      if (fitting == 0)
+        return NULL;
+    }
+  else
+    {
+      for (guint32 i = 0; i < m; i++)
+        {
+          const EngSm *sm = &sms[sm_at (cands, i)];
+          guint32 r = sm_fits (sm_load (sm), most_use);
+          count[i] = r;
+          fitting += r;
+        }
+      if (fitting == 0)
+        return NULL;
+
+      /* Few blocks wanted: turn 1 places them all, one on each of the first
+       * `want` SMs (in scan order) where a block fits; no room needs
+       * computing. */
+      if (want <= fitting)
+        {
+          guint last = 0;
+          for (guint32 j = 0; j < m; j++)
+            {
+              guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
+              if (count[i] != 0)
+                {
+                  if (want == 0)
+                    count[i] = 0;
+                  else
+                    {
+                      want--;
+                      last = sm_at (cands, i);
+                    }
+                }
+            }
+          return placement_fill (sim, need, cands, count, m, 1, last);
+        }
       for (guint32 i = 0; i < m; i++)
         if (count[i] != 0)
           {
-            if (want == 0)
-              count[i] = 0;
-            else
+            guint s = sm_at (cands, i);
+            guint32 r = sm_room (p, &sms[s], &nd);
+            count[i] = r;
+            total += r;
+            if (r > most)
               {
-                want--;
-                last = order[i];
+                most = r;
+                have_lo = FALSE;
+              }
+            if (r == most)
+              {
+                if (i < wrap)
+                  {
+                    last_lo = s;
+                    have_lo = TRUE;
+                  }
+                else
+                  last_hi = s;
               }
           }
-      return placement_fill (sim, need, count, m, wrap, 1, last);
     }
 
-  const EngProfile *p = &sim->profile;
-  const EngBlockFootprint nd = *need;
-  guint32 total = 0, most = 0;
-  for (guint32 i = 0; i < m; i++)
-    if (count[i] != 0)
-      {
-        count[i] = sm_room (p, &sim->sms[order[i]], &nd);
-        /* No overflow: an SM holds fewer than 256 blocks. */
-        total += count[i];
-        most = MAX (most, count[i]);
-      }
-
-  guint last = 0;
   if (want >= total)
     {
       /* every SM filled; turn `most` places the last block, on the last SM
-       * (in scan order) with that much room */
-      for (guint32 i = 0; i < m; i++)
-        if (count[i] == most)
-          last = order[i];
-      return placement_fill (sim, need, count, m, wrap, most, last);
+       * (in scan order) with that much room: the highest such SM before
+       * sm_next, else the highest from it */
+      return placement_fill (sim, need, cands, count, m, most, have_lo ? last_lo : last_hi);
     }
 
   /* at_least[j]: SMs with room for j blocks or more, i.e. the blocks turn j
@@ -312,18 +416,32 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   for (k = 1; placed + at_least[k] < want; k++)
     placed += at_least[k];
   guint32 extra = want - placed;
+  guint last = 0;
   most = 0;
-  for (guint32 i = 0; i < m; i++)
+  for (guint32 j = 0; j < m; j++)
     {
+      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
       gboolean one_more = count[i] >= k && extra > 0;
       count[i] = MIN (count[i], k - 1) + one_more;
       most = MAX (most, count[i]);
       if (one_more)
         {
           extra--;
-          last = order[i];
+          last = sm_at (cands, i);
         }
     }
-  return placement_fill (sim, need, count, m, wrap, most, last);
+  return placement_fill (sim, need, cands, count, m, most, last);
 }
 
+EngPlacement *
+eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+              const EngPlacement *cands)
+{
+  if (want == 0)
+    return NULL;
+  if (sim->reference)
+    return place_blocks (sim, need, want);
+  if (cands != NULL)
+    return place (sim, need, want, cands->sms, cands->n_sms);
+  return place (sim, need, want, NULL, sim->profile.sm_count);
+}
