@@ -10,42 +10,32 @@
 #include <string.h>
 #include "eng_check.h"
 #include "eng_sim.h"
-#include "profile_file.h"
 #include "schedule.h"
+#include "support/model_run.h"
 
 #define MS 1000000
 
+/* A model run, and a copy of its results that a test may break. */
 typedef struct
 {
-  Schedule *sched;
-  EngProfile profile;
-  EngSim *sim;
-  EngOpResult *r; /* a copy to break */
+  ModelRun *m;
+  EngOpResult *r;
 } Run;
 
 static Run *
 run_text (const char *device, const char *text)
 {
   Run *run = g_new0 (Run, 1);
-  g_autoptr (GError) error = NULL;
-  ScheduleParseOptions options = { NULL, 0 };
-  run->sched = schedule_parse_text ("t.sched", text, strlen (text), &options, &error);
-  g_assert_no_error (error);
-  g_assert_true (profile_load (device, &run->profile, &error));
-  run->sim = eng_sim_new (&run->profile, run->sched, 0, &error);
-  g_assert_no_error (error);
-  eng_sim_run (run->sim);
-  gsize n = schedule_n_ops (run->sched);
-  run->r = g_memdup2 (eng_sim_results (run->sim), MAX (n, 1) * sizeof (EngOpResult));
+  run->m = model_run_text (device, "t.sched", text);
+  gsize n = schedule_n_ops (run->m->sched);
+  run->r = g_memdup2 (eng_sim_results (run->m->sim), MAX (n, 1) * sizeof (EngOpResult));
   return run;
 }
 
 static void
 run_free (Run *run)
 {
-  eng_sim_free (run->sim);
-  eng_profile_clear (&run->profile);
-  schedule_free (run->sched);
+  model_run_free (run->m);
   g_free (run->r);
   g_free (run);
 }
@@ -53,16 +43,16 @@ run_free (Run *run)
 static EngCheck *
 check (const Run *run)
 {
-  return eng_check_results (&run->profile, run->sched, eng_sim_connections (run->sim), run->r);
+  return eng_check_results (&run->m->profile, run->m->sched, eng_sim_connections (run->m->sim), run->r);
 }
 
 /* The run as the model made it breaks nothing. */
 static void
 assert_clean (const Run *run)
 {
-  g_autoptr (EngCheck) c = eng_check_results (&run->profile, run->sched,
-                                              eng_sim_connections (run->sim),
-                                              eng_sim_results (run->sim));
+  g_autoptr (EngCheck) c = eng_check_results (&run->m->profile, run->m->sched,
+                                              eng_sim_connections (run->m->sim),
+                                              eng_sim_results (run->m->sim));
   for (gsize i = 0; i < eng_check_n_kept (c); i++)
     g_printerr ("unexpected: op %u [%s] %s\n", eng_check_violation (c, i)->op,
                 eng_check_rule_name (eng_check_violation (c, i)->rule),

@@ -9,30 +9,16 @@
 #include "eng_sim.h"
 #include "profile_file.h"
 #include "schedule.h"
+#include "support/model_run.h"
 
 #define MS 1000000
 
-typedef struct
-{
-  Schedule *sched;
-  EngProfile profile;
-  EngSim *sim;
-} Run;
+typedef ModelRun Run;
 
 static Run *
 run_text (const char *device, const char *text)
 {
-  Run *run = g_new0 (Run, 1);
-  g_autoptr (GError) error = NULL;
-  ScheduleParseOptions options = { NULL, 0 };
-  run->sched = schedule_parse_text ("test.sched", text, strlen (text), &options, &error);
-  g_assert_no_error (error);
-  g_assert_true (profile_load (device, &run->profile, &error));
-  g_assert_no_error (error);
-  run->sim = eng_sim_new (&run->profile, run->sched, 0, &error);
-  g_assert_no_error (error);
-  eng_sim_run (run->sim);
-  return run;
+  return model_run_text (device, "test.sched", text);
 }
 
 static Run *
@@ -48,10 +34,7 @@ run_file (const char *device, const char *name)
 static void
 run_free (Run *run)
 {
-  eng_sim_free (run->sim);
-  eng_profile_clear (&run->profile);
-  schedule_free (run->sched);
-  g_free (run);
+  model_run_free (run);
 }
 
 static const EngOpResult *

@@ -1,0 +1,31 @@
+/* model_run.c: parse, load a profile and simulate, asserting that each step succeeds. */
+#include <string.h>
+#include "model_run.h"
+#include "profile_file.h"
+
+ModelRun *
+model_run_text (const char *device, const char *path, const char *text)
+{
+  ModelRun *run = g_new0 (ModelRun, 1);
+  g_autoptr (GError) error = NULL;
+  ScheduleParseOptions options = { NULL, 0 };
+  run->sched = schedule_parse_text (path, text, strlen (text), &options, &error);
+  g_assert_no_error (error);
+  g_assert_true (profile_load (device, &run->profile, &error));
+  g_assert_no_error (error);
+  run->sim = eng_sim_new (&run->profile, run->sched, 0, &error);
+  g_assert_no_error (error);
+  eng_sim_run (run->sim);
+  return run;
+}
+
+void
+model_run_free (ModelRun *run)
+{
+  if (run == NULL)
+    return;
+  eng_sim_free (run->sim);
+  eng_profile_clear (&run->profile);
+  schedule_free (run->sched);
+  g_free (run);
+}

@@ -1,0 +1,21 @@
+/* model_run.h: a schedule text run through the model on a named profile, for whole-schedule tests. */
+#ifndef MODEL_RUN_H
+#define MODEL_RUN_H
+
+#include "eng_profile.h"
+#include "eng_sim.h"
+#include "schedule.h"
+
+typedef struct
+{
+  Schedule *sched;
+  EngProfile profile;
+  EngSim *sim;
+} ModelRun;
+
+/* Parses `text` (named `path` in messages), loads the profile `device` and
+ * runs the model; any error fails the calling test. */
+ModelRun *model_run_text (const char *device, const char *path, const char *text);
+void model_run_free (ModelRun *run);
+
+#endif /* MODEL_RUN_H */
