@@ -2,6 +2,7 @@
 #include <string.h>
 #include "eng_internal.h"
 #include "eng_limits.h"
+#include "../sim/str_append.h"
 
 G_DEFINE_QUARK (eng-error-quark, eng_error)
 
@@ -290,51 +291,12 @@ stream_name (const EngSim *sim, guint32 op)
   return schedule_stream (sim->sched, eng_sop (sim, op)->stream)->name;
 }
 
-/* Appends n bytes: a copy while the string has room (g_string_append goes
- * through the general insertion code, which dominated writing causes). */
-static inline void
-put (GString *out, const char *text, gsize n)
-{
-  if (out->len + n < out->allocated_len)
-    {
-      memcpy (out->str + out->len, text, n);
-      out->len += n;
-      out->str[out->len] = '\0';
-    }
-  else
-    g_string_append_len (out, text, (gssize) n);
-}
-
-#define PUT_LITERAL(out, s) put ((out), (s), sizeof (s) - 1)
-
-static inline void
-put_str (GString *out, const char *text)
-{
-  put (out, text, strlen (text));
-}
-
-/* Decimal by hand: a million cause sentences through printf took longer
- * than the simulation that produced them. */
-static void
-append_uint (GString *out, guint64 v)
-{
-  char buf[24];
-  char *p = buf + sizeof buf;
-  do
-    {
-      *--p = (char) ('0' + v % 10);
-      v /= 10;
-    }
-  while (v != 0);
-  put (out, p, buf + sizeof buf - p);
-}
-
 /* " (stream NAME)" */
 static void
 append_stream_of (const EngSim *sim, guint32 op, GString *out)
 {
-  PUT_LITERAL (out, " (stream ");
-  put_str (out, stream_name (sim, op));
+  STR_APPEND_LITERAL (out, " (stream ");
+  str_append_str (out, stream_name (sim, op));
   g_string_append_c (out, ')');
 }
 
@@ -350,60 +312,60 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
     case ENG_CAUSE_NONE:
       return;
     case ENG_CAUSE_HOST:
-      PUT_LITERAL (out, "host issued it late");
+      STR_APPEND_LITERAL (out, "host issued it late");
       return;
     case ENG_CAUSE_STREAM:
-      PUT_LITERAL (out, "stream ");
-      put_str (out, stream_name (sim, ref));
-      PUT_LITERAL (out, " after op ");
-      append_uint (out, ref);
+      STR_APPEND_LITERAL (out, "stream ");
+      str_append_str (out, stream_name (sim, ref));
+      STR_APPEND_LITERAL (out, " after op ");
+      str_append_uint (out, ref);
       return;
     case ENG_CAUSE_EVENT:
-      PUT_LITERAL (out, "event ");
-      put_str (out, schedule_event_name (sim->sched, eng_sop (sim, ref)->event));
-      PUT_LITERAL (out, " recorded by op ");
-      append_uint (out, ref);
+      STR_APPEND_LITERAL (out, "event ");
+      str_append_str (out, schedule_event_name (sim->sched, eng_sop (sim, ref)->event));
+      STR_APPEND_LITERAL (out, " recorded by op ");
+      str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
       return;
     case ENG_CAUSE_LEGACY:
       if (sop->stream == SCHED_STREAM_DEFAULT)
         {
-          PUT_LITERAL (out, "legacy default stream waits for op ");
-          append_uint (out, ref);
+          STR_APPEND_LITERAL (out, "legacy default stream waits for op ");
+          str_append_uint (out, ref);
           append_stream_of (sim, ref, out);
           return;
         }
-      PUT_LITERAL (out, "legacy default stream op ");
-      append_uint (out, ref);
-      PUT_LITERAL (out, " must finish first");
+      STR_APPEND_LITERAL (out, "legacy default stream op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " must finish first");
       return;
     case ENG_CAUSE_QUEUE:
-      PUT_LITERAL (out, "queue conn");
+      STR_APPEND_LITERAL (out, "queue conn");
       if (r->conn < 0)
         g_string_append_c (out, '-');
-      append_uint (out, (guint64) ABS (r->conn));
+      str_append_uint (out, (guint64) ABS (r->conn));
       g_string_append_c (out, '/');
-      put_str (out, queue_names[r->queue]);
-      PUT_LITERAL (out, " behind op ");
-      append_uint (out, ref);
+      str_append_str (out, queue_names[r->queue]);
+      STR_APPEND_LITERAL (out, " behind op ");
+      str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
-      PUT_LITERAL (out, ": false dependency");
+      STR_APPEND_LITERAL (out, ": false dependency");
       return;
     case ENG_CAUSE_ENGINE:
-      PUT_LITERAL (out, "engine ");
-      put_str (out, eng_engine_name (r->engine));
-      PUT_LITERAL (out, " busy with op ");
-      append_uint (out, ref);
+      STR_APPEND_LITERAL (out, "engine ");
+      str_append_str (out, eng_engine_name (r->engine));
+      STR_APPEND_LITERAL (out, " busy with op ");
+      str_append_uint (out, ref);
       return;
     case ENG_CAUSE_SLOTS:
       if (ref == ENG_NO_REF)
         {
-          PUT_LITERAL (out, "slots: kernel concurrency limit");
+          STR_APPEND_LITERAL (out, "slots: kernel concurrency limit");
           return;
         }
-      PUT_LITERAL (out, "slots held by op ");
-      append_uint (out, ref);
-      PUT_LITERAL (out, " (SMs full or concurrency limit)");
+      STR_APPEND_LITERAL (out, "slots held by op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " (SMs full or concurrency limit)");
       return;
     case ENG_CAUSE_DEFERRED:
       {
@@ -411,22 +373,22 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
         guint32 last = ref;
         if (k->run != ENG_NONE)
           last = g_array_index (sim->runs, EngRun, k->run).released_by;
-        PUT_LITERAL (out, "deferred completion of op ");
-        append_uint (out, ref);
-        PUT_LITERAL (out, " held until op ");
-        append_uint (out, last);
-        PUT_LITERAL (out, " ended (kernels launched back to back)");
+        STR_APPEND_LITERAL (out, "deferred completion of op ");
+        str_append_uint (out, ref);
+        STR_APPEND_LITERAL (out, " held until op ");
+        str_append_uint (out, last);
+        STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
         return;
       }
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)
         {
-          PUT_LITERAL (out, "sync");
+          STR_APPEND_LITERAL (out, "sync");
           return;
         }
-      PUT_LITERAL (out, "sync until op ");
-      append_uint (out, ref);
-      PUT_LITERAL (out, " finished");
+      STR_APPEND_LITERAL (out, "sync until op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " finished");
       return;
     default:
       break;

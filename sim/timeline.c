@@ -9,6 +9,7 @@
 #include "timeline.h"
 #include "input_file.h"
 #include "output_file.h"
+#include "str_append.h"
 
 G_DEFINE_QUARK (timeline-error-quark, timeline_error)
 
@@ -79,63 +80,6 @@ struct TimelineWriter
   GString *row;   /* the row being formatted, kept to save an allocation per row */
 };
 
-/* Appends n bytes. g_string_append_len goes through the general insertion
- * code, which was most of the time it took to write a timeline; while the
- * string has room this is a copy. */
-static inline void
-put (GString *s, const char *text, gsize n)
-{
-  if (s->len + n < s->allocated_len)
-    {
-      memcpy (s->str + s->len, text, n);
-      s->len += n;
-      s->str[s->len] = '\0';
-    }
-  else
-    g_string_append_len (s, text, (gssize) n);
-}
-
-/* Decimal integers by hand, two digits at a time: printf per field was most
- * of the time it took to write a timeline (a million rows, five numbers
- * each). */
-static void
-append_uint (GString *s, guint64 v)
-{
-  static const char pairs[] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-  char buf[24];
-  char *p = buf + sizeof buf;
-  while (v >= 100)
-    {
-      guint d = (guint) (v % 100) * 2;
-      v /= 100;
-      *--p = pairs[d + 1];
-      *--p = pairs[d];
-    }
-  if (v >= 10)
-    {
-      *--p = pairs[v * 2 + 1];
-      *--p = pairs[v * 2];
-    }
-  else
-    *--p = (char) ('0' + v);
-  put (s, p, buf + sizeof buf - p);
-}
-
-static void
-append_int (GString *s, gint64 v)
-{
-  if (v < 0)
-    {
-      g_string_append_c (s, '-');
-      append_uint (s, (guint64) 0 - (guint64) v);
-    }
-  else
-    append_uint (s, (guint64) v);
-}
-
 /* RFC 4180: a field holding a comma, quote or line break is quoted, and its
  * quotes doubled. */
 static void
@@ -146,7 +90,7 @@ append_field (GString *s, const char *text)
   gsize n = strcspn (text, ",\"\r\n");
   if (text[n] == '\0')
     {
-      put (s, text, n);
+      str_append (s, text, n);
       return;
     }
   g_string_append_c (s, '"');
@@ -281,9 +225,9 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
 
   /* Rows gather in writer->row and go out 16 KiB at a time. */
   GString *s = writer->row;
-  append_uint (s, row->op);
+  str_append_uint (s, row->op);
   g_string_append_c (s, ',');
-  append_uint (s, row->line);
+  str_append_uint (s, row->line);
   g_string_append_c (s, ',');
   append_field (s, row->stream);
   g_string_append_c (s, ',');
@@ -292,23 +236,23 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
   append_field (s, row->engine);
   g_string_append_c (s, ',');
   if (row->conn >= 0)
-    append_int (s, row->conn);
+    str_append_int (s, row->conn);
   g_string_append_c (s, ',');
-  append_int (s, row->issue);
+  str_append_int (s, row->issue);
   g_string_append_c (s, ',');
-  append_int (s, row->start);
+  str_append_int (s, row->start);
   g_string_append_c (s, ',');
-  append_int (s, row->end);
+  str_append_int (s, row->end);
   g_string_append_c (s, ',');
   /* Zero means "not a copy" / "not a kernel": left empty. */
   if (row->bytes != 0)
-    append_uint (s, row->bytes);
+    str_append_uint (s, row->bytes);
   g_string_append_c (s, ',');
   if (row->grid != 0)
-    append_uint (s, row->grid);
+    str_append_uint (s, row->grid);
   g_string_append_c (s, ',');
   if (row->block != 0)
-    append_uint (s, row->block);
+    str_append_uint (s, row->block);
   g_string_append_c (s, ',');
   append_field (s, row->label);
   g_string_append_c (s, ',');

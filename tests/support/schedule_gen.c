@@ -12,6 +12,7 @@
 #include "schedule_gen.h"
 
 #include <string.h>
+#include "str_append.h"
 
 typedef struct
 {
@@ -65,20 +66,6 @@ gen_log_uniform (GenRand *r, guint64 lo, guint64 hi)
   return CLAMP (v, lo, hi);
 }
 
-static void
-append_uint (GString *s, guint64 v)
-{
-  char buf[24];
-  char *p = buf + sizeof buf;
-  do
-    {
-      *--p = (char) ('0' + v % 10);
-      v /= 10;
-    }
-  while (v != 0);
-  g_string_append_len (s, p, buf + sizeof buf - p);
-}
-
 /* A size as people write it, in one of several units so that the parser's
  * unit handling is exercised: 4MiB, 512KiB, 3MB, 123456 (bytes). */
 static void
@@ -89,7 +76,7 @@ append_size (GString *s, GenRand *r, guint64 bytes)
     case 0:
       if (bytes >= 1024 * 1024)
         {
-          append_uint (s, bytes >> 20);
+          str_append_uint (s, bytes >> 20);
           g_string_append (s, "MiB");
           return;
         }
@@ -97,7 +84,7 @@ append_size (GString *s, GenRand *r, guint64 bytes)
     case 1:
       if (bytes >= 1024)
         {
-          append_uint (s, bytes >> 10);
+          str_append_uint (s, bytes >> 10);
           g_string_append (s, "KiB");
           return;
         }
@@ -105,7 +92,7 @@ append_size (GString *s, GenRand *r, guint64 bytes)
     case 2:
       if (bytes >= 1000 * 1000)
         {
-          append_uint (s, bytes / 1000000);
+          str_append_uint (s, bytes / 1000000);
           g_string_append (s, "MB");
           return;
         }
@@ -113,7 +100,7 @@ append_size (GString *s, GenRand *r, guint64 bytes)
     default:
       break;
     }
-  append_uint (s, bytes);
+  str_append_uint (s, bytes);
   g_string_append_c (s, 'B');
 }
 
@@ -127,17 +114,17 @@ append_time (GString *s, GenRand *r, guint64 ns)
       if (ns % 100000 == 0 && gen_below (r, 2) == 0)
         {
           /* decimal milliseconds: 1.2ms, 0.4ms */
-          append_uint (s, ns / 1000000);
+          str_append_uint (s, ns / 1000000);
           g_string_append_c (s, '.');
-          append_uint (s, ns / 100000 % 10);
+          str_append_uint (s, ns / 100000 % 10);
           g_string_append (s, "ms");
           return;
         }
-      append_uint (s, ns / 1000);
+      str_append_uint (s, ns / 1000);
       g_string_append (s, "us");
       return;
     }
-  append_uint (s, ns);
+  str_append_uint (s, ns);
   g_string_append (s, "ns");
 }
 
@@ -149,7 +136,7 @@ append_label (GString *s, GenRand *r, guint pct)
   if (!gen_percent (r, pct))
     return;
   g_string_append (s, " label=op-");
-  append_uint (s, gen_below (r, N_LABELS));
+  str_append_uint (s, gen_below (r, N_LABELS));
 }
 
 typedef struct
@@ -216,9 +203,9 @@ static void
 append_kernel (GString *s, GenRand *r, const KernelType *k)
 {
   g_string_append (s, " grid=");
-  append_uint (s, k->grid);
+  str_append_uint (s, k->grid);
   g_string_append (s, " block=");
-  append_uint (s, k->block);
+  str_append_uint (s, k->block);
   if (k->smem != 0)
     {
       g_string_append (s, " smem=");
@@ -227,7 +214,7 @@ append_kernel (GString *s, GenRand *r, const KernelType *k)
   if (k->regs != 0)
     {
       g_string_append (s, " regs=");
-      append_uint (s, k->regs);
+      str_append_uint (s, k->regs);
     }
   g_string_append_len (s, k->timing->str, k->timing->len);
 }
@@ -251,7 +238,7 @@ append_stream (Gen *g)
   else
     {
       g_string_append_c (g->s, 's');
-      append_uint (g->s, gen_below (&g->rand, g->o->n_streams));
+      str_append_uint (g->s, gen_below (&g->rand, g->o->n_streams));
     }
 }
 
@@ -264,13 +251,13 @@ append_event_to_wait (Gen *g)
   if (gen_percent (&g->rand, g->o->pct_never_recorded) || g->last_recorded == G_MAXUINT32)
     {
       g_string_append (g->s, " never");
-      append_uint (g->s, e);
+      str_append_uint (g->s, e);
       return;
     }
   if (!g->recorded[e])
     e = g->last_recorded;
   g_string_append (g->s, " e");
-  append_uint (g->s, e);
+  str_append_uint (g->s, e);
 }
 
 static void
@@ -337,7 +324,7 @@ schedule_gen_append (const ScheduleGenOptions *o, GString *out)
   for (guint i = 0; i < o->n_streams; i++)
     {
       g_string_append (s, "stream s");
-      append_uint (s, i);
+      str_append_uint (s, i);
       if (gen_percent (r, o->pct_priority))
         g_string_append (s, " priority=-1");
       if (gen_percent (r, o->pct_nonblocking))
@@ -383,7 +370,7 @@ schedule_gen_append (const ScheduleGenOptions *o, GString *out)
         {
           guint32 e = gen_below (r, g.n_events);
           g_string_append (s, "record e");
-          append_uint (s, e);
+          str_append_uint (s, e);
           append_stream (&g);
           g.recorded[e] = TRUE;
           g.last_recorded = e;
