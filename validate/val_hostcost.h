@@ -1,0 +1,39 @@
+/* val_hostcost.h: the host's cost of API calls, measured in the very process that runs a schedule.
+ *
+ * Why: on the lent GPU machines the host's speed is a property of the
+ * process, not of the GPU. The same schedule run in sixteen processes, one
+ * after the other on one core, paid either about 3.7 to 4.0 us or about 5.0
+ * to 5.7 us per kernel launch (and 1.9 to 2.1 or 3.4 to 3.9 us per 4 KiB
+ * cudaMemcpyAsync), and a process kept its mode for all its repeats
+ * (validate/FINDINGS.md, "The host's two speeds"). A host-bound schedule is
+ * then only predictable with the call costs of its own process, so the
+ * harness measures them next to the repeats and writes them into the CSV's
+ * metadata (`# host_calls:`), where validate/report.sh picks them up. */
+#ifndef VAL_HOSTCOST_H
+#define VAL_HOSTCOST_H
+
+#include <glib.h>
+#include "sim_time.h"
+
+typedef struct
+{
+  SimTime kernel_launch;   /* empty 1-block spin kernel, four streams in turn */
+  SimTime memcpy_async;    /* 4 KiB pinned H2D, two streams in turn */
+  SimTime h2d_pageable;    /* one 64 MiB pageable H2D, call to sync return; -1 if not asked */
+  SimTime d2h_pageable;    /* the same D2H; -1 if not asked */
+} ValHostCosts;
+
+#define VAL_HOSTCOST_PAGEABLE_BYTES ((guint64) 64 << 20)
+
+/* Measures the costs in this process (its own streams and buffers; the
+ * device must be idle). `pageable` adds the two 64 MiB pageable copies,
+ * which take about 15 ms. Call it where the schedule's repeats run, with
+ * the same tracing active, so that what the calls cost there is counted. */
+gboolean val_host_costs_measure (ValHostCosts *costs, gboolean pageable, GError **error);
+
+/* The `# host_calls:` metadata value: "kernel_launch=3952ns memcpy_async=2051ns"
+ * and, when measured, "h2d_pageable_64MiB=8391234ns d2h_pageable_64MiB=4312345ns".
+ * Free with g_free. */
+char *val_host_costs_format (const ValHostCosts *costs);
+
+#endif /* VAL_HOSTCOST_H */
