@@ -18,6 +18,24 @@ if [ "${1:-}" = "--unpack" ]; then
   tmp=$(mktemp -d)
   tar xzf "$tarball" -C "$tmp"
   mkdir -p "validate/results/$gpu"
+  # Several rounds: keep each schedule's round with the median measured
+  # makespan (run-suite.sh says why), and list them all in rounds.txt.
+  rm -f "validate/results/$gpu/rounds.txt"
+  for first in "$tmp"/*.measured.csv; do
+    stem=$(basename "$first" .measured.csv)
+    ls "$tmp/$stem".round*.csv > /dev/null 2>&1 || continue
+    chosen=$(for f in "$first" "$tmp/$stem".round*.csv; do
+               printf '%s %s\n' "$(sed -n 's/^# makespan_ns: .*median \([0-9]*\).*/\1/p' "$f")" "$f"
+             done | sort -n | awk '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
+    printf '%s: round makespans (median of each run, us):' "$stem" >> "validate/results/$gpu/rounds.txt"
+    for f in "$first" "$tmp/$stem".round*.csv; do
+      printf ' %s%.1f' "$([ "$f" = "$chosen" ] && echo '*')" \
+        "$(sed -n 's/^# makespan_ns: .*median \([0-9]*\).*/\1/p' "$f" | awk '{ print $1 / 1000 }')" \
+        >> "validate/results/$gpu/rounds.txt"
+    done
+    echo >> "validate/results/$gpu/rounds.txt"
+    [ "$chosen" = "$first" ] || cp "$chosen" "$first"
+  done
   cp "$tmp"/*.measured.csv "$tmp"/calibrate.log "$tmp"/system.txt "validate/results/$gpu/"
   cp "$tmp"/run.log "validate/results/$gpu/run.log"
   for f in "$tmp"/*.events.csv; do [ -e "$f" ] && cp "$f" "validate/results/$gpu/"; done
@@ -43,16 +61,17 @@ makespan () { # the largest end_ns of a timeline CSV
            $c > m { m = $c } END { print m + 0 }' "$1"
 }
 
-# run_profile MEASURED DIR: writes DIR/$gpu-run.ini, the calibrated profile
-# with the host call costs measured in the measured run's own process (its
-# "# host_calls:" metadata; see validate/val_hostcost.h for why), and prints
-# its name; prints nothing when the run recorded none.
+# run_profile MEASURED KEY DIR: writes DIR/$gpu-run.ini, the calibrated
+# profile with the host call costs that the measured run recorded under
+# "# KEY:" (host_calls: measured between the traced repeats; host_calls_untimed:
+# between the untimed ones; validate/val_hostcost.h says why), and prints its
+# name; prints nothing when the run recorded none.
 run_profile () {
   local calls
-  calls=$(meta "$1" host_calls)
+  calls=$(meta "$1" "$2")
   [ -n "$calls" ] || return 0
   {
-    echo "# $gpu with the host call costs measured next to $(basename "$1")"
+    echo "# $gpu with the host call costs measured next to $(basename "$1") ($2)"
     echo "[device]"
     echo "description=$gpu, host calls of one measured run"
     echo "inherits=$gpu"
@@ -74,50 +93,68 @@ run_profile () {
           ;;
       esac
     done
-  } > "$2/$gpu-run.ini"
+  } > "$3/$gpu-run.ini"
   echo "$gpu-run"
 }
 
-# evaluate MEASURED PREDICTED DEVICE: predicts into PREDICTED with DEVICE and
-# prints "predicted|error|median end error|max end error", or "-|predict
-# failed: why|-|-".
-evaluate () {
-  if ! "$STREAMSIM" predict "traces/validation/$stem.sched" --device "$3" \
-       --csv "$2" > /dev/null 2> "$dir/$stem.predict.err"; then
-    printf -- '-|predict failed: %s|-|-\n' "$(tail -1 "$dir/$stem.predict.err" | cut -c1-80)"
-    return
+# predict SCHEDULE DEVICE CSV: prints the predicted makespan, or nothing
+# (and keeps the error in $dir/$stem.predict.err) when predict fails.
+predict () {
+  if "$STREAMSIM" predict "$1" --device "$2" --csv "$3" > /dev/null 2> "$dir/$stem.predict.err"; then
+    rm -f "$dir/$stem.predict.err"
+    makespan "$3"
   fi
-  rm -f "$dir/$stem.predict.err"
-  local out err endmed endmax
-  out=$("$STREAMSIM" compare "$2" "$1" --max-error 1000 2>&1) || true
-  err=$(echo "$out" | sed -n 's/^makespan .*error \([-+0-9.]*\)%.*/\1/p')
-  endmed=$(echo "$out" | sed -n 's/^end error *median \([0-9.]*\)%.*/\1/p')
-  endmax=$(echo "$out" | sed -n 's/^end error .* max \([0-9.]*\)%.*/\1/p')
-  printf '%s|%s|%s|%s\n' "$(makespan "$2")" "${err:-?}" "${endmed:-?}" "${endmax:-?}"
+}
+
+# pct PREDICTED MEASURED: the error in percent, signed
+pct () {
+  awk -v p="$1" -v m="$2" 'BEGIN { if (p == "" || m <= 0) print "?"; else printf "%+.2f\n", 100 * (p - m) / m }'
 }
 
 rows=$(mktemp)
 runs=$(mktemp -d)
 for measured in "$dir"/*.measured.csv; do
   stem=$(basename "$measured" .measured.csv)
+  sched=traces/validation/$stem.sched
   predicted=$dir/$stem.predicted.csv
-  mkdir -p "$runs/$stem"
-  name=$(STREAMSIM_PROFILE_PATH=engines/profiles run_profile "$measured" "$runs/$stem")
-  # with the calibrated profile alone
-  alone=$(evaluate "$measured" "$runs/$stem/alone.csv" "$gpu")
+  mkdir -p "$runs/$stem/timed" "$runs/$stem/untimed"
+  # The headline: the program as it runs without the harness's tracing.
+  # The harness's untimed repeats end in cudaDeviceSynchronize, so the
+  # schedule is predicted with a `sync device` after its last op, and the
+  # sync's end is compared with the untimed repeats' median "host done".
+  { cat "$sched"; printf '\nsync device\n'; } > "$runs/$stem/synced.sched"
+  done_untimed=$(meta "$measured" host_done_ns | sed -n 's/.*, \([0-9]*\) untimed.*/\1/p')
+  name=$(STREAMSIM_PROFILE_PATH=engines/profiles run_profile "$measured" host_calls_untimed \
+         "$runs/$stem/untimed")
   if [ -n "$name" ]; then
-    # with this run's own host call costs: the headline numbers
-    with=$(STREAMSIM_PROFILE_PATH="$runs/$stem:engines/profiles" \
-           evaluate "$measured" "$predicted" "$name")
+    p=$(STREAMSIM_PROFILE_PATH="$runs/$stem/untimed:engines/profiles" \
+        predict "$runs/$stem/synced.sched" "$name" "$runs/$stem/untimed.csv")
   else
-    cp "$runs/$stem/alone.csv" "$predicted" 2>/dev/null || true
-    with=$alone
+    p=$(predict "$runs/$stem/synced.sched" "$gpu" "$runs/$stem/untimed.csv")
   fi
-  IFS='|' read -r p err endmed endmax <<< "$with"
-  IFS='|' read -r _ err_alone _ _ <<< "$alone"
-  calls=$(meta "$measured" host_calls | sed -n 's/.*kernel_launch=\([0-9]*\)ns memcpy_async=\([0-9]*\)ns.*/\1 \2/p')
-  printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$stem" "$p" "$(makespan "$measured")" "$err" "$endmed" \
-    "$endmax" "$err_alone" "${calls:-- -}" >> "$rows"
+  alone=$(predict "$runs/$stem/synced.sched" "$gpu" "$runs/$stem/alone.csv")
+  # Op by op: the traced timeline against the prediction with the host
+  # costs of the traced repeats.
+  name=$(STREAMSIM_PROFILE_PATH=engines/profiles run_profile "$measured" host_calls \
+         "$runs/$stem/timed")
+  STREAMSIM_PROFILE_PATH="$runs/$stem/timed:engines/profiles" \
+    predict "$sched" "${name:-$gpu}" "$predicted" > /dev/null
+  endmed=? endmax=? tmerr=?
+  if [ -f "$predicted" ] && [ ! -f "$dir/$stem.predict.err" ]; then
+    out=$("$STREAMSIM" compare "$predicted" "$measured" --max-error 1000 2>&1) || true
+    tmerr=$(echo "$out" | sed -n 's/^makespan .*error \([-+0-9.]*\)%.*/\1/p')
+    endmed=$(echo "$out" | sed -n 's/^end error *median \([0-9.]*\)%.*/\1/p')
+    endmax=$(echo "$out" | sed -n 's/^end error .* max \([0-9.]*\)%.*/\1/p')
+  fi
+  calls=$(meta "$measured" host_calls_untimed | sed -n 's/.*kernel_launch=\([0-9]*\)ns memcpy_async=\([0-9]*\)ns.*/\1 \2/p')
+  if [ -z "$p" ]; then
+    printf '%s|-|%s|predict failed: %s|-|-|-|-|- -\n' "$stem" "${done_untimed:-0}" \
+      "$(tail -1 "$dir/$stem.predict.err" 2>/dev/null | cut -c1-80)" >> "$rows"
+    continue
+  fi
+  printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$stem" "$p" "${done_untimed:-0}" \
+    "$(pct "$p" "$done_untimed")" "${endmed:-?}" "${endmax:-?}" "$(pct "$alone" "$done_untimed")" \
+    "${tmerr:-?}" "${calls:-- -}" >> "$rows"
 done
 rm -rf "$runs"
 
@@ -128,29 +165,39 @@ any=$(ls "$dir"/*.measured.csv | head -1)
   echo "Generated by \`validate/report.sh $gpu\` on $(date -u +%Y-%m-%d): each schedule of"
   echo "traces/validation/ measured by \`streamsim-validate\` (validate/run-suite.sh; median of"
   echo "$(meta "$any" reps)) and predicted by \`streamsim predict\` with the profile"
-  echo "engines/profiles/$gpu.ini, calibrated on the same machine in the same session, whose"
-  echo "host call costs (kernel launch, cudaMemcpyAsync, and for schedules with pageable"
-  echo "copies the pageable rates) are replaced by those measured in the measured run's own"
-  echo "process (its \`# host_calls:\` line; validate/val_hostcost.h and validate/FINDINGS.md"
-  echo "say why: the lent machines' host runs at one of two speeds, chosen per process)."
-  echo "The column \"profile alone\" gives the makespan error without that replacement."
+  echo "engines/profiles/$gpu.ini, calibrated on the same machine in the same session."
   echo
   echo "- GPU: $(meta "$any" gpu); driver $(meta "$any" driver); CUDA runtime $(meta "$any" cuda)"
   echo "- measured: $(meta "$any" date | cut -c1-19) UTC; timing: $(meta "$any" timing | sed 's/ (.*)//')"
   [ -f "$dir/device-time.txt" ] && echo "- device time: $(cat "$dir/device-time.txt")"
+  [ -f "$dir/rounds.txt" ] && echo "- rounds: the suite ran $(head -1 "$dir/rounds.txt" | awk -F: '{ print split ($3, a, " ") }') times, each schedule in a new process each time; each schedule's round with the median measured makespan is the one used (* in rounds.txt)"
   echo
-  echo "Errors are predicted minus measured. \"end err\" is |predicted - measured| end time of"
-  echo "each op as a percentage of the measured makespan: the median over the schedule's ops,"
-  echo "and the largest."
+  echo "How to read the table (validate/FINDINGS.md says why it is done this way):"
   echo
-  echo "| schedule | predicted (us) | measured (us) | makespan error | median end err | max end err | profile alone | run's launch / memcpy (us) |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "- **makespan error**: the program as it runs without the harness's tracing. Each"
+  echo "  schedule also runs untraced (as many repeats as traced ones), and its median time"
+  echo "  from the first call to the return of the final cudaDeviceSynchronize (\"measured\")"
+  echo "  is compared with the predicted end of a \`sync device\` appended to the schedule"
+  echo "  (\"predicted\"). The prediction uses the profile with the host call costs measured"
+  echo "  in the run's own process between the untraced repeats (\`# host_calls_untimed:\`,"
+  echo "  last column): the lent machines' host runs at one of two speeds, chosen per process."
+  echo "- **profile alone**: the same with the calibrated profile's own host costs."
+  echo "- **end err**: op by op, the traced timeline (the CSV) against the prediction with"
+  echo "  the host costs measured between the traced repeats: |predicted - measured| end"
+  echo "  time of each op as a percentage of the measured makespan, the median over the"
+  echo "  schedule's ops and the largest. **traced** is the makespan error of that pair;"
+  echo "  CUPTI's tracing slows small copies on the GPU, which the profile does not model."
+  echo
+  echo "Errors are predicted minus measured."
+  echo
+  echo "| schedule | predicted (us) | measured (us) | makespan error | median end err | max end err | profile alone | traced | run's launch / memcpy (us) |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   awk -F'|' 'function pct(v) { return v ~ /^[-+0-9.]+$/ ? v "%" : v }
              { p = $2 == "-" ? "-" : sprintf ("%.1f", $2 / 1000);
-               split ($8, c, " ");
+               split ($9, c, " ");
                calls = c[1] == "-" ? "-" : sprintf ("%.2f / %.2f", c[1] / 1000, c[2] / 1000);
-               printf "| %s | %s | %.1f | %s | %s | %s | %s | %s |\n", $1, p, $3 / 1000,
-                 pct($4), pct($5), pct($6), pct($7), calls }' "$rows"
+               printf "| %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", $1, p, $3 / 1000,
+                 pct($4), pct($5), pct($6), pct($7), pct($8), calls }' "$rows"
   echo
   median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "?"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
   summary () { # summary COLUMN LABEL
@@ -167,6 +214,9 @@ any=$(ls "$dir"/*.measured.csv | head -1)
     "$(awk -F'|' '$5 ~ /^[0-9.]+$/ { print $5 }' "$rows" | median)"
   echo
   summary 7 "With the profile alone (no per-run host costs)"
+  echo "."
+  echo
+  summary 8 "Traced timelines against predictions with the traced runs' host costs"
   echo "."
 } > "$dir/REPORT.md"
 rm -f "$rows"

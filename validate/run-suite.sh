@@ -1,16 +1,22 @@
 #!/bin/bash
 # run-suite.sh: on a GPU machine, calibrate this GPU's profile and measure every validation schedule.
 #
-# Usage: validate/run-suite.sh [REPS]     (from the repository root)
+# Usage: validate/run-suite.sh [REPS] [ROUNDS]   (from the repository root)
 # Needs build-gpu/validate/streamsim-validate (or $STREAMSIM_VALIDATE), built
 # where GLib is (see the README's "Validating against your GPU"), and for
 # exact copy times libcupti.so.13 beside it or in the CUDA toolkit (without it
 # copies are timed with events, which disturb few-connection runs). Writes into
 # $OUT (default ./validate-out): run.log, and results-<gpu>.tar.gz holding
 # <gpu>.ini, calibrate.log, system.txt and <stem>.measured.csv for each
-# traces/validation/<stem>.sched. Unpack with validate/report.sh --unpack.
+# traces/validation/<stem>.sched. With ROUNDS (default 3) above 1 the whole
+# suite runs ROUNDS times, each schedule in a new process each time (rounds
+# after the first write <stem>.round<k>.csv): the lent machines' host speed
+# is chosen per process, and report.sh --unpack keeps, for each schedule, the
+# round whose measured makespan is the median. Unpack with
+# validate/report.sh --unpack.
 set -u
 REPS=${1:-10}
+ROUNDS=${2:-3}
 BIN=${STREAMSIM_VALIDATE:-build-gpu/validate/streamsim-validate}
 OUT=${OUT:-validate-out}
 mkdir -p "$OUT"
@@ -54,18 +60,22 @@ for stem in seed-depth-first-conn1 copies-conn2 tiny-copies; do
     --timing events --csv "$WORK/$stem.events.csv" 2>&1 | tail -1
 done
 
-echo "== suite ($REPS repeats each)"
 failed=0
-for f in traces/validation/*.sched; do
-  stem=$(basename "$f" .sched)
-  t0=$(date +%s%N)
-  timeout 120 "$BIN" "$f" --reps "$REPS" --warmup 2 --device "$GPU" \
-    --csv "$WORK/$stem.measured.csv" 2> "$WORK/$stem.log"
-  rc=$?
-  t1=$(date +%s%N)
-  printf '%-34s rc=%d %6.1fs  %s\n' "$stem" "$rc" "$(awk "BEGIN { print ($t1 - $t0) / 1e9 }")" \
-    "$(tail -1 "$WORK/$stem.log")"
-  [ $rc -eq 0 ] || failed=$((failed + 1))
+for round in $(seq 1 "$ROUNDS"); do
+  echo "== suite, round $round of $ROUNDS ($REPS repeats each)"
+  for f in traces/validation/*.sched; do
+    stem=$(basename "$f" .sched)
+    csv=$WORK/$stem.measured.csv
+    [ "$round" -eq 1 ] || csv=$WORK/$stem.round$round.csv
+    t0=$(date +%s%N)
+    timeout 120 "$BIN" "$f" --reps "$REPS" --warmup 2 --device "$GPU" \
+      --csv "$csv" 2> "$WORK/$stem.log"
+    rc=$?
+    t1=$(date +%s%N)
+    printf '%-34s rc=%d %6.1fs  %s\n' "$stem" "$rc" "$(awk "BEGIN { print ($t1 - $t0) / 1e9 }")" \
+      "$(tail -1 "$WORK/$stem.log")"
+    [ $rc -eq 0 ] || failed=$((failed + 1))
+  done
 done
 echo "== $failed schedules failed; $(( $(date +%s) - started )) s in all"
 

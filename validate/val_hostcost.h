@@ -17,19 +17,35 @@
 
 typedef struct
 {
-  SimTime kernel_launch;   /* empty 1-block spin kernel, four streams in turn */
-  SimTime memcpy_async;    /* 4 KiB pinned H2D, two streams in turn */
+  SimTime kernel_launch;   /* empty 1-block spin kernel, the streams in turn */
+  SimTime memcpy_async;    /* 4 KiB pinned copies, the streams in turn: the mean of the
+                            * H2D and the D2H calls' costs */
   SimTime h2d_pageable;    /* one 64 MiB pageable H2D, call to sync return; -1 if not asked */
   SimTime d2h_pageable;    /* the same D2H; -1 if not asked */
 } ValHostCosts;
 
 #define VAL_HOSTCOST_PAGEABLE_BYTES ((guint64) 64 << 20)
 
-/* Measures the costs in this process (its own streams and buffers; the
- * device must be idle). `pageable` adds the two 64 MiB pageable copies,
- * which take about 15 ms. Call it where the schedule's repeats run, with
- * the same tracing active, so that what the calls cost there is counted. */
-gboolean val_host_costs_measure (ValHostCosts *costs, gboolean pageable, GError **error);
+typedef struct ValHostProbe ValHostProbe;
+
+/* Makes the probe's own streams and buffers (64 MiB more of each kind when
+ * `pageable`), once, so that measuring between a schedule's repeats does
+ * not make and free them there. The calls go round `n_streams` streams,
+ * as many as the schedule declares: a launch costs more in a program that
+ * cycles through many streams (in one process, 4.4 us round 4 streams and
+ * 4.8 to 5.2 us round 48; validate/FINDINGS.md). NULL and an error on a
+ * failing CUDA call. */
+ValHostProbe *val_host_probe_new (guint n_streams, gboolean pageable, GError **error);
+void val_host_probe_free (ValHostProbe *probe);
+
+/* Measures the costs now (the device must be idle): 400 launches, 200
+ * copies of 4 KiB each way, and with `pageable` one 64 MiB pageable copy each way,
+ * about 3 ms plus 15 ms. Call it where the schedule's repeats run, with the
+ * same tracing active, so that what the calls cost there is counted. */
+gboolean val_host_probe_measure (ValHostProbe *probe, ValHostCosts *costs, GError **error);
+
+/* The median of each cost over `n` measurements. */
+void val_host_costs_median (const ValHostCosts *costs, int n, ValHostCosts *median);
 
 /* The `# host_calls:` metadata value: "kernel_launch=3952ns memcpy_async=2051ns"
  * and, when measured, "h2d_pageable_64MiB=8391234ns d2h_pageable_64MiB=4312345ns".

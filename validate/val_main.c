@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_fit.h"
+#include "calib_order.h"
 #include "profile_file.h"
 #include "schedule.h"
 #include "timeline.h"
@@ -21,7 +22,6 @@ enum
   EXIT_SYSTEM = 3,
 };
 
-#define BARE_RUNS 3
 
 typedef struct
 {
@@ -105,83 +105,6 @@ median_field (SimTime **field, const SimTime *origin, int reps, gsize op)
   return m;
 }
 
-/* The order in which each copy direction finished its copies in one
- * repeat, as text ("h2d 0 3 6 9 | d2h ..."). */
-static char *
-copy_order (const Schedule *sched, const ValTimes *t)
-{
-  gsize n = schedule_n_ops (sched);
-  GArray *ops = g_array_new (FALSE, FALSE, sizeof (guint32));
-  GString *s = g_string_new (NULL);
-  for (int dir = SCHED_DIR_H2D; dir <= SCHED_DIR_D2D; dir++)
-    {
-      g_array_set_size (ops, 0);
-      for (gsize i = 0; i < n; i++)
-        {
-          const SchedOp *op = schedule_op (sched, i);
-          if ((op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY)
-              && (int) op->u.copy.dir == dir)
-            {
-              guint32 k = (guint32) i;
-              g_array_append_val (ops, k);
-            }
-        }
-      /* insertion sort by end time: copies of one direction mostly finish
-       * in issue order already */
-      guint32 *v = (guint32 *) (void *) ops->data;
-      for (guint a = 1; a < ops->len; a++)
-        {
-          guint32 x = v[a];
-          guint b = a;
-          while (b > 0 && t->end[v[b - 1]] > t->end[x])
-            {
-              v[b] = v[b - 1];
-              b--;
-            }
-          v[b] = x;
-        }
-      g_string_append_printf (s, "%s%s", dir == SCHED_DIR_H2D ? "" : " |",
-                              schedule_copy_dir_name ((SchedCopyDir) dir));
-      for (guint a = 0; a < ops->len; a++)
-        g_string_append_printf (s, " %u", v[a]);
-    }
-  g_array_free (ops, TRUE);
-  return g_string_free (s, FALSE);
-}
-
-/* Which repeats the per-op medians are taken over: those whose copy
- * engines served their copies in the most common order. When the engines
- * pick between connections differently from one repeat to the next (the
- * seed's three H2D copies waiting for the engine went out in varying
- * orders), a median per op over all repeats would mix orders and describe
- * no run at all: three copies that each ran second "at once". Marks the
- * chosen repeats in `keep` and returns how many there are. */
-static int
-choose_repeats (const Schedule *sched, ValTimes **times, int reps, gboolean *keep)
-{
-  char **order = g_new0 (char *, reps);
-  for (int r = 0; r < reps; r++)
-    order[r] = copy_order (sched, times[r]);
-  int best = 0, best_count = 0;
-  for (int r = 0; r < reps; r++)
-    {
-      int count = 0;
-      for (int q = 0; q < reps; q++)
-        count += strcmp (order[r], order[q]) == 0;
-      if (count > best_count)
-        {
-          best = r;
-          best_count = count;
-        }
-    }
-  for (int r = 0; r < reps; r++)
-    keep[r] = strcmp (order[r], order[best]) == 0;
-  for (int r = 0; r < reps; r++)
-    g_free (order[r]);
-  g_free (order);
-  return best_count;
-}
-
 /* What the CSV's metadata says about the run besides the times. */
 typedef struct
 {
@@ -191,6 +114,7 @@ typedef struct
   SimTime done_events;     /* the same with timing events, -1 if not run */
   SimTime clock_window;
   char *host_calls;        /* val_host_costs_format of this process's call costs */
+  char *host_calls_untimed; /* the same, measured between the untimed repeats */
 } RunInfo;
 
 static gboolean
@@ -199,7 +123,11 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
 {
   gsize n = schedule_n_ops (sched);
   gboolean *keep = g_new (gboolean, all_reps);
-  int reps = choose_repeats (sched, all, all_reps, keep);
+  const SimTime **ends = g_new (const SimTime *, all_reps);
+  for (int r = 0; r < all_reps; r++)
+    ends[r] = all[r]->end;
+  int reps = calib_order_choose (sched, ends, all_reps, keep);
+  g_free (ends);
   ValTimes **times = g_new (ValTimes *, reps);
   for (int r = 0, k = 0; r < all_reps; r++)
     if (keep[r])
@@ -270,6 +198,7 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
     "host_done_ns", done,
     "clock_window_ns", window,
     "host_calls", info->host_calls,
+    "host_calls_untimed", info->host_calls_untimed,
     "timing", timing,
     "date", date,
     NULL,
@@ -339,31 +268,6 @@ has_pageable_copies (const Schedule *sched)
   return FALSE;
 }
 
-/* This process's call costs (val_hostcost.h), under the same tracing as
- * the repeats: measured once before the warm-up and once after the
- * repeats, and averaged. (Measuring before every repeat instead, which
- * makes and frees the probe's streams and buffers between repeats, gave
- * no better predictions in one run on each GPU.) */
-static gboolean
-measure_host_costs (const Schedule *sched, ValHostCosts *sum, int round, GError **error)
-{
-  ValHostCosts c;
-  if (!val_host_costs_measure (&c, has_pageable_copies (sched), error))
-    return FALSE;
-  if (round == 0)
-    {
-      *sum = c;
-      return TRUE;
-    }
-  sum->kernel_launch = (sum->kernel_launch + c.kernel_launch) / 2;
-  sum->memcpy_async = (sum->memcpy_async + c.memcpy_async) / 2;
-  if (c.h2d_pageable >= 0)
-    sum->h2d_pageable = (sum->h2d_pageable + c.h2d_pageable) / 2;
-  if (c.d2h_pageable >= 0)
-    sum->d2h_pageable = (sum->d2h_pageable + c.d2h_pageable) / 2;
-  return TRUE;
-}
-
 static int
 run_schedule (const Options *opt, const char *path)
 {
@@ -388,6 +292,10 @@ run_schedule (const Options *opt, const char *path)
   ValRun *run = val_run_new (sched, &dev, (const char *const *) names, &error);
   ValTimes **times = g_new0 (ValTimes *, opt->reps);
   ValTimes *scratch = val_times_new (schedule_n_ops (sched));
+  ValHostCosts *host_costs = g_new0 (ValHostCosts, opt->reps);
+  ValHostProbe *probe = NULL;
+  SimTime *bare = NULL, *with_events = NULL;
+  ValHostCosts *bare_costs = NULL;
   RunInfo info = { .timing = VAL_TIMING_EVENTS };
   if (run == NULL)
     {
@@ -405,8 +313,14 @@ run_schedule (const Options *opt, const char *path)
           g_clear_error (&error);
         }
     }
-  ValHostCosts host_costs;
-  if (!measure_host_costs (sched, &host_costs, 0, &error))
+  /* This process's call costs (val_hostcost.h), under the same tracing,
+   * measured before every timed repeat with the probe's resources made
+   * once: a process can change speed between repeats (one H200 run of
+   * tiny-kernels went from 8.6 to 12 ms within its ten). Its calls go
+   * round the declared streams' count (stream 0 is the legacy default). */
+  probe = val_host_probe_new (schedule_n_streams (sched) - 1, has_pageable_copies (sched),
+                              &error);
+  if (probe == NULL)
     {
       status = report (error);
       goto out;
@@ -420,21 +334,25 @@ run_schedule (const Options *opt, const char *path)
   for (int r = 0; r < opt->reps; r++)
     {
       times[r] = val_times_new (schedule_n_ops (sched));
-      if (!val_run_once (run, info.timing, times[r], &error))
+      if (!val_host_probe_measure (probe, &host_costs[r], &error)
+          || !val_run_once (run, info.timing, times[r], &error))
         {
           status = report (error);
           goto out;
         }
     }
-  if (!measure_host_costs (sched, &host_costs, 1, &error))
-    {
-      status = report (error);
-      goto out;
-    }
-  info.host_calls = val_host_costs_format (&host_costs);
-  /* The same program without timing (and, under CUPTI, with timing events)
-   * for the metadata: what the measurement itself costs. */
-  SimTime bare[BARE_RUNS], with_events[BARE_RUNS];
+  ValHostCosts costs;
+  val_host_costs_median (host_costs, opt->reps, &costs);
+  info.host_calls = val_host_costs_format (&costs);
+  /* The same program without timing (and, under CUPTI, with timing events):
+   * what the measurement itself costs. As many untimed repeats as timed
+   * ones, each after its own host probe, untraced too: the untimed makespan
+   * is what the report's headline compares against, the program as it runs
+   * without the harness's tracing (CUPTI slows small copies on the GPU). */
+  int bare_runs = opt->reps;
+  bare = g_new (SimTime, bare_runs);
+  with_events = g_new (SimTime, bare_runs);
+  bare_costs = g_new0 (ValHostCosts, bare_runs);
   info.done_events = -1;
   info.cupti = val_run_cupti_library (run);
   if (!val_run_stop_cupti (run, &error))
@@ -442,9 +360,10 @@ run_schedule (const Options *opt, const char *path)
       status = report (error);
       goto out;
     }
-  for (int r = 0; r < BARE_RUNS; r++)
+  for (int r = 0; r < bare_runs; r++)
     {
-      if (!val_run_once (run, VAL_TIMING_NONE, scratch, &error))
+      if (!val_host_probe_measure (probe, &bare_costs[r], &error)
+          || !val_run_once (run, VAL_TIMING_NONE, scratch, &error))
         {
           status = report (error);
           goto out;
@@ -461,15 +380,23 @@ run_schedule (const Options *opt, const char *path)
                            - (schedule_n_ops (sched) > 0 ? scratch->issue[0] : scratch->done);
         }
     }
-  info.done_none = calib_fit_median (bare, BARE_RUNS);
+  info.done_none = calib_fit_median (bare, bare_runs);
   if (info.timing == VAL_TIMING_CUPTI)
-    info.done_events = calib_fit_median (with_events, BARE_RUNS);
+    info.done_events = calib_fit_median (with_events, bare_runs);
+  val_host_costs_median (bare_costs, bare_runs, &costs);
+  info.host_calls_untimed = val_host_costs_format (&costs);
   info.clock_window = val_run_clock_window (run);
   if (!write_csv (opt, sched, &dev, times, opt->reps, &info, &error))
     status = report (error);
 
 out:
+  g_free (bare);
+  g_free (with_events);
+  g_free (bare_costs);
   g_free (info.host_calls);
+  g_free (info.host_calls_untimed);
+  g_free (host_costs);
+  val_host_probe_free (probe);
   for (int r = 0; r < opt->reps; r++)
     val_times_free (times[r]);
   g_free (times);
