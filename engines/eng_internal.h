@@ -82,7 +82,7 @@ typedef struct
   EngFifo ready;      /* ops ready for it, in the order they became ready */
   guint32 running;    /* ENG_NONE when idle */
   guint32 last;       /* last op it ran, for causes */
-  guint32 gen;        /* bumped when the running copy's end event is rescheduled */
+  SimTimer *end;      /* the running copy's end */
   double left;        /* solo-time the running copy has still to go */
   double rate;        /* its progress per ns: 1 alone, the duplex factor in duplex */
   SimTime since;      /* when `left` was last brought up to date */
@@ -219,6 +219,7 @@ struct EngSim
 
   /* host thread (eng_host.c) */
   gsize next_issue;
+  SimTimer *host_step;    /* the host's next call */
   SimTime *conn_last_arrival; /* ops reach a connection in issue order */
   guint32 host_wait_op;   /* blocking op the host waits on, or ENG_NONE */
   guint host_wait_count;  /* sync device/default: ops still to finish */
@@ -270,6 +271,7 @@ void eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now);
 /* eng_copy.c */
 EngEngine eng_copy_engine_of (const EngSim *sim, const SchedOp *sop);
 SimTime eng_copy_solo_time (const EngSim *sim, const SchedOp *sop);
+void eng_copy_start (EngSim *sim);
 void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 
 /* eng_kernel.c */
