@@ -324,14 +324,30 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
   guint32 ci = 0;
   guint a, b;
   while (next_range (sim, cands, &ci, &a, &b))
-    while (a < b)
+    for (guint c0 = a, c1; c0 < b; c0 = c1)
       {
-        /* the piece: SMs from a on in a's state, up to sm_next */
+        /* bit i of `starts`: SM c0 + i begins a piece (it differs from the
+         * SM before it, or is sm_next), for up to 64 SMs at a time; found
+         * without a branch per SM, which the runs' lengths would make hard
+         * to predict */
+        c1 = MIN (b, c0 + 64);
+        guint64 starts = 1;
+        SmVec before = sm_load (&sms[c0]);
+        for (guint s = c0 + 1; s < c1; s++)
+          {
+            SmVec u = sm_load (&sms[s]);
+            starts |= (guint64) !sm_same (u, before) << (s - c0);
+            before = u;
+          }
+        if (c0 < start && start < c1)
+          starts |= (guint64) 1 << (start - c0);
+        while (starts != 0)
+      {
+        a = c0 + (guint) __builtin_ctzll (starts);
+        starts &= starts - 1;
+        guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
         const EngSm *sm = &sms[a];
         SmVec use = sm_load (sm);
-        guint end = a < start && start < b ? start : b, t = a + 1;
-        while (t < end && sm_same (sm_load (&sms[t]), use))
-          t++;
         if (!sm_same (use, prev_use))
           {
             /* neighbouring pieces (cut at sm_next or between candidates)
@@ -363,7 +379,7 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
                   last_hi = t - 1;
               }
           }
-        a = t;
+      }
       }
   if (fitting == 0)
     return NULL;
