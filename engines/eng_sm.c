@@ -342,44 +342,45 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
         if (c0 < start && start < c1)
           starts |= (guint64) 1 << (start - c0);
         while (starts != 0)
-      {
-        a = c0 + (guint) __builtin_ctzll (starts);
-        starts &= starts - 1;
-        guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
-        const EngSm *sm = &sms[a];
-        SmVec use = sm_load (sm);
-        if (!sm_same (use, prev_use))
           {
-            /* neighbouring pieces (cut at sm_next or between candidates)
-             * often hold the same: the room is the same */
-            prev_use = use;
-            prev_room = sm_fits (use, most_use) ? sm_room (p, sm, &nd) : 0;
-          }
-        guint32 r = prev_room;
-        if (wrap == G_MAXUINT32 && a >= start)
-          wrap = np;
-        pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
-        if (r > 0)
-          {
-            fitting += t - a;
-            total += r * (t - a); /* < 256 x 1024 */
-            if (r > most)
+            /* the piece from a to t - 1 */
+            a = c0 + (guint) __builtin_ctzll (starts);
+            starts &= starts - 1;
+            guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
+            const EngSm *sm = &sms[a];
+            SmVec use = sm_load (sm);
+            if (!sm_same (use, prev_use))
               {
-                most = r;
-                have_lo = FALSE;
+                /* neighbouring pieces (cut at sm_next or between candidates)
+                 * often hold the same: the room is the same */
+                prev_use = use;
+                prev_room = sm_fits (use, most_use) ? sm_room (p, sm, &nd) : 0;
               }
-            if (r == most)
+            guint32 r = prev_room;
+            if (wrap == G_MAXUINT32 && a >= start)
+              wrap = np;
+            pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
+            if (r > 0)
               {
-                if (a < start)
+                fitting += t - a;
+                total += r * (t - a); /* < 256 x 1024 */
+                if (r > most)
                   {
-                    last_lo = t - 1;
-                    have_lo = TRUE;
+                    most = r;
+                    have_lo = FALSE;
                   }
-                else
-                  last_hi = t - 1;
+                if (r == most)
+                  {
+                    if (a < start)
+                      {
+                        last_lo = t - 1;
+                        have_lo = TRUE;
+                      }
+                    else
+                      last_hi = t - 1;
+                  }
               }
           }
-      }
       }
   if (fitting == 0)
     return NULL;
