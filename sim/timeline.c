@@ -77,7 +77,9 @@ struct TimelineWriter
   char *path;     /* the file asked for; NULL for stdout */
   char *tmp_path; /* where rows go until finish */
   gboolean failed;
-  GString *row;   /* the row being formatted, kept to save an allocation per row */
+  GString *row;   /* rows formatted and not yet written */
+  gsize chunk;    /* rows are written once this many bytes have gathered */
+  guint64 written; /* bytes written so far */
 };
 
 /* RFC 4180: a field holding a comma, quote or line break is quoted, and its
@@ -116,13 +118,21 @@ writer_put (TimelineWriter *writer, const char *text, gsize len, GError **error)
   return FALSE;
 }
 
-#define WRITER_BUFFER (16 * 1024)
+/* Rows go out in chunks that grow with what was written, a 256th of it,
+ * from 16 KiB to 1 MiB: a million-row timeline then makes a few hundred
+ * write calls instead of thousands (each costs the file system about as
+ * much as formatting 50 rows), while a small one keeps a small buffer, so
+ * the buffer stays below half a percent of the bytes written. */
+#define WRITER_CHUNK_MIN (16 * 1024)
+#define WRITER_CHUNK_MAX (1024 * 1024)
 
 /* Writes the rows gathered so far. */
 static gboolean
 writer_flush (TimelineWriter *writer, GError **error)
 {
   gboolean ok = writer->row->len == 0 || writer_put (writer, writer->row->str, writer->row->len, error);
+  writer->written += writer->row->len;
+  writer->chunk = CLAMP (writer->written / 256, WRITER_CHUNK_MIN, WRITER_CHUNK_MAX);
   g_string_truncate (writer->row, 0);
   return ok;
 }
@@ -147,7 +157,8 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
     g_return_val_if_fail (meta_key_is_valid (m[0]) && m[1] != NULL, NULL);
 
   TimelineWriter *writer = g_new0 (TimelineWriter, 1);
-  writer->row = g_string_sized_new (WRITER_BUFFER + 4096);
+  writer->row = g_string_sized_new (WRITER_CHUNK_MIN + 4096);
+  writer->chunk = WRITER_CHUNK_MIN;
   if (strcmp (path, "-") == 0)
     writer->out = stdout;
   else if (output_file_is_special (path))
@@ -353,7 +364,7 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
   g_return_val_if_fail (row->stream != NULL && row->kind != NULL && row->engine != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  /* Rows gather in writer->row and go out 16 KiB at a time. */
+  /* Rows gather in writer->row and go out a chunk at a time. */
   GString *s = writer->row;
   gsize n_stream = plain_len (row->stream), n_kind = plain_len (row->kind);
   gsize n_engine = plain_len (row->engine), n_label = plain_len (row->label);
@@ -410,7 +421,7 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
       s->len = (gsize) (p - s->str);
     }
 
-  if (s->len < WRITER_BUFFER)
+  if (s->len < writer->chunk)
     return TRUE;
   return writer_flush (writer, error);
 }
