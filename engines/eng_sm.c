@@ -122,11 +122,54 @@ sm_add (EngSm *sm, SmVec step, guint32 n)
   sm_store (sm, sm_load (sm) + n * step);
 }
 
+/* ---- Ranges of SMs, four at a time ----
+ *
+ * Taking and giving back blocks change a segment of SMs; a loop over the
+ * segment's SMs ends at a length the branch predictor cannot guess (runs are
+ * 1 to 13 SMs long on the K20), and those mispredicted loop exits were the
+ * most expensive instructions of a placement. So ranges are done four SMs
+ * at a time, each lane kept or changed by a mask: one iteration for a
+ * segment of up to four SMs. The SMs array has SM_PAD unused SMs at its
+ * end, which the last four may reach (they are kept as they are). */
+#define SM_PAD 3
+
+/* All ones in the lanes of the first n (of four) SMs from j. */
+static inline SmVec
+lanes_below (guint j, guint n)
+{
+  return (SmVec) { 0, 0, 0, 0 } - (SmVec) { j < n, j < n, j < n, j < n };
+}
+
+/* Sets SMs first .. first + len - 1 to v. */
+static inline void
+sm_range_set (EngSm *sms, guint first, guint len, SmVec v)
+{
+  for (guint j = 0; j < len; j += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        EngSm *sm = &sms[first + j + k];
+        SmVec on = lanes_below (j + k, len);
+        sm_store (sm, (v & on) | (sm_load (sm) & ~on));
+      }
+}
+
+/* Subtracts d from SMs first .. first + len - 1. */
+static inline void
+sm_range_sub (EngSm *sms, guint first, guint len, SmVec d)
+{
+  for (guint j = 0; j < len; j += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        EngSm *sm = &sms[first + j + k];
+        sm_store (sm, sm_load (sm) - (d & lanes_below (j + k, len)));
+      }
+}
+
 void
 eng_sm_init (EngSim *sim)
 {
   const EngProfile *p = &sim->profile;
-  sim->sms = g_new0 (EngSm, p->sm_count);
+  sim->sms = g_new0 (EngSm, p->sm_count + SM_PAD);
   sim->sm_words = (p->sm_count + 63) / 64;
   sim->sm_pieces = g_new0 (EngSeg, p->sm_count);
   sim->sm_room = g_new0 (guint32, p->sm_count);
@@ -147,11 +190,8 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
     {
       const EngSeg *g = &pl->segs[i];
       SmVec d = g->count == most ? most_step : g->count * step;
-      for (guint s = g->start, end = g->start + g->len; s < end; s++)
-        {
-          g_assert (sms[s].blocks >= g->count);
-          sm_store (&sms[s], sm_load (&sms[s]) - d);
-        }
+      g_assert (sms[g->start].blocks >= g->count);
+      sm_range_sub (sms, g->start, g->len, d);
     }
 }
 
@@ -299,9 +339,7 @@ emit (EngPlacement *pl, EngSm *sms, SmVec state, SmVec step, guint first, guint 
 {
   pl->segs[pl->n_segs++] = (EngSeg) { (guint16) first, (guint16) len, (guint16) count };
   pl->blocks += count * len;
-  SmVec now = state + count * step;
-  for (guint s = first; s < first + len; s++)
-    sm_store (&sms[s], now);
+  sm_range_set (sms, first, len, state + count * step);
 }
 
 /* eng_sm_place(): the SMs looked at as pieces (runs in one state, cut at
