@@ -119,12 +119,12 @@ writer_put (TimelineWriter *writer, const char *text, gsize len, GError **error)
 }
 
 /* Rows go out in chunks that grow with what was written, a 256th of it,
- * from 16 KiB to 1 MiB: a million-row timeline then makes a few hundred
+ * from 16 KiB to 256 KiB: a million-row timeline then makes a few hundred
  * write calls instead of thousands (each costs the file system about as
  * much as formatting 50 rows), while a small one keeps a small buffer, so
  * the buffer stays below half a percent of the bytes written. */
 #define WRITER_CHUNK_MIN (16 * 1024)
-#define WRITER_CHUNK_MAX (1024 * 1024)
+#define WRITER_CHUNK_MAX (256 * 1024)
 
 /* Writes the rows gathered so far. */
 static gboolean
