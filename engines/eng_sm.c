@@ -24,16 +24,19 @@
  * turn and the counts are worked out per run ("piece", found by comparing
  * each SM with the one before, one vector compare), and a placement is
  * recorded as segments of neighbouring SMs with one count. Per SM there is
- * left one compare to find the runs, and one vector store or subtraction
- * to take or give back blocks; the room (three divisions), the turn and the
- * bookkeeping are per run.
+ * left one compare to find the runs, and a vector store or subtraction to
+ * take or give back blocks (four SMs at a time, below); the room (three
+ * divisions), the turn and the bookkeeping are per run. Both per-SM loops
+ * are written so that their length decides no branch: on this simulator's
+ * workload, mispredicted branches cost more time than instructions
+ * (PERFORMANCE.md, third round).
  *
  * Rejected: keeping a bit per SM, "holds the same as the next", so that
  * runs are found without looking at their SMs. Adding the same blocks to a
  * range keeps the bits inside it, so only the bits at each segment's ends
  * need setting again; but that costs two compares per segment at every take
- * and give back, more than the compares it saves on the K20 (4,355 against
- * 4,035 instructions per op; on the H200 it saved another 13%).
+ * and give back, more than the compares it saves on the K20 (4,324 against
+ * 4,036 instructions per op; on the H200 it saved another 13%).
  *
  * A placement can be limited to some SMs (`cands`): the caller knows that no
  * other SM has room for this kernel (eng_kernel.c keeps that fact while a
@@ -188,7 +191,7 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
        * count's product, as the per-SM code did, saves a few instructions
        * but adds a branch the predictor misses) */
       const EngSeg *g = &pl->segs[i];
-      g_assert (sms[g->start].blocks >= g->count);
+      g_assert (sms[g->start].blocks >= g->count); /* (its first SM only: cheap) */
       sm_range_sub (sms, g->start, g->len, g->count * step);
     }
 }
