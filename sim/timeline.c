@@ -308,7 +308,7 @@ digits_u32 (char *d, guint32 v)
 static inline char *
 put_uint (char *p, guint64 v)
 {
-  char buf[48];
+  char buf[48] = { 0 }; /* zeroed: the copy below reads past the digits */
   char *d = buf + 24;
   while (v >= 100000000)
     {
