@@ -17,10 +17,10 @@
  * of its direction and host-memory kind. While copies run in both directions
  * at once, each progresses at `duplex_factor` of its solo speed; so a copy's
  * end is recomputed whenever the other direction starts or stops. The engine
- * keeps its running copy's solo-time left and a generation number: a
- * rescheduled end event makes the old one stale rather than searching the
- * event queue for it. (On the engine rather than per op: only running copies
- * need it, and a schedule may hold millions of ops.) */
+ * keeps its running copy's solo-time left, and its end is a timer of the
+ * event core (sim_queue_timer_set), which a recomputed end simply moves.
+ * (On the engine rather than per op: only running copies need it, and a
+ * schedule may hold millions of ops.) */
 #include <math.h>
 #include "eng_internal.h"
 
@@ -61,17 +61,19 @@ eng_copy_solo_time (const EngSim *sim, const SchedOp *sop)
 
 static void copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
-/* Schedules the end of the engine's running copy from its progress; an
- * earlier end event of the engine becomes stale (its generation is old). */
+/* Sets the end of the engine's running copy from its progress, in place of
+ * any end set before. */
 static void
 schedule_end (EngSim *sim, EngCopyEngine *engine, SimTime now)
 {
   SimTime left = (SimTime) ceil (engine->left / engine->rate - 1e-6);
   if (left < 0)
     left = 0;
-  engine->gen++;
-  sim_queue_schedule (sim->events, now + left, copy_end_event, sim,
-                      ((guint64) engine->gen << 32) | engine->running);
+  /* A moved end still counts as an event run, as it did when it was a
+   * stale event of the heap (the benchmark's events per op). */
+  if (sim_queue_timer_pending (engine->end))
+    sim->n_events++;
+  sim_queue_timer_set (engine->end, now + left, engine->running);
 }
 
 /* Brings the engine's running copy up to `now` and gives it a new rate. */
@@ -157,19 +159,24 @@ copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
   (void) queue;
   EngSim *sim = arg;
-  guint32 op = (guint32) (tag & 0xffffffffu);
-  guint32 gen = (guint32) (tag >> 32);
+  guint32 op = (guint32) tag;
   sim->n_events++;
   guint slot = slot_of (sim, eng_sop (sim, op));
   EngCopyEngine *engine = &sim->copy[slot];
-  if (engine->running != op || engine->gen != gen)
-    return; /* rescheduled by a duplex change */
+  g_assert (engine->running == op);
   engine->running = ENG_NONE;
   engine->last = op;
   if (slot != COPY_SLOT_D2D)
     update_duplex (sim, now);
   eng_op_finish (sim, op, now);
   try_start (sim, slot, now);
+}
+
+void
+eng_copy_start (EngSim *sim)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sim->copy); i++)
+    sim->copy[i].end = sim_queue_timer_new (sim->events, copy_end_event, sim);
 }
 
 void

@@ -18,7 +18,8 @@ static void host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64
 static void
 schedule_host (EngSim *sim, SimTime when)
 {
-  sim_queue_schedule (sim->events, when, host_step_event, sim, 0);
+  g_assert (!sim_queue_timer_pending (sim->host_step)); /* one call at a time */
+  sim_queue_timer_set (sim->host_step, when, 0);
 }
 
 static void
@@ -239,5 +240,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 void
 eng_host_start (EngSim *sim)
 {
+  /* One call at a time: the host's next step is a timer, not a heap event. */
+  sim->host_step = sim_queue_timer_new (sim->events, host_step_event, sim);
   schedule_host (sim, 0);
 }

@@ -82,7 +82,7 @@ typedef struct
   EngFifo ready;      /* ops ready for it, in the order they became ready */
   guint32 running;    /* ENG_NONE when idle */
   guint32 last;       /* last op it ran, for causes */
-  guint32 gen;        /* bumped when the running copy's end event is rescheduled */
+  SimTimer *end;      /* the running copy's end */
   double left;        /* solo-time the running copy has still to go */
   double rate;        /* its progress per ns: 1 alone, the duplex factor in duplex */
   SimTime since;      /* when `left` was last brought up to date */
@@ -97,24 +97,28 @@ typedef struct
   guint32 regs;
 } EngSm;
 
-/* Where one dispatch put its blocks (eng_sm.c): sms[i] = ENG_PLACED (sm,
- * count), by SM index; a count never exceeds max_blocks_per_sm (< 256).
- * Placements are recycled (EngSim.free_placements), all with room for every
- * SM. */
+/* SMs start .. start + len - 1, each with `count` blocks of one placement
+ * (count < 256: max_blocks_per_sm; sm_count <= 1024). */
+typedef struct
+{
+  guint16 start;
+  guint16 len;
+  guint16 count;
+} EngSeg;
+
+/* Where one dispatch put its blocks (eng_sm.c): segments of neighbouring SMs
+ * that got the same count, by SM index. Placements are recycled
+ * (EngSim.free_placements), all with room for a segment per SM. */
 typedef struct EngPlacement EngPlacement;
 struct EngPlacement
 {
   guint32 blocks;       /* in all */
-  guint32 n_sms;
+  guint32 n_segs;
   guint32 most;         /* the largest count */
-  guint32 *sms;         /* in the same allocation, after most_mask */
+  EngSeg *segs;         /* in the same allocation, after most_mask */
   EngPlacement *next_free;
   guint64 most_mask[];  /* the SMs with `most` blocks, a bit each (EngSim.sm_words words) */
 };
-
-#define ENG_PLACED(sm, count) (((guint32) (sm) << 8) | (guint32) (count))
-#define ENG_PLACED_SM(x) ((x) >> 8)
-#define ENG_PLACED_COUNT(x) ((x) & 0xff)
 
 /* Blocks of one kernel dispatched together: they end together, at `end`.
  * `seq` is the sequence number the event core gave that end (see
@@ -199,7 +203,8 @@ struct EngSim
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
   guint sm_words;         /* 64-bit words in a mask of SMs */
   EngPlacement *free_placements;
-  guint32 *sm_room;       /* scratch for eng_sm_place: room, then blocks, per SM looked at */
+  EngSeg *sm_pieces;      /* scratch for eng_sm_place: the SMs looked at, a run of one state each */
+  guint32 *sm_room;       /* scratch, one per SM (eng_sm_place: blocks per SM, per piece) */
   guint32 *sm_hist;       /* scratch: SMs per amount of room */
   guint32 *sm_order;      /* scratch, one per SM (pure_batch: turns seen per SM) */
   guint running_kernels;
@@ -219,6 +224,7 @@ struct EngSim
 
   /* host thread (eng_host.c) */
   gsize next_issue;
+  SimTimer *host_step;    /* the host's next call */
   SimTime *conn_last_arrival; /* ops reach a connection in issue order */
   guint32 host_wait_op;   /* blocking op the host waits on, or ENG_NONE */
   guint host_wait_count;  /* sync device/default: ops still to finish */
@@ -270,6 +276,7 @@ void eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now);
 /* eng_copy.c */
 EngEngine eng_copy_engine_of (const EngSim *sim, const SchedOp *sop);
 SimTime eng_copy_solo_time (const EngSim *sim, const SchedOp *sop);
+void eng_copy_start (EngSim *sim);
 void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 
 /* eng_kernel.c */
@@ -279,13 +286,15 @@ void eng_kernel_start (EngSim *sim);
 void eng_kernel_free (EngSim *sim);
 
 /* eng_sm.c */
-void eng_sm_take (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
+/* Allocates the SMs (empty) and the placement's scratch, for sim->profile. */
+void eng_sm_init (EngSim *sim);
 void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
 /* Places up to `want` blocks as the block scheduler would, looking only at
  * the SMs of `cands` (NULL: every SM); NULL when none has room. */
 EngPlacement *eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
                             const EngPlacement *cands);
 void eng_sm_placement_free (EngSim *sim, EngPlacement *pl);
+/* Frees the SMs, the scratch and the recycled placements. */
 void eng_sm_free (EngSim *sim);
 /* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
  * the last block goes, in the last turn, to the SM with the most blocks that

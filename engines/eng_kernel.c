@@ -120,11 +120,7 @@ eng_kernel_prepare (EngSim *sim, GError **error)
         }
     }
 
-  sim->sms = g_new0 (EngSm, p->sm_count);
-  sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_room = g_new0 (guint32, p->sm_count);
-  sim->sm_order = g_new0 (guint32, p->sm_count);
-  sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
+  eng_sm_init (sim);
   return TRUE;
 }
 
@@ -319,10 +315,6 @@ eng_kernel_free (EngSim *sim)
   eng_sm_free (sim);
   g_free (sim->kslots);
   g_free (sim->kheap);
-  g_free (sim->sms);
-  g_free (sim->sm_room);
-  g_free (sim->sm_hist);
-  g_free (sim->sm_order);
   if (sim->list_time != NULL)
     g_array_free (sim->list_time, TRUE);
 }

@@ -36,9 +36,30 @@ op_what (const SchedOp *op)
     }
 }
 
+/* The device's time for a kernel's time= list, looked up once per list (a
+ * loop of identical kernels shares one): `cache` holds each list's time,
+ * -1 until needed. FALSE when the list has none for the device. */
+static gboolean
+list_time (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache,
+           SimTime *total)
+{
+  guint32 list = op->u.kernel.times;
+  if (list >= cache->len)
+    {
+      SimTime unset = -1;
+      while (cache->len <= list)
+        g_array_append_val (cache, unset);
+    }
+  SimTime *t = &g_array_index (cache, SimTime, list);
+  if (*t < 0 && !schedule_kernel_time (sched, op, (const char *const *) p->names, t, NULL))
+    return FALSE;
+  *total = *t;
+  return TRUE;
+}
+
 /* The longest this op can run on its engine or the host, in ns. */
 static double
-op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op)
+op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache)
 {
   switch (op->kind)
     {
@@ -54,7 +75,7 @@ op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op)
             double per_wave = (double) p->sm_count * bps;
             double waves = ceil ((double) k->grid / per_wave);
             SimTime total = 0;
-            if (!schedule_kernel_time (sched, op, (const char *const *) p->names, &total, NULL))
+            if (!list_time (p, sched, op, cache, &total))
               return INFINITY;
             return (double) total / waves * (double) k->grid;
           }
@@ -110,10 +131,12 @@ eng_limits_check (const EngProfile *p, const Schedule *sched, GError **error)
                   + (double) p->host_sync + (double) p->host_memcpy_sync;
   double limit = (double) ENG_LIMITS_MAX_TIME;
   double sum = 0;
-  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+  g_autoptr (GArray) cache = g_array_new (FALSE, FALSE, sizeof (SimTime));
+  gsize n = schedule_n_ops (sched);
+  for (gsize i = 0; i < n; i++)
     {
       const SchedOp *op = schedule_op (sched, i);
-      double longest = op_longest (p, sched, op);
+      double longest = op_longest (p, sched, op, cache);
       if (!(longest + per_op < limit))
         {
           g_autofree char *shown = format_years (longest);

@@ -137,6 +137,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
         r->conn = (gint16) eng_connection_of (sim, sop->stream);
     }
 
+  eng_copy_start (sim);
   eng_kernel_start (sim);
   if (!eng_kernel_prepare (sim, error) || !eng_limits_check (profile, sched, error))
     {

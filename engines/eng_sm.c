@@ -1,4 +1,4 @@
-/* eng_sm.c: what each SM holds, and the block scheduler's breadth-first round robin, computed a dispatch at a time.
+/* eng_sm.c: what each SM holds, and the block scheduler's breadth-first round robin, computed a dispatch at a time over runs of SMs in the same state.
  *
  * The block scheduler (eng_kernel.c says why this one) takes the blocks of a
  * dispatch one at a time: each goes to the next SM, from where the last block
@@ -14,6 +14,29 @@
  *   each of the first SMs (in scan order) with room >= k, where turn k is the
  *   one that places the W-th block. The SM that gets the last block, plus
  *   one, is the new sm_next.
+ *
+ * And not even per SM, but per run of neighbouring SMs in the same state.
+ * The blocks of a dispatch end together and leave together, so SMs side by
+ * side usually hold the same: measured on the benchmark, a placement looks
+ * at 9.8 SMs in 2.8 such runs on the K20 (13 SMs), at 85 SMs in 4.3 runs on
+ * the H200 (132 SMs). Equal SMs have equal room and, in the rule above, get
+ * equal counts, except where the scan's turn ends among them; so rooms, the
+ * turn and the counts are worked out per run ("piece", found by comparing
+ * each SM with the one before, one vector compare), and a placement is
+ * recorded as segments of neighbouring SMs with one count. Per SM there is
+ * left one compare to find the runs, and a vector store or subtraction to
+ * take or give back blocks (four SMs at a time, below); the room (three
+ * divisions), the turn and the bookkeeping are per run. Both per-SM loops
+ * are written so that their length decides no branch: on this simulator's
+ * workload, mispredicted branches cost more time than instructions
+ * (PERFORMANCE.md, third round).
+ *
+ * Rejected: keeping a bit per SM, "holds the same as the next", so that
+ * runs are found without looking at their SMs. Adding the same blocks to a
+ * range keeps the bits inside it, so only the bits at each segment's ends
+ * need setting again; but that costs two compares per segment at every take
+ * and give back, more than the compares it saves on the K20 (4,324 against
+ * 4,036 instructions per op; on the H200 it saved another 13%).
  *
  * A placement can be limited to some SMs (`cands`): the caller knows that no
  * other SM has room for this kernel (eng_kernel.c keeps that fact while a
@@ -40,10 +63,9 @@ sm_room (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
 /* An SM's use, and what a block adds to it, as one vector of four 32-bit
  * lanes in EngSm's field order (threads, blocks, smem, regs), so that taking
  * blocks, giving them back and the fit test are one operation each instead
- * of four; a group's end does all three on each of its SMs, and that was a
- * fifth of the simulation's instructions. GCC and clang vector extensions
- * (SSE2 on x86-64, plain code elsewhere). No lane overflows: an SM's use
- * stays within its limits, which are below 2^32 (smem_per_sm <= 1 MiB). */
+ * of four. GCC and clang vector extensions (SSE2 on x86-64, plain code
+ * elsewhere). No lane overflows: an SM's use stays within its limits, which
+ * are below 2^32 (smem_per_sm <= 1 MiB). */
 typedef guint32 SmVec __attribute__ ((vector_size (16)));
 typedef guint64 SmVec2 __attribute__ ((vector_size (16)));
 G_STATIC_ASSERT (sizeof (EngSm) == sizeof (SmVec));
@@ -103,12 +125,59 @@ sm_add (EngSm *sm, SmVec step, guint32 n)
   sm_store (sm, sm_load (sm) + n * step);
 }
 
-void
-eng_sm_take (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
+/* ---- Ranges of SMs, four at a time ----
+ *
+ * Taking and giving back blocks change a segment of SMs; a loop over the
+ * segment's SMs ends at a length the branch predictor cannot guess (runs are
+ * 1 to 13 SMs long on the K20), and those mispredicted loop exits were the
+ * most expensive instructions of a placement. So ranges are done four SMs
+ * at a time, each lane kept or changed by a mask: one iteration for a
+ * segment of up to four SMs. The SMs array has SM_PAD unused SMs at its
+ * end, which the last four may reach (they are kept as they are). */
+#define SM_PAD 3
+
+/* All ones in the lanes of the first n (of four) SMs from j. */
+static inline SmVec
+lanes_below (guint j, guint n)
 {
-  SmVec step = sm_step (need);
-  for (guint32 i = 0; i < pl->n_sms; i++)
-    sm_add (&sim->sms[ENG_PLACED_SM (pl->sms[i])], step, ENG_PLACED_COUNT (pl->sms[i]));
+  return (SmVec) { 0, 0, 0, 0 } - (SmVec) { j < n, j < n, j < n, j < n };
+}
+
+/* Sets SMs first .. first + len - 1 to v. */
+static inline void
+sm_range_set (EngSm *sms, guint first, guint len, SmVec v)
+{
+  for (guint j = 0; j < len; j += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        EngSm *sm = &sms[first + j + k];
+        SmVec on = lanes_below (j + k, len);
+        sm_store (sm, (v & on) | (sm_load (sm) & ~on));
+      }
+}
+
+/* Subtracts d from SMs first .. first + len - 1. */
+static inline void
+sm_range_sub (EngSm *sms, guint first, guint len, SmVec d)
+{
+  for (guint j = 0; j < len; j += 4)
+    for (guint k = 0; k < 4; k++)
+      {
+        EngSm *sm = &sms[first + j + k];
+        sm_store (sm, sm_load (sm) - (d & lanes_below (j + k, len)));
+      }
+}
+
+void
+eng_sm_init (EngSim *sim)
+{
+  const EngProfile *p = &sim->profile;
+  sim->sms = g_new0 (EngSm, p->sm_count + SM_PAD);
+  sim->sm_words = (p->sm_count + 63) / 64;
+  sim->sm_pieces = g_new0 (EngSeg, p->sm_count);
+  sim->sm_room = g_new0 (guint32, p->sm_count);
+  sim->sm_order = g_new0 (guint32, p->sm_count);
+  sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
 }
 
 void
@@ -116,17 +185,14 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
 {
   SmVec step = sm_step (need);
   EngSm *sms = sim->sms;
-  const guint32 *placed = pl->sms, n_sms = pl->n_sms; /* locals: the stores cannot alias them */
-  /* most SMs of a placement have its largest count (and a lane-wise
-   * multiply is several instructions without SSE4.1) */
-  guint32 most = pl->most;
-  SmVec most_step = most * step;
-  for (guint32 i = 0; i < n_sms; i++)
+  for (guint32 i = 0; i < pl->n_segs; i++)
     {
-      EngSm *sm = &sms[ENG_PLACED_SM (placed[i])];
-      guint32 n = ENG_PLACED_COUNT (placed[i]);
-      g_assert (sm->blocks >= n);
-      sm_store (sm, sm_load (sm) - (n == most ? most_step : n * step));
+      /* (count * step for every segment: reusing the placement's largest
+       * count's product, as the per-SM code did, saves a few instructions
+       * but adds a branch the predictor misses) */
+      const EngSeg *g = &pl->segs[i];
+      g_assert (sms[g->start].blocks >= g->count); /* (its first SM only: cheap) */
+      sm_range_sub (sms, g->start, g->len, g->count * step);
     }
 }
 
@@ -141,12 +207,12 @@ placement_new (EngSim *sim)
     sim->free_placements = pl->next_free;
   else
     {
-      /* every placement can hold every SM, so that they can be recycled */
+      /* every placement can hold a segment per SM, so that they can be recycled */
       pl = g_malloc (sizeof (EngPlacement) + words * sizeof (guint64)
-                     + sim->profile.sm_count * sizeof (guint32));
-      pl->sms = (guint32 *) (pl->most_mask + words);
+                     + sim->profile.sm_count * sizeof (EngSeg));
+      pl->segs = (EngSeg *) (pl->most_mask + words);
     }
-  pl->blocks = pl->n_sms = pl->most = 0;
+  pl->blocks = pl->n_segs = pl->most = 0;
   memset (pl->most_mask, 0, words * sizeof (guint64));
   return pl;
 }
@@ -167,61 +233,34 @@ eng_sm_free (EngSim *sim)
       sim->free_placements = pl->next_free;
       g_free (pl);
     }
+  g_free (sim->sms);
+  g_free (sim->sm_pieces);
+  g_free (sim->sm_room);
+  g_free (sim->sm_hist);
+  g_free (sim->sm_order);
+}
+
+/* Sets the bits of SMs start .. start + len - 1 in a mask. */
+static void
+mask_set_range (guint64 *mask, guint start, guint len)
+{
+  while (len > 0)
+    {
+      guint b = start % 64, n = MIN (len, 64 - b);
+      mask[start / 64] |= (n == 64 ? ~(guint64) 0 : (((guint64) 1 << n) - 1)) << b;
+      start += n;
+      len -= n;
+    }
 }
 
 /* ---- The block scheduler ---- */
-
-/* The SMs a placement looks at are listed by index: every SM (position i
- * is SM i), or the SMs of `cands`. The scan order, from sm_next, is the
- * positions from `wrap` (the first SM at or after sm_next) to the end, then
- * those before `wrap`; working by position in index order means that nothing
- * is copied or reordered, and the placement comes out by SM index as it is
- * recorded. */
-static inline guint
-sm_at (const guint32 *cands, guint32 i)
-{
-  return cands != NULL ? ENG_PLACED_SM (cands[i]) : i;
-}
-
-/* Records count[i] blocks on the SM at position i, takes them from the SMs,
- * and moves sm_next past `last`, the SM that got the last block. */
-static EngPlacement *
-placement_fill (EngSim *sim, const EngBlockFootprint *need, const guint32 *cands,
-                const guint32 *count, guint32 m, guint32 most, guint last)
-{
-  SmVec step = sm_step (need);
-  SmVec most_step = most * step; /* most SMs get `most` blocks: see eng_sm_give_back */
-  EngPlacement *pl = placement_new (sim);
-  EngSm *sms = sim->sms;
-  guint32 n_sms = 0, blocks = 0;
-  pl->most = most;
-  for (guint32 i = 0; i < m; i++)
-    {
-      guint32 c = count[i];
-      if (c == 0)
-        continue;
-      guint s = sm_at (cands, i);
-      pl->sms[n_sms++] = ENG_PLACED (s, c);
-      blocks += c;
-      if (c == most)
-        {
-          pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
-          sm_store (&sms[s], sm_load (&sms[s]) + most_step);
-        }
-      else
-        sm_add (&sms[s], step, c);
-    }
-  pl->n_sms = n_sms;
-  pl->blocks = blocks;
-  sim->sm_next = last + 1 < sim->profile.sm_count ? last + 1 : 0;
-  return pl;
-}
 
 /* The block scheduler as first written, one block at a time (commit
  * 579d2f1's place_blocks): each block goes to the next SM from sm_next with
  * room, until `want` are placed or a whole turn of SMs has none. The
  * reference that eng_sm_place() must equal; used in reference mode
- * (eng_sim_set_reference) and by tests/test_sm.c. */
+ * (eng_sim_set_reference) and by tests/test_sm.c. Its placement has a
+ * segment per SM. */
 static EngPlacement *
 place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
 {
@@ -260,7 +299,7 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
   for (guint s = 0; s < n_sms; s++)
     if (placed[s] > 0)
       {
-        pl->sms[pl->n_sms++] = ENG_PLACED (s, placed[s]);
+        pl->segs[pl->n_segs++] = (EngSeg) { (guint16) s, 1, (guint16) placed[s] };
         pl->blocks += placed[s];
         if (placed[s] == pl->most)
           pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
@@ -268,169 +307,196 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
   return pl;
 }
 
-/* eng_sm_place() for the m SMs of `cands`, or all m SMs when NULL. Always
- * inlined, so that each of the two calls below is compiled for its own case
- * and the loops over the SMs test nothing about `cands`. */
-static G_ALWAYS_INLINE inline EngPlacement *
-place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const guint32 *cands,
-       guint32 m)
+/* The next range of SMs to look at: all of them, or the next candidate
+ * segments that lie side by side. FALSE when there is none left. */
+static inline gboolean
+next_range (const EngSim *sim, const EngPlacement *cands, guint32 *ci, guint *a, guint *b)
+{
+  if (cands == NULL)
+    {
+      if (*ci > 0)
+        return FALSE;
+      *ci = 1;
+      *a = 0;
+      *b = sim->profile.sm_count;
+      return TRUE;
+    }
+  guint32 i = *ci;
+  if (i >= cands->n_segs)
+    return FALSE;
+  *a = cands->segs[i].start;
+  *b = *a + cands->segs[i].len;
+  for (i++; i < cands->n_segs && cands->segs[i].start == *b; i++)
+    *b += cands->segs[i].len;
+  *ci = i;
+  return TRUE;
+}
+
+/* Records `count` blocks on each of `len` SMs from `first`, which hold
+ * `state`, and takes them: their new state is computed once. */
+static inline void
+emit (EngPlacement *pl, EngSm *sms, SmVec state, SmVec step, guint first, guint len,
+      guint32 count)
+{
+  pl->segs[pl->n_segs++] = (EngSeg) { (guint16) first, (guint16) len, (guint16) count };
+  pl->blocks += count * len;
+  sm_range_set (sms, first, len, state + count * step);
+}
+
+/* eng_sm_place(): the SMs looked at as pieces (runs in one state, cut at
+ * sm_next so that each lies wholly before or from it: the scan order is the
+ * pieces from sm_next on, then those before), their rooms, the counts by the
+ * rule at the top of this file, then the taking. */
+static EngPlacement *
+place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacement *cands)
 {
   const EngProfile *p = &sim->profile;
   const EngBlockFootprint nd = *need;
-  const EngSm *sms = sim->sms;
+  EngSm *sms = sim->sms;
   guint start = sim->sm_next;
-  guint32 wrap = start;
-  if (cands != NULL)
-    for (wrap = 0; wrap < m && ENG_PLACED_SM (cands[wrap]) < start; wrap++)
-      ;
-  guint32 *count = sim->sm_room; /* by position: room, then blocks placed */
-
+  EngSeg *pc = sim->sm_pieces; /* .count: the piece's room */
   SmVec most_use = sm_most (p, &nd);
-  guint32 fitting = 0, total = 0, most = 0;
-  guint last_lo = 0, last_hi = 0; /* the last SM with `most` room before, from wrap */
+  SmVec prev_use = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
+  guint32 prev_room = 0, fitting = 0, total = 0, most = 0, np = 0, wrap = G_MAXUINT32;
+  guint last_lo = 0, last_hi = 0; /* the last SM with `most` room before sm_next, from it */
   gboolean have_lo = FALSE;
-  if (want > m)
-    {
-      /* More blocks than SMs to look at: turn 1 cannot place them all, so
-       * the rooms are needed; compute them in the same pass. SMs side by
-       * side often hold the same (the blocks of one group, given back
-       * together), and an SM in the same state as the one before has the
-       * same room: one compare instead of the fit test and three divisions.
-       * (No SM uses 2^32 - 1 threads, so the first never matches.) */
-      SmVec prev_use = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
-      guint32 prev_room = 0;
-      for (guint32 i = 0; i < m; i++)
-        {
-          guint s = sm_at (cands, i);
-          SmVec use = sm_load (&sms[s]);
-          guint32 r;
-          if (sm_same (use, prev_use))
-            r = prev_room;
-          else
-            {
-              r = sm_fits (use, most_use) ? sm_room (p, &sms[s], &nd) : 0;
-              prev_use = use;
-              prev_room = r;
-            }
-          if (r > 0)
-            {
-              fitting++;
-              total += r; /* no overflow: an SM holds fewer than 256 blocks */
-              if (r > most)
-                {
-                  most = r;
-                  have_lo = FALSE;
-                }
-              if (r == most)
-                {
-                  if (i < wrap)
-                    {
-                      last_lo = s;
-                      have_lo = TRUE;
-                    }
-                  else
-                    last_hi = s;
-                }
-            }
-          count[i] = r;
-        }
-      if (fitting == 0)
-        return NULL;
-    }
-  else
-    {
-      for (guint32 i = 0; i < m; i++)
-        {
-          const EngSm *sm = &sms[sm_at (cands, i)];
-          guint32 r = sm_fits (sm_load (sm), most_use);
-          count[i] = r;
-          fitting += r;
-        }
-      if (fitting == 0)
-        return NULL;
-
-      /* Few blocks wanted: turn 1 places them all, one on each of the first
-       * `want` SMs (in scan order) where a block fits; no room needs
-       * computing. */
-      if (want <= fitting)
-        {
-          guint last = 0;
-          for (guint32 j = 0; j < m; j++)
-            {
-              guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
-              if (count[i] != 0)
-                {
-                  if (want == 0)
-                    count[i] = 0;
-                  else
-                    {
-                      want--;
-                      last = sm_at (cands, i);
-                    }
-                }
-            }
-          return placement_fill (sim, need, cands, count, m, 1, last);
-        }
-      for (guint32 i = 0; i < m; i++)
-        if (count[i] != 0)
+  guint32 ci = 0;
+  guint a, b;
+  while (next_range (sim, cands, &ci, &a, &b))
+    for (guint c0 = a, c1; c0 < b; c0 = c1)
+      {
+        /* bit i of `starts`: SM c0 + i begins a piece (it differs from the
+         * SM before it, or is sm_next), for up to 64 SMs at a time; found
+         * without a branch per SM, which the runs' lengths would make hard
+         * to predict */
+        c1 = MIN (b, c0 + 64);
+        guint64 starts = 1;
+        SmVec before = sm_load (&sms[c0]);
+        for (guint s = c0 + 1; s < c1; s++)
           {
-            guint s = sm_at (cands, i);
-            guint32 r = sm_room (p, &sms[s], &nd);
-            count[i] = r;
-            total += r;
-            if (r > most)
+            SmVec u = sm_load (&sms[s]);
+            starts |= (guint64) !sm_same (u, before) << (s - c0);
+            before = u;
+          }
+        if (c0 < start && start < c1)
+          starts |= (guint64) 1 << (start - c0);
+        while (starts != 0)
+          {
+            /* the piece from a to t - 1 */
+            a = c0 + (guint) __builtin_ctzll (starts);
+            starts &= starts - 1;
+            guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
+            const EngSm *sm = &sms[a];
+            SmVec use = sm_load (sm);
+            if (!sm_same (use, prev_use))
               {
-                most = r;
-                have_lo = FALSE;
+                /* neighbouring pieces (cut at sm_next or between candidates)
+                 * often hold the same: the room is the same */
+                prev_use = use;
+                prev_room = sm_fits (use, most_use) ? sm_room (p, sm, &nd) : 0;
               }
-            if (r == most)
+            guint32 r = prev_room;
+            if (wrap == G_MAXUINT32 && a >= start)
+              wrap = np;
+            pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
+            if (r > 0)
               {
-                if (i < wrap)
+                fitting += t - a;
+                total += r * (t - a); /* < 256 x 1024 */
+                if (r > most)
                   {
-                    last_lo = s;
-                    have_lo = TRUE;
+                    most = r;
+                    have_lo = FALSE;
                   }
-                else
-                  last_hi = s;
+                if (r == most)
+                  {
+                    if (a < start)
+                      {
+                        last_lo = t - 1;
+                        have_lo = TRUE;
+                      }
+                    else
+                      last_hi = t - 1;
+                  }
               }
           }
-    }
+      }
+  if (fitting == 0)
+    return NULL;
+  if (wrap == G_MAXUINT32)
+    wrap = np;
 
+  EngPlacement *pl = placement_new (sim);
+  SmVec step = sm_step (&nd);
+  guint last;
   if (want >= total)
     {
       /* every SM filled; turn `most` places the last block, on the last SM
        * (in scan order) with that much room: the highest such SM before
        * sm_next, else the highest from it */
-      return placement_fill (sim, need, cands, count, m, most, have_lo ? last_lo : last_hi);
+      for (guint32 i = 0; i < np; i++)
+        if (pc[i].count > 0)
+          {
+            emit (pl, sms, sm_load (&sms[pc[i].start]), step, pc[i].start, pc[i].len,
+                  pc[i].count);
+            if (pc[i].count == most)
+              mask_set_range (pl->most_mask, pc[i].start, pc[i].len);
+          }
+      pl->most = most;
+      last = have_lo ? last_lo : last_hi;
     }
-
-  /* at_least[j]: SMs with room for j blocks or more, i.e. the blocks turn j
-   * places; turn k places the want-th, on the extra-th SM with room >= k. */
-  guint32 *at_least = sim->sm_hist;
-  memset (at_least, 0, (most + 2) * sizeof (guint32));
-  for (guint32 i = 0; i < m; i++)
-    at_least[count[i]]++;
-  for (guint32 j = most; j-- > 1;)
-    at_least[j] += at_least[j + 1];
-  guint32 placed = 0, k;
-  for (k = 1; placed + at_least[k] < want; k++)
-    placed += at_least[k];
-  guint32 extra = want - placed;
-  guint last = 0;
-  most = 0;
-  for (guint32 j = 0; j < m; j++)
+  else
     {
-      guint32 i = wrap + j < m ? wrap + j : wrap + j - m;
-      gboolean one_more = count[i] >= k && extra > 0;
-      count[i] = MIN (count[i], k - 1) + one_more;
-      most = MAX (most, count[i]);
-      if (one_more)
+      /* Each piece gets min(room, k - 1) blocks and one more on its first
+       * extra_of[i] SMs. Turn k places the want-th block, on the extra-th
+       * SM (in scan order) with room >= k; at_least[j]: SMs with room for j
+       * blocks or more, i.e. the blocks turn j places. With few blocks
+       * wanted (no more than the SMs that fit one), turn 1 places them all. */
+      guint32 placed = 0, k = 1;
+      if (want > fitting)
         {
-          extra--;
-          last = sm_at (cands, i);
+          guint32 *at_least = sim->sm_hist;
+          memset (at_least, 0, (most + 2) * sizeof (guint32));
+          for (guint32 i = 0; i < np; i++)
+            at_least[pc[i].count] += pc[i].len;
+          for (guint32 j = most; j-- > 1;)
+            at_least[j] += at_least[j + 1];
+          for (; placed + at_least[k] < want; k++)
+            placed += at_least[k];
         }
+      guint32 extra = want - placed;
+      guint32 *extra_of = sim->sm_room;
+      last = 0;
+      for (guint32 j = 0; j < np; j++)
+        {
+          guint32 i = wrap + j < np ? wrap + j : wrap + j - np;
+          guint32 x = 0;
+          if (pc[i].count >= k && extra > 0)
+            {
+              x = MIN (pc[i].len, extra);
+              extra -= x;
+              last = pc[i].start + x - 1u;
+            }
+          extra_of[i] = x;
+        }
+      for (guint32 i = 0; i < np; i++)
+        {
+          guint32 base = MIN ((guint32) pc[i].count, k - 1), x = extra_of[i];
+          if (x == 0 && base == 0)
+            continue;
+          SmVec state = sm_load (&sms[pc[i].start]);
+          if (x > 0)
+            emit (pl, sms, state, step, pc[i].start, x, base + 1);
+          if (base > 0 && x < pc[i].len)
+            emit (pl, sms, state, step, pc[i].start + x, pc[i].len - x, base);
+          pl->most = MAX (pl->most, base + (x > 0));
+        }
+      for (guint32 i = 0; i < pl->n_segs; i++)
+        if (pl->segs[i].count == pl->most)
+          mask_set_range (pl->most_mask, pl->segs[i].start, pl->segs[i].len);
     }
-  return placement_fill (sim, need, cands, count, m, most, last);
+  sim->sm_next = last + 1 < p->sm_count ? last + 1 : 0;
+  return pl;
 }
 
 EngPlacement *
@@ -441,7 +507,5 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
     return NULL;
   if (sim->reference)
     return place_blocks (sim, need, want);
-  if (cands != NULL)
-    return place (sim, need, want, cands->sms, cands->n_sms);
-  return place (sim, need, want, NULL, sim->profile.sm_count);
+  return place (sim, need, want, cands);
 }

@@ -274,7 +274,20 @@ param_free (gpointer data)
 static gboolean
 is_plain_ascii (const char *s, gsize len)
 {
-  for (gsize i = 0; i < len; i++)
+  /* Eight bytes at a time: (x - 0x01..) & ~x has a high bit set iff some
+   * byte is zero (the classic test, exact as to whether there is one), and
+   * x itself iff some byte is 0x80 or more. */
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  gsize i = 0;
+  for (; i + 8 <= len; i += 8)
+    {
+      guint64 x;
+      memcpy (&x, s + i, 8);
+      if ((((x - ones) & ~x) | x) & highs)
+        return FALSE;
+    }
+  for (; i < len; i++)
     if ((guchar) s[i] - 1u >= 0x7fu)
       return FALSE;
   return TRUE;
@@ -1177,17 +1190,17 @@ static gboolean
 parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 max,
              const char *what, guint64 *out, GError **error)
 {
-  const char *sep = g_str_has_suffix (what, "=") ? "" : " ";
   const char *why;
 
   if (!units_parse_uint (value, G_MAXUINT64, out, &why))
     return parser_fail (p, error, why_code (why), t->col,
                         "%s%s%s: %s; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-                        what, sep, value, why, what, min, max);
+                        what, g_str_has_suffix (what, "=") ? "" : " ", value, why, what, min,
+                        max);
   if (*out < min || *out > max)
     return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
                         "%s%s%s is out of range; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-                        what, sep, value, what, min, max);
+                        what, g_str_has_suffix (what, "=") ? "" : " ", value, what, min, max);
   return TRUE;
 }
 

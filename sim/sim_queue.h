@@ -29,7 +29,8 @@ SimTime sim_queue_now (const SimQueue *queue);
 /* Runs events until none is left. Returns the number of events run. */
 guint64 sim_queue_run (SimQueue *queue);
 
-/* Events waiting to run in the heap (a source's own events not counted). */
+/* Events waiting to run in the heap (a source's own events and timers not
+ * counted). */
 gsize sim_queue_pending (const SimQueue *queue);
 
 /* ---- Events a model orders itself ----
@@ -50,7 +51,30 @@ void sim_queue_source_next (SimQueue *queue, SimTime when, guint64 seq);
 /* Takes `n` consecutive sequence numbers, as n calls to sim_queue_schedule()
  * would; returns the first. */
 guint64 sim_queue_take_seq (SimQueue *queue, guint64 n);
-/* The key of the heap's earliest event; FALSE when the heap is empty. */
+/* The key of the earliest event of the heap and the timers (the source's
+ * not counted); FALSE when there is none. */
 gboolean sim_queue_peek (const SimQueue *queue, SimTime *when, guint64 *seq);
+
+/* ---- Timers ----
+ *
+ * An event that is pending at most once at a time, such as a thread's next
+ * step or the end of what a server runs: setting the timer again replaces the
+ * pending firing (a model would otherwise schedule a new event and ignore
+ * the old one when it pops). Timers are kept out of the heap, in a few
+ * slots the run loop compares, so setting and firing one costs no heap
+ * traffic. sim_queue_timer_set() takes a sequence number as
+ * sim_queue_schedule() would, so a timer fires exactly where the same event
+ * scheduled would run. At most SIM_QUEUE_MAX_TIMERS per queue; freed with
+ * it. */
+#define SIM_QUEUE_MAX_TIMERS 8
+
+typedef struct SimTimer SimTimer;
+
+SimTimer *sim_queue_timer_new (SimQueue *queue, SimEventFunc func, gpointer arg);
+/* Fires func(arg, tag) at `when` (not in the past), instead of any pending
+ * firing. */
+void sim_queue_timer_set (SimTimer *timer, SimTime when, guint64 tag);
+/* Whether the timer is set and has not fired yet. */
+gboolean sim_queue_timer_pending (const SimTimer *timer);
 
 #endif /* SIM_QUEUE_H */

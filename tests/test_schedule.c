@@ -842,6 +842,9 @@ static const BadCase bad_cases[] = {
     "t.sched:2:6: invalid UTF-8", NULL },
   { "invalid-utf8-in-comment", "host 1us # caf\xc3\n", NULL, SCHEDULE_ERROR_SYNTAX,
     "t.sched:1:15: invalid UTF-8", NULL },
+  /* in the third 8-byte word of the line (byte 19, column 20) */
+  { "invalid-utf8-third-word", "host 1us # abcdefgh\xffijklmnop\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:20: invalid UTF-8", NULL },
   { "define-without-equals", "h2d default $chunk\n", d_no_equals, SCHEDULE_ERROR_SYNTAX,
     "-D chunk: expected -D NAME=VALUE", NULL },
   { "define-bad-name", "host 1us\n", d_bad_name, SCHEDULE_ERROR_SYNTAX,
@@ -860,6 +863,10 @@ test_bad_nul (void)
 {
   static const char text[] = "host 1us\nho\0st 1us\n";
   check_error (text, sizeof text - 1, NULL, 0, SCHEDULE_ERROR_SYNTAX, "t.sched:2:3: NUL byte", NULL);
+  /* in the second 8-byte word of the line: byte 10, column 11 */
+  static const char late[] = "host 1us #\0 and more text\n";
+  check_error (late, sizeof late - 1, NULL, 0, SCHEDULE_ERROR_SYNTAX, "t.sched:1:11: NUL byte",
+               NULL);
 }
 
 /* 16 nested loops are fine; the 17th `repeat`, on line 17, is refused. */

@@ -1,4 +1,4 @@
-/* test_sim_queue.c: the event core's order of events, heap and source together.
+/* test_sim_queue.c: the event core's order of events, heap, source and timers together.
  *
  * Events run by (time, sequence number); a model's own events (a "source",
  * sim_queue_set_source) take their sequence numbers from the same counter and
@@ -99,11 +99,84 @@ test_take_seq (void)
   sim_queue_free (queue);
 }
 
+/* A timer that sets itself again once, from its own firing ('q' -> 'z'). */
+static SimTimer *rearm_timer;
+
+static void
+rearm_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  log_event (queue, now, arg, tag);
+  if (tag == 'q')
+    sim_queue_timer_set (rearm_timer, now + 1, 'z');
+}
+
+/* Timers take their sequence numbers when set and a set replaces the pending
+ * firing. In this order: a at 10 (seq 0), timer T1 'p' at 10 (seq 1), b at 5
+ * (seq 2), timer T2 'q' at 5 (seq 3), T1 again 'r' at 5 (seq 4: 'p' is gone),
+ * c at 5 (seq 5). By (time, sequence): b, q, r, c, then 'q' sets T2 to 'z' at
+ * 6 (seq 6), which runs before a (10): "bqrcza", six events. */
+static void
+test_timers (void)
+{
+  SimQueue *queue = sim_queue_new ();
+  Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
+  SimTimer *t1 = sim_queue_timer_new (queue, log_event, &log);
+  SimTimer *t2 = sim_queue_timer_new (queue, rearm_event, &log);
+  rearm_timer = t2;
+  g_assert_false (sim_queue_timer_pending (t1));
+
+  sim_queue_schedule (queue, 10, log_event, &log, 'a');
+  sim_queue_timer_set (t1, 10, 'p');
+  sim_queue_schedule (queue, 5, log_event, &log, 'b');
+  sim_queue_timer_set (t2, 5, 'q');
+  sim_queue_timer_set (t1, 5, 'r');
+  sim_queue_schedule (queue, 5, log_event, &log, 'c');
+  g_assert_true (sim_queue_timer_pending (t1));
+
+  /* peek: the earliest of the heap and the timers, b (5, 2) before T2 (5, 3) */
+  SimTime when;
+  guint64 seq;
+  g_assert_true (sim_queue_peek (queue, &when, &seq));
+  g_assert_cmpint (when, ==, 5);
+  g_assert_cmpuint (seq, ==, 2);
+
+  g_assert_cmpuint (sim_queue_run (queue), ==, 6);
+  g_assert_cmpstr (log.order->str, ==, "bqrcza");
+  g_assert_false (sim_queue_timer_pending (t1));
+  g_assert_false (sim_queue_timer_pending (t2));
+  g_assert_false (sim_queue_peek (queue, &when, &seq));
+  g_string_free (log.order, TRUE);
+  sim_queue_free (queue);
+}
+
+/* A timer alone, with the heap empty: peek gives its key. */
+static void
+test_timer_peek (void)
+{
+  SimQueue *queue = sim_queue_new ();
+  Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
+  SimTimer *t = sim_queue_timer_new (queue, log_event, &log);
+  sim_queue_take_seq (queue, 7);
+  sim_queue_timer_set (t, 42, 't');
+  SimTime when;
+  guint64 seq;
+  g_assert_true (sim_queue_peek (queue, &when, &seq));
+  g_assert_cmpint (when, ==, 42);
+  g_assert_cmpuint (seq, ==, 7);
+  g_assert_cmpuint (sim_queue_run (queue), ==, 1);
+  g_assert_cmpint (sim_queue_now (queue), ==, 42);
+  g_assert_cmpstr (log.order->str, ==, "t");
+  g_string_free (log.order, TRUE);
+  sim_queue_free (queue);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim-queue/source-ties", test_source_ties);
   g_test_add_func ("/sim-queue/take-seq", test_take_seq);
+  g_test_add_func ("/sim-queue/timers", test_timers);
+  g_test_add_func ("/sim-queue/timer-peek", test_timer_peek);
   return g_test_run ();
 }

@@ -27,21 +27,13 @@ sms_init (EngSim *sim, const EngProfile *p)
 {
   memset (sim, 0, sizeof *sim);
   sim->profile = *p; /* plain copy: the names are not used */
-  sim->sms = g_new0 (EngSm, p->sm_count);
-  sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_room = g_new0 (guint32, p->sm_count);
-  sim->sm_order = g_new0 (guint32, p->sm_count);
-  sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
+  eng_sm_init (sim);
 }
 
 static void
 sms_clear (EngSim *sim)
 {
   eng_sm_free (sim);
-  g_free (sim->sms);
-  g_free (sim->sm_room);
-  g_free (sim->sm_order);
-  g_free (sim->sm_hist);
 }
 
 static void
@@ -89,8 +81,24 @@ add (EngSm *sm, const EngBlockFootprint *need)
   sm->regs += need->regs;
 }
 
+/* A placement's blocks per SM index, from its segments. */
+static guint32 *
+placement_counts (const EngPlacement *pl, guint n_sms)
+{
+  guint32 *count = g_new0 (guint32, n_sms);
+  for (guint32 i = 0; i < pl->n_segs; i++)
+    for (guint s = pl->segs[i].start; s < pl->segs[i].start + pl->segs[i].len; s++)
+      {
+        g_assert_cmpuint (count[s], ==, 0); /* segments do not overlap */
+        count[s] = pl->segs[i].count;
+      }
+  return count;
+}
+
+/* Same blocks on the same SMs (whatever the segments), same most and mask. */
 static void
-assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint32 seed)
+assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint n_sms, guint words,
+                       guint32 seed)
 {
   if (a == NULL || b == NULL)
     {
@@ -98,10 +106,13 @@ assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint32 see
         g_error ("seed %u: one placement is empty, the other is not", seed);
       return;
     }
-  if (a->blocks != b->blocks || a->n_sms != b->n_sms || a->most != b->most
-      || memcmp (a->sms, b->sms, a->n_sms * sizeof (guint32)) != 0)
-    g_error ("seed %u: placements differ (%u blocks on %u SMs vs %u on %u)", seed, a->blocks,
-             a->n_sms, b->blocks, b->n_sms);
+  g_autofree guint32 *ca = placement_counts (a, n_sms);
+  g_autofree guint32 *cb = placement_counts (b, n_sms);
+  if (a->blocks != b->blocks || a->most != b->most
+      || memcmp (ca, cb, n_sms * sizeof (guint32)) != 0
+      || memcmp (a->most_mask, b->most_mask, words * sizeof (guint64)) != 0)
+    g_error ("seed %u: placements differ (%u blocks, most %u vs %u blocks, most %u)", seed,
+             a->blocks, a->most, b->blocks, b->most);
 }
 
 /* eng_sm_place equals the block-by-block scan, for random SM loads, shapes,
@@ -128,16 +139,23 @@ test_place_equals_scan (void)
       if (with_cands)
         {
           cands = g_malloc0 (sizeof (EngPlacement) + fast.sm_words * sizeof (guint64)
-                             + p.sm_count * sizeof (guint32));
-          cands->sms = (guint32 *) (cands->most_mask + fast.sm_words);
+                             + p.sm_count * sizeof (EngSeg));
+          cands->segs = (EngSeg *) (cands->most_mask + fast.sm_words);
         }
+      /* often neighbours in one state, as after a group's blocks leave:
+       * the same load as the SM before */
+      gboolean runs = g_rand_boolean (r);
+      guint prev_n = 0;
       for (guint s = 0; s < p.sm_count; s++)
         {
           guint n = g_rand_int_range (r, 0, p.max_blocks_per_sm + 1);
+          if (runs && s > 0 && g_rand_int_range (r, 0, 4) != 0)
+            n = prev_n;
+          prev_n = n;
           for (guint i = 0; i < n && fits (&p, &fast.sms[s], &other); i++)
             add (&fast.sms[s], &other);
           if (with_cands && g_rand_int_range (r, 0, 3) == 0)
-            cands->sms[cands->n_sms++] = ENG_PLACED (s, 1);
+            cands->segs[cands->n_segs++] = (EngSeg) { (guint16) s, 1, 1 };
           else if (with_cands)
             while (fits (&p, &fast.sms[s], &need))
               add (&fast.sms[s], &need);
@@ -147,6 +165,19 @@ test_place_equals_scan (void)
       if (g_rand_int_range (r, 0, 4) == 0)
         want = g_rand_int_range (r, 0, p.sm_count + 1); /* a small grid */
 
+      /* candidates side by side now and then */
+      if (with_cands)
+        for (guint32 i = 1; i < cands->n_segs; i++)
+          if (cands->segs[i].start == cands->segs[i - 1].start + cands->segs[i - 1].len
+              && g_rand_boolean (r))
+            {
+              cands->segs[i - 1].len++;
+              memmove (&cands->segs[i], &cands->segs[i + 1],
+                       (cands->n_segs - i - 1) * sizeof (EngSeg));
+              cands->n_segs--;
+              i--;
+            }
+
       sms_init (&ref, &p);
       memcpy (ref.sms, fast.sms, p.sm_count * sizeof (EngSm));
       ref.sm_next = fast.sm_next;
@@ -154,7 +185,7 @@ test_place_equals_scan (void)
 
       EngPlacement *a = eng_sm_place (&fast, &need, want, cands);
       EngPlacement *b = eng_sm_place (&ref, &need, want, NULL);
-      assert_same_placement (a, b, seed);
+      assert_same_placement (a, b, p.sm_count, fast.sm_words, seed);
       g_assert_cmpuint (fast.sm_next, ==, ref.sm_next);
       g_assert_cmpmem (fast.sms, p.sm_count * sizeof (EngSm), ref.sms, p.sm_count * sizeof (EngSm));
 
@@ -165,14 +196,18 @@ test_place_equals_scan (void)
           guint start = g_rand_int_range (r, 0, p.sm_count);
           guint expect_next = eng_sm_next_after_refill (&fast, a, start);
           eng_sm_give_back (&ref, b, &need);
-          ref.sm_next = start;
+          /* giving back by segments gives back the same */
+          eng_sm_give_back (&fast, a, &need);
+          g_assert_cmpmem (fast.sms, p.sm_count * sizeof (EngSm), ref.sms,
+                           p.sm_count * sizeof (EngSm));
+              ref.sm_next = start;
           EngPlacement *again = eng_sm_place (&ref, &need, G_MAXUINT32 / 2, NULL);
           if (b->blocks == 0 || again == NULL)
             g_error ("seed %u: nothing placed again", seed);
           /* Only a kernel that filled every SM refills its own SMs exactly. */
           if (want >= a->blocks + 1 && a->blocks == again->blocks)
             {
-              assert_same_placement (a, again, seed);
+              assert_same_placement (a, again, p.sm_count, fast.sm_words, seed);
               g_assert_cmpuint (expect_next, ==, ref.sm_next);
             }
           eng_sm_placement_free (&ref, again);

@@ -131,6 +131,39 @@ test_round_trip (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* Numbers as the writer's fast path formats them (in 32-bit pieces of 8
+ * digits): zeros inside a piece, exactly 10^8, the largest 64-bit values,
+ * a negative time. Expected text written out by hand. */
+static void
+test_numbers (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  char *path = g_build_filename (f->dir, "n.csv", NULL);
+  GError *error = NULL;
+  const TimelineRow rows[] = {
+    { 100000000, 99, "s1", "h2d", "h2d", 31, 100000000, 1000000007, 123456789012345,
+      G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL },
+    { 0, 1, "s1", "kernel", "compute", 0, G_MININT64 + 1, -5, G_MAXINT64, 10, 9, 100,
+      NULL, NULL },
+  };
+  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    g_assert_true (timeline_writer_add (w, &rows[i], &error));
+  g_assert_true (timeline_writer_finish (w, &error));
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==,
+                   HEADER "\n"
+                   "100000000,99,s1,h2d,h2d,31,100000000,1000000007,123456789012345,"
+                   "18446744073709551615,4294967295,1,,\n"
+                   "0,1,s1,kernel,compute,0,-9223372036854775807,-5,9223372036854775807,"
+                   "10,9,100,,\n");
+  g_free (text);
+  g_remove (path);
+  g_free (path);
+}
+
 static void
 test_in_memory (Fixture *f, gconstpointer data)
 {
@@ -436,6 +469,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/timeline/round-trip", test_round_trip);
+  ADD ("/timeline/numbers", test_numbers);
   ADD ("/timeline/in-memory", test_in_memory);
   ADD ("/timeline/column-order", test_column_order);
   ADD ("/timeline/header-only", test_header_only);
