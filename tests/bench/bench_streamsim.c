@@ -282,8 +282,10 @@ main (int argc, char **argv)
   gint64 seed = 1;
   gint runs = 1;
   gboolean big = FALSE, in_process = FALSE;
-  g_autofree char *device = g_strdup ("k20");
-  g_autofree char *csv_dir = g_strdup (g_get_tmp_dir ());
+  /* NULL until parsed: GOption overwrites a string option without freeing
+   * what was there, so the defaults are filled in after parsing. */
+  g_autofree char *device = NULL;
+  g_autofree char *csv_dir = NULL;
   g_autofree char *emit = NULL;
   GOptionEntry entries[] = {
     { "ops", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &ops_args,
@@ -312,6 +314,10 @@ main (int argc, char **argv)
       fprintf (stderr, "streamsim-bench: %s\n", error->message);
       return 2;
     }
+  if (device == NULL)
+    device = g_strdup ("k20");
+  if (csv_dir == NULL)
+    csv_dir = g_strdup (g_get_tmp_dir ());
   if (streams < 1 || streams > SCHEDULE_GEN_MAX_STREAMS || connections < 1 || connections > 32
       || runs < 1 || seed < 0)
     {
