@@ -198,12 +198,14 @@ struct EngSim
   EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
 
   /* kernel engine (eng_kernel.c) */
-  EngSm *sms;             /* what each SM holds now */
+  EngSm *sms;             /* what each SM holds now, at the first SM of each run (eng_sm.c) */
+  guint64 *sm_starts;     /* bit s: SM s begins a run of SMs that hold the same (sm_words + 1 words) */
   guint sm_next;          /* where the block scheduler looks first */
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
   guint sm_words;         /* 64-bit words in a mask of SMs */
   EngPlacement *free_placements;
   EngSeg *sm_pieces;      /* scratch for eng_sm_place: the SMs looked at, a run of one state each */
+  EngSm *sm_piece_use;    /* scratch for eng_sm_place: what each piece holds */
   guint32 *sm_room;       /* scratch, one per SM (eng_sm_place: blocks per SM, per piece) */
   guint32 *sm_hist;       /* scratch: SMs per amount of room */
   guint32 *sm_order;      /* scratch, one per SM (pure_batch: turns seen per SM) */
@@ -294,6 +296,9 @@ void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootpr
 EngPlacement *eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
                             const EngPlacement *cands);
 void eng_sm_placement_free (EngSim *sim, EngPlacement *pl);
+/* Sets what each SM holds from one EngSm per SM (tests), and reads it back. */
+void eng_sm_load (EngSim *sim, const EngSm *per_sm);
+void eng_sm_read (const EngSim *sim, EngSm *per_sm);
 /* Frees the SMs, the scratch and the recycled placements. */
 void eng_sm_free (EngSim *sim);
 /* sm_next after the SMs of `pl` are filled again, exactly, from `start`:

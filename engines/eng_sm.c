@@ -21,22 +21,19 @@
  * at 9.8 SMs in 2.8 such runs on the K20 (13 SMs), at 85 SMs in 4.3 runs on
  * the H200 (132 SMs). Equal SMs have equal room and, in the rule above, get
  * equal counts, except where the scan's turn ends among them; so rooms, the
- * turn and the counts are worked out per run ("piece", found by comparing
- * each SM with the one before, one vector compare), and a placement is
- * recorded as segments of neighbouring SMs with one count. Per SM there is
- * left one compare to find the runs, and a vector store or subtraction to
- * take or give back blocks (four SMs at a time, below); the room (three
- * divisions), the turn and the bookkeeping are per run. Both per-SM loops
- * are written so that their length decides no branch: on this simulator's
- * workload, mispredicted branches cost more time than instructions
- * (PERFORMANCE.md, third round).
+ * turn and the counts are worked out per run ("piece"), and a placement is
+ * recorded as segments of neighbouring SMs with one count. The SMs' state
+ * is itself kept per run (below), so nothing is done per SM: pieces are the
+ * runs, read from a bit array, cut at sm_next and at the ends of the SMs
+ * looked at; taking and giving back blocks change a segment's runs.
  *
- * Rejected: keeping a bit per SM, "holds the same as the next", so that
- * runs are found without looking at their SMs. Adding the same blocks to a
- * range keeps the bits inside it, so only the bits at each segment's ends
- * need setting again; but that costs two compares per segment at every take
- * and give back, more than the compares it saves on the K20 (4,324 against
- * 4,036 instructions per op; on the H200 it saved another 13%).
+ * History: until the fourth round the state was one vector per SM, runs
+ * were found by comparing each SM with the one before, and segments were
+ * taken four SMs at a time under a lane mask. A bit per SM, "holds the same
+ * as the next", kept beside that per-SM state, was rejected then: it cost
+ * two compares per segment at every take and give back, more than the
+ * compares it saved on the K20; keeping the state only per run drops the
+ * per-SM stores as well (PERFORMANCE.md, fourth round).
  *
  * A placement can be limited to some SMs (`cands`): the caller knows that no
  * other SM has room for this kernel (eng_kernel.c keeps that fact while a
@@ -119,62 +116,144 @@ sm_same (SmVec a, SmVec b)
   return (differ[0] | differ[1]) == 0;
 }
 
-static inline void
-sm_add (EngSm *sm, SmVec step, guint32 n)
-{
-  sm_store (sm, sm_load (sm) + n * step);
-}
 
-/* ---- Ranges of SMs, four at a time ----
+/* ---- The SMs' state, per run ----
  *
- * Taking and giving back blocks change a segment of SMs; a loop over the
- * segment's SMs ends at a length the branch predictor cannot guess (runs are
- * 1 to 13 SMs long on the K20), and those mispredicted loop exits were the
- * most expensive instructions of a placement. So ranges are done four SMs
- * at a time, each lane kept or changed by a mask: one iteration for a
- * segment of up to four SMs. The SMs array has SM_PAD unused SMs at its
- * end, which the last four may reach (they are kept as they are). */
-#define SM_PAD 3
+ * Neighbouring SMs usually hold the same (the table at the top), so the
+ * state is kept per run: bit s of `sm_starts` says that SM s begins a run
+ * (it differs from SM s - 1; bit 0 always set), and sms[s] is valid only
+ * where that bit is set. Runs are maximal: no two neighbouring runs hold
+ * the same. Taking or giving back blocks on a range of SMs cuts the runs at
+ * its two ends, changes the runs inside (one, nearly always) and joins the
+ * ends again where they now equal their neighbours: adding the same to two
+ * runs that differ keeps them different, so the runs inside stay maximal.
+ * This makes a placement and a give-back cost per segment, not per SM: on
+ * the H200's 132 SMs that was most of the simulation. The bit array has a
+ * word more than the SMs need and sms[] one spare SM, so that the end of a
+ * range at the last SM needs no branch: bit sm_count is never set. */
 
-/* All ones in the lanes of the first n (of four) SMs from j. */
+static inline gboolean
+bit_get (const guint64 *bits, guint s)
+{
+  return (bits[s / 64] >> (s % 64)) & 1;
+}
+
+/* Sets bit s to `on` (0 or 1). */
+static inline void
+bit_put (guint64 *bits, guint s, guint64 on)
+{
+  guint64 m = (guint64) 1 << (s % 64);
+  bits[s / 64] = (bits[s / 64] & ~m) | (-on & m);
+}
+
+/* The first SM of the run that holds SM s. */
+static inline guint
+run_of (const EngSim *sim, guint s)
+{
+  guint w = s / 64;
+  guint64 b = sim->sm_starts[w] & ((((guint64) 2) << (s % 64)) - 1);
+  while (b == 0) /* bit 0 is set: ends */
+    b = sim->sm_starts[--w];
+  return w * 64 + 63 - (guint) __builtin_clzll (b);
+}
+
+/* What SM s holds. */
 static inline SmVec
-lanes_below (guint j, guint n)
+sm_get (const EngSim *sim, guint s)
 {
-  return (SmVec) { 0, 0, 0, 0 } - (SmVec) { j < n, j < n, j < n, j < n };
+  return sm_load (&sim->sms[run_of (sim, s)]);
 }
 
-/* Sets SMs first .. first + len - 1 to v. */
-static inline void
-sm_range_set (EngSm *sms, guint first, guint len, SmVec v)
+static inline SmVec
+vec_select (gboolean c, SmVec a, SmVec b)
 {
-  for (guint j = 0; j < len; j += 4)
-    for (guint k = 0; k < 4; k++)
+  SmVec m = (SmVec) { 0, 0, 0, 0 } - (SmVec) { c, c, c, c };
+  return (a & m) | (b & ~m);
+}
+
+/* SMs first .. e - 1, which all hold `old` (they lie in one run), now hold
+ * `now` (which differs from `old`). No branch: the two cuts and joins are
+ * selects and bit stores. */
+static inline void
+runs_take (EngSim *sim, guint first, guint e, SmVec old, SmVec now)
+{
+  guint n = sim->profile.sm_count;
+  EngSm *sms = sim->sms;
+  /* the cut at e: SM e keeps what it holds; the bit stays off past the end */
+  SmVec at_e = vec_select (bit_get (sim->sm_starts, e), sm_load (&sms[e]), old);
+  sm_store (&sms[e], at_e);
+  bit_put (sim->sm_starts, e, (e < n) & !sm_same (at_e, now));
+  /* the cut at first, unless the run before holds `now` too */
+  SmVec before = first > 0 ? sm_get (sim, first - 1) : ~now;
+  sm_store (&sms[first], now);
+  bit_put (sim->sm_starts, first, !sm_same (before, now));
+}
+
+/* Adds d (lane-wise, modulo 2^32: a give-back adds minus the blocks' use) to
+ * SMs a .. e - 1, which may lie in several runs. */
+static void
+runs_add (EngSim *sim, guint a, guint e, SmVec d)
+{
+  guint n = sim->profile.sm_count;
+  EngSm *sms = sim->sms;
+  guint64 *bits = sim->sm_starts;
+  /* cut at e and at a: they hold what their runs hold */
+  SmVec at_e = sm_get (sim, MIN (e, n - 1));
+  sm_store (&sms[e], at_e);
+  bit_put (bits, e, e < n);
+  sm_store (&sms[a], sm_get (sim, a));
+  bit_put (bits, a, 1);
+  /* every run from a to e - 1 */
+  for (guint w = a / 64; w * 64 < e; w++)
+    {
+      guint64 b = bits[w];
+      if (w == a / 64)
+        b &= ~(guint64) 0 << (a % 64);
+      if (e < w * 64 + 64)
+        b &= (((guint64) 1) << (e % 64)) - 1;
+      for (; b != 0; b &= b - 1)
+        {
+          EngSm *sm = &sms[w * 64 + (guint) __builtin_ctzll (b)];
+          sm_store (sm, sm_load (sm) + d);
+        }
+    }
+  /* join again where the ends now equal their neighbours */
+  bit_put (bits, e, (e < n) & !sm_same (at_e, sm_get (sim, e - 1)));
+  if (a > 0)
+    bit_put (bits, a, !sm_same (sm_get (sim, a - 1), sm_load (&sms[a])));
+}
+
+void
+eng_sm_load (EngSim *sim, const EngSm *per_sm)
+{
+  guint n = sim->profile.sm_count;
+  memset (sim->sm_starts, 0, (sim->sm_words + 1) * sizeof (guint64));
+  for (guint s = 0; s < n; s++)
+    if (s == 0 || !sm_same (sm_load (&per_sm[s]), sm_load (&per_sm[s - 1])))
       {
-        EngSm *sm = &sms[first + j + k];
-        SmVec on = lanes_below (j + k, len);
-        sm_store (sm, (v & on) | (sm_load (sm) & ~on));
+        bit_put (sim->sm_starts, s, 1);
+        sim->sms[s] = per_sm[s];
       }
 }
 
-/* Subtracts d from SMs first .. first + len - 1. */
-static inline void
-sm_range_sub (EngSm *sms, guint first, guint len, SmVec d)
+void
+eng_sm_read (const EngSim *sim, EngSm *per_sm)
 {
-  for (guint j = 0; j < len; j += 4)
-    for (guint k = 0; k < 4; k++)
-      {
-        EngSm *sm = &sms[first + j + k];
-        sm_store (sm, sm_load (sm) - (d & lanes_below (j + k, len)));
-      }
+  for (guint s = 0; s < sim->profile.sm_count; s++)
+    sm_store (&per_sm[s], sm_get (sim, s));
 }
 
 void
 eng_sm_init (EngSim *sim)
 {
   const EngProfile *p = &sim->profile;
-  sim->sms = g_new0 (EngSm, p->sm_count + SM_PAD);
+  sim->sms = g_new0 (EngSm, p->sm_count + 1);
   sim->sm_words = (p->sm_count + 63) / 64;
+  /* every SM empty: one run */
+  sim->sm_starts = g_new0 (guint64, sim->sm_words + 1);
+  sim->sm_starts[0] = 1;
   sim->sm_pieces = g_new0 (EngSeg, p->sm_count);
+  sim->sm_piece_use = g_new0 (EngSm, p->sm_count);
   sim->sm_room = g_new0 (guint32, p->sm_count);
   sim->sm_order = g_new0 (guint32, p->sm_count);
   sim->sm_hist = g_new0 (guint32, p->max_blocks_per_sm + 2);
@@ -184,15 +263,11 @@ void
 eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
 {
   SmVec step = sm_step (need);
-  EngSm *sms = sim->sms;
   for (guint32 i = 0; i < pl->n_segs; i++)
     {
-      /* (count * step for every segment: reusing the placement's largest
-       * count's product, as the per-SM code did, saves a few instructions
-       * but adds a branch the predictor misses) */
       const EngSeg *g = &pl->segs[i];
-      g_assert (sms[g->start].blocks >= g->count); /* (its first SM only: cheap) */
-      sm_range_sub (sms, g->start, g->len, g->count * step);
+      g_assert (sm_get (sim, g->start)[1] >= g->count); /* (its first SM only: cheap) */
+      runs_add (sim, g->start, g->start + g->len, -(g->count * step));
     }
 }
 
@@ -234,7 +309,9 @@ eng_sm_free (EngSim *sim)
       g_free (pl);
     }
   g_free (sim->sms);
+  g_free (sim->sm_starts);
   g_free (sim->sm_pieces);
+  g_free (sim->sm_piece_use);
   g_free (sim->sm_room);
   g_free (sim->sm_hist);
   g_free (sim->sm_order);
@@ -277,11 +354,12 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
   guint sm = sim->sm_next;
   while (done < want && misses < n_sms)
     {
-      EngSm *x = &sim->sms[sm];
-      if (x->blocks <= most_blocks && x->threads <= most_threads && x->smem <= most_smem
-          && x->regs <= most_regs)
+      EngSm x;
+      sm_store (&x, sm_get (sim, sm));
+      if (x.blocks <= most_blocks && x.threads <= most_threads && x.smem <= most_smem
+          && x.regs <= most_regs)
         {
-          sm_add (x, sm_step (need), 1);
+          runs_add (sim, sm, sm + 1, sm_step (need));
           placed[sm]++;
           done++;
           misses = 0;
@@ -333,14 +411,14 @@ next_range (const EngSim *sim, const EngPlacement *cands, guint32 *ci, guint *a,
 }
 
 /* Records `count` blocks on each of `len` SMs from `first`, which hold
- * `state`, and takes them: their new state is computed once. */
+ * `state` (in one run), and takes them. */
 static inline void
-emit (EngPlacement *pl, EngSm *sms, SmVec state, SmVec step, guint first, guint len,
+emit (EngPlacement *pl, EngSim *sim, SmVec state, SmVec step, guint first, guint len,
       guint32 count)
 {
   pl->segs[pl->n_segs++] = (EngSeg) { (guint16) first, (guint16) len, (guint16) count };
   pl->blocks += count * len;
-  sm_range_set (sms, first, len, state + count * step);
+  runs_take (sim, first, first + len, state, state + count * step);
 }
 
 /* eng_sm_place(): the SMs looked at as pieces (runs in one state, cut at
@@ -355,6 +433,7 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
   EngSm *sms = sim->sms;
   guint start = sim->sm_next;
   EngSeg *pc = sim->sm_pieces; /* .count: the piece's room */
+  EngSm *pc_use = sim->sm_piece_use; /* what each piece holds */
   SmVec most_use = sm_most (p, &nd);
   SmVec prev_use = { G_MAXUINT32, G_MAXUINT32, G_MAXUINT32, G_MAXUINT32 };
   guint32 prev_room = 0, fitting = 0, total = 0, most = 0, np = 0, wrap = G_MAXUINT32;
@@ -363,64 +442,64 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
   guint32 ci = 0;
   guint a, b;
   while (next_range (sim, cands, &ci, &a, &b))
-    for (guint c0 = a, c1; c0 < b; c0 = c1)
-      {
-        /* bit i of `starts`: SM c0 + i begins a piece (it differs from the
-         * SM before it, or is sm_next), for up to 64 SMs at a time; found
-         * without a branch per SM, which the runs' lengths would make hard
-         * to predict */
-        c1 = MIN (b, c0 + 64);
-        guint64 starts = 1;
-        SmVec before = sm_load (&sms[c0]);
-        for (guint s = c0 + 1; s < c1; s++)
-          {
-            SmVec u = sm_load (&sms[s]);
-            starts |= (guint64) !sm_same (u, before) << (s - c0);
-            before = u;
-          }
-        if (c0 < start && start < c1)
-          starts |= (guint64) 1 << (start - c0);
-        while (starts != 0)
-          {
-            /* the piece from a to t - 1 */
-            a = c0 + (guint) __builtin_ctzll (starts);
-            starts &= starts - 1;
-            guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
-            const EngSm *sm = &sms[a];
-            SmVec use = sm_load (sm);
-            if (!sm_same (use, prev_use))
-              {
-                /* neighbouring pieces (cut at sm_next or between candidates)
-                 * often hold the same: the room is the same */
-                prev_use = use;
-                prev_room = sm_fits (use, most_use) ? sm_room (p, sm, &nd) : 0;
-              }
-            guint32 r = prev_room;
-            if (wrap == G_MAXUINT32 && a >= start)
-              wrap = np;
-            pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
-            if (r > 0)
-              {
-                fitting += t - a;
-                total += r * (t - a); /* < 256 x 1024 */
-                if (r > most)
-                  {
-                    most = r;
-                    have_lo = FALSE;
-                  }
-                if (r == most)
-                  {
-                    if (a < start)
-                      {
-                        last_lo = t - 1;
-                        have_lo = TRUE;
-                      }
-                    else
-                      last_hi = t - 1;
-                  }
-              }
-          }
-      }
+    {
+      SmVec use = sm_get (sim, a); /* what the run holding SM a holds */
+      for (guint c0 = a, c1; c0 < b; c0 = c1)
+        {
+          /* bit i of `starts`: SM c0 + i begins a piece (it begins a run,
+           * or the range, or is sm_next), up to the end of c0's word */
+          c1 = MIN (b, c0 / 64 * 64 + 64);
+          guint64 runs = sim->sm_starts[c0 / 64] >> (c0 % 64);
+          if (c1 - c0 < 64)
+            runs &= ((guint64) 1 << (c1 - c0)) - 1;
+          guint64 starts = runs | 1;
+          if (c0 < start && start < c1)
+            starts |= (guint64) 1 << (start - c0);
+          while (starts != 0)
+            {
+              /* the piece from a to t - 1 */
+              guint i = (guint) __builtin_ctzll (starts);
+              a = c0 + i;
+              starts &= starts - 1;
+              guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
+              use = vec_select ((runs >> i) & 1, sm_load (&sms[a]), use);
+              if (!sm_same (use, prev_use))
+                {
+                  /* neighbouring pieces (cut at sm_next or between
+                   * candidates) often hold the same: the room is the same */
+                  EngSm sm;
+                  sm_store (&sm, use);
+                  prev_use = use;
+                  prev_room = sm_fits (use, most_use) ? sm_room (p, &sm, &nd) : 0;
+                }
+              guint32 r = prev_room;
+              if (wrap == G_MAXUINT32 && a >= start)
+                wrap = np;
+              sm_store (&pc_use[np], use);
+              pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
+              if (r > 0)
+                {
+                  fitting += t - a;
+                  total += r * (t - a); /* < 256 x 1024 */
+                  if (r > most)
+                    {
+                      most = r;
+                      have_lo = FALSE;
+                    }
+                  if (r == most)
+                    {
+                      if (a < start)
+                        {
+                          last_lo = t - 1;
+                          have_lo = TRUE;
+                        }
+                      else
+                        last_hi = t - 1;
+                    }
+                }
+            }
+        }
+    }
   if (fitting == 0)
     return NULL;
   if (wrap == G_MAXUINT32)
@@ -437,8 +516,7 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
       for (guint32 i = 0; i < np; i++)
         if (pc[i].count > 0)
           {
-            emit (pl, sms, sm_load (&sms[pc[i].start]), step, pc[i].start, pc[i].len,
-                  pc[i].count);
+            emit (pl, sim, sm_load (&pc_use[i]), step, pc[i].start, pc[i].len, pc[i].count);
             if (pc[i].count == most)
               mask_set_range (pl->most_mask, pc[i].start, pc[i].len);
           }
@@ -484,11 +562,11 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
           guint32 base = MIN ((guint32) pc[i].count, k - 1), x = extra_of[i];
           if (x == 0 && base == 0)
             continue;
-          SmVec state = sm_load (&sms[pc[i].start]);
+          SmVec state = sm_load (&pc_use[i]);
           if (x > 0)
-            emit (pl, sms, state, step, pc[i].start, x, base + 1);
+            emit (pl, sim, state, step, pc[i].start, x, base + 1);
           if (base > 0 && x < pc[i].len)
-            emit (pl, sms, state, step, pc[i].start + x, pc[i].len - x, base);
+            emit (pl, sim, state, step, pc[i].start + x, pc[i].len - x, base);
           pl->most = MAX (pl->most, base + (x > 0));
         }
       for (guint32 i = 0; i < pl->n_segs; i++)

@@ -81,6 +81,23 @@ add (EngSm *sm, const EngBlockFootprint *need)
   sm->regs += need->regs;
 }
 
+/* The SMs of `sim` hold `per_sm`, and are kept as maximal runs: a run
+ * begins at SM 0 and wherever an SM differs from the one before, nowhere
+ * else (not past the last SM either). */
+static void
+assert_sms (const EngSim *sim, const EngSm *per_sm)
+{
+  guint n = sim->profile.sm_count;
+  g_autofree EngSm *got = g_new0 (EngSm, n);
+  eng_sm_read (sim, got);
+  g_assert_cmpmem (got, n * sizeof (EngSm), per_sm, n * sizeof (EngSm));
+  for (guint s = 0; s < (sim->sm_words + 1) * 64; s++)
+    {
+      gboolean begins = s < n && (s == 0 || memcmp (&per_sm[s], &per_sm[s - 1], sizeof (EngSm)) != 0);
+      g_assert_cmpint ((sim->sm_starts[s / 64] >> (s % 64)) & 1, ==, begins);
+    }
+}
+
 /* A placement's blocks per SM index, from its segments. */
 static guint32 *
 placement_counts (const EngPlacement *pl, guint n_sms)
@@ -146,19 +163,20 @@ test_place_equals_scan (void)
        * the same load as the SM before */
       gboolean runs = g_rand_boolean (r);
       guint prev_n = 0;
+      g_autofree EngSm *load = g_new0 (EngSm, p.sm_count);
       for (guint s = 0; s < p.sm_count; s++)
         {
           guint n = g_rand_int_range (r, 0, p.max_blocks_per_sm + 1);
           if (runs && s > 0 && g_rand_int_range (r, 0, 4) != 0)
             n = prev_n;
           prev_n = n;
-          for (guint i = 0; i < n && fits (&p, &fast.sms[s], &other); i++)
-            add (&fast.sms[s], &other);
+          for (guint i = 0; i < n && fits (&p, &load[s], &other); i++)
+            add (&load[s], &other);
           if (with_cands && g_rand_int_range (r, 0, 3) == 0)
             cands->segs[cands->n_segs++] = (EngSeg) { (guint16) s, 1, 1 };
           else if (with_cands)
-            while (fits (&p, &fast.sms[s], &need))
-              add (&fast.sms[s], &need);
+            while (fits (&p, &load[s], &need))
+              add (&load[s], &need);
         }
       fast.sm_next = g_rand_int_range (r, 0, p.sm_count);
       guint32 want = g_rand_int_range (r, 0, p.sm_count * p.max_blocks_per_sm * 2 + 2);
@@ -179,7 +197,9 @@ test_place_equals_scan (void)
             }
 
       sms_init (&ref, &p);
-      memcpy (ref.sms, fast.sms, p.sm_count * sizeof (EngSm));
+      eng_sm_load (&fast, load);
+      eng_sm_load (&ref, load);
+      assert_sms (&fast, load);
       ref.sm_next = fast.sm_next;
       ref.reference = TRUE;
 
@@ -187,7 +207,9 @@ test_place_equals_scan (void)
       EngPlacement *b = eng_sm_place (&ref, &need, want, NULL);
       assert_same_placement (a, b, p.sm_count, fast.sm_words, seed);
       g_assert_cmpuint (fast.sm_next, ==, ref.sm_next);
-      g_assert_cmpmem (fast.sms, p.sm_count * sizeof (EngSm), ref.sms, p.sm_count * sizeof (EngSm));
+      eng_sm_read (&ref, load);
+      assert_sms (&fast, load);
+      assert_sms (&ref, load);
 
       /* Filling the same SMs again after the blocks leave, with more wanted
        * than they hold: the shortcut's sm_next equals the scan's. */
@@ -198,8 +220,8 @@ test_place_equals_scan (void)
           eng_sm_give_back (&ref, b, &need);
           /* giving back by segments gives back the same */
           eng_sm_give_back (&fast, a, &need);
-          g_assert_cmpmem (fast.sms, p.sm_count * sizeof (EngSm), ref.sms,
-                           p.sm_count * sizeof (EngSm));
+          eng_sm_read (&ref, load);
+          assert_sms (&fast, load);
               ref.sm_next = start;
           EngPlacement *again = eng_sm_place (&ref, &need, G_MAXUINT32 / 2, NULL);
           if (b->blocks == 0 || again == NULL)
@@ -217,6 +239,72 @@ test_place_equals_scan (void)
       g_free (cands);
       sms_clear (&fast);
       sms_clear (&ref);
+    }
+}
+
+/* The SMs are kept as runs of equal neighbours (eng_sm.c): random
+ * sequences of placements (with and without candidates, shortcut and
+ * reference) and give-backs in any order, of several shapes, against the
+ * same blocks added and taken away SM by SM on a plain array. After every
+ * step each SM holds what the plain array says and the runs are maximal. */
+static void
+test_runs_equal_plain (void)
+{
+  for (guint32 seed = 1; seed <= 1000; seed++)
+    {
+      g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+      EngProfile p;
+      random_profile (r, &p);
+      EngBlockFootprint needs[3];
+      for (guint i = 0; i < 3; i++)
+        random_need (r, &p, &needs[i]);
+      EngSim sim;
+      sms_init (&sim, &p);
+      g_autofree EngSm *plain = g_new0 (EngSm, p.sm_count);
+      EngPlacement *live[16];
+      guint shape[16], n_live = 0;
+      for (guint step = 0; step < 60; step++)
+        {
+          if (n_live > 0 && (n_live == 16 || g_rand_int_range (r, 0, 3) == 0))
+            {
+              /* a group leaves, any of them */
+              guint i = g_rand_int_range (r, 0, n_live);
+              g_autofree guint32 *count = placement_counts (live[i], p.sm_count);
+              for (guint s = 0; s < p.sm_count; s++)
+                for (guint32 c = 0; c < count[s]; c++)
+                  {
+                    plain[s].blocks--;
+                    plain[s].threads -= needs[shape[i]].threads;
+                    plain[s].smem -= needs[shape[i]].smem;
+                    plain[s].regs -= needs[shape[i]].regs;
+                  }
+              eng_sm_give_back (&sim, live[i], &needs[shape[i]]);
+              eng_sm_placement_free (&sim, live[i]);
+              live[i] = live[--n_live];
+              shape[i] = shape[n_live];
+            }
+          else
+            {
+              guint k = g_rand_int_range (r, 0, 3);
+              guint32 want = g_rand_int_range (r, 1, p.sm_count * 3 + 2);
+              sim.reference = g_rand_int_range (r, 0, 4) == 0;
+              sim.sm_next = g_rand_int_range (r, 0, p.sm_count);
+              EngPlacement *pl = eng_sm_place (&sim, &needs[k], want, NULL);
+              if (pl != NULL)
+                {
+                  g_autofree guint32 *count = placement_counts (pl, p.sm_count);
+                  for (guint s = 0; s < p.sm_count; s++)
+                    for (guint32 c = 0; c < count[s]; c++)
+                      add (&plain[s], &needs[k]);
+                  live[n_live] = pl;
+                  shape[n_live++] = k;
+                }
+            }
+          assert_sms (&sim, plain);
+        }
+      while (n_live > 0)
+        eng_sm_placement_free (&sim, live[--n_live]);
+      sms_clear (&sim);
     }
 }
 
@@ -246,6 +334,7 @@ test_model_equals_reference (void)
 {
   static const char *const profiles[] = {
     "engines/profiles/c1060.ini", "engines/profiles/c2050.ini", "engines/profiles/k20.ini",
+    "engines/profiles/h200.ini",
     "tests/profiles/schematic-k20.ini", "tests/profiles/schematic-c2050.ini",
     "tests/profiles/slots4.ini",
   };
@@ -290,8 +379,8 @@ test_model_equals_reference (void)
       eng_profile_clear (&profile);
     }
   g_string_free (text, TRUE);
-  /* 6 profiles x 60 schedules of 47..460 ops */
-  g_assert_cmpuint (compared, >, 6 * 60 * 47);
+  /* 7 profiles (h200: 132 SMs, runs over three words) x 60 schedules of 47..460 ops */
+  g_assert_cmpuint (compared, >, 7 * 60 * 47);
 }
 
 int
@@ -299,6 +388,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sm/place-equals-scan", test_place_equals_scan);
+  g_test_add_func ("/sm/runs-equal-plain", test_runs_equal_plain);
   g_test_add_func ("/sm/model-equals-reference", test_model_equals_reference);
   return g_test_run ();
 }
