@@ -184,43 +184,44 @@ runs_take (EngSim *sim, guint first, guint e, SmVec old, SmVec now)
   sm_store (&sms[e], at_e);
   bit_put (sim->sm_starts, e, (e < n) & !sm_same (at_e, now));
   /* the cut at first, unless the run before holds `now` too */
-  SmVec before = first > 0 ? sm_get (sim, first - 1) : ~now;
+  SmVec before = sm_get (sim, first - (first > 0)); /* first = 0: unused */
   sm_store (&sms[first], now);
-  bit_put (sim->sm_starts, first, !sm_same (before, now));
+  bit_put (sim->sm_starts, first, (first == 0) | !sm_same (before, now));
 }
 
 /* Adds d (lane-wise, modulo 2^32: a give-back adds minus the blocks' use) to
- * SMs a .. e - 1, which may lie in several runs. */
-static void
+ * SMs a .. e - 1, which may lie in several runs (nearly always one). Two
+ * lookups of a run's first SM, for SMs a - 1 and e - 1; the rest follows
+ * from the bits at a and e. */
+static inline void
 runs_add (EngSim *sim, guint a, guint e, SmVec d)
 {
   guint n = sim->profile.sm_count;
   EngSm *sms = sim->sms;
   guint64 *bits = sim->sm_starts;
-  /* cut at e and at a: they hold what their runs hold */
-  SmVec at_e = sm_get (sim, MIN (e, n - 1));
+  guint r_before = run_of (sim, a - (a > 0)); /* SM a - 1's run (a = 0: unused) */
+  guint r_last = run_of (sim, e - 1);         /* SM e - 1's run */
+  /* cut at e and at a: each holds what its run holds */
+  SmVec at_e = sm_load (&sms[bit_get (bits, e) ? e : r_last]); /* e = n: the spare SM */
   sm_store (&sms[e], at_e);
-  bit_put (bits, e, e < n);
-  sm_store (&sms[a], sm_get (sim, a));
-  bit_put (bits, a, 1);
-  /* every run from a to e - 1 */
-  for (guint w = a / 64; w * 64 < e; w++)
-    {
-      guint64 b = bits[w];
-      if (w == a / 64)
-        b &= ~(guint64) 0 << (a % 64);
-      if (e < w * 64 + 64)
-        b &= (((guint64) 1) << (e % 64)) - 1;
-      for (; b != 0; b &= b - 1)
-        {
-          EngSm *sm = &sms[w * 64 + (guint) __builtin_ctzll (b)];
-          sm_store (sm, sm_load (sm) + d);
-        }
-    }
-  /* join again where the ends now equal their neighbours */
-  bit_put (bits, e, (e < n) & !sm_same (at_e, sm_get (sim, e - 1)));
-  if (a > 0)
-    bit_put (bits, a, !sm_same (sm_get (sim, a - 1), sm_load (&sms[a])));
+  sm_store (&sms[a], sm_load (&sms[bit_get (bits, a) ? a : r_before]));
+  /* every run from a to e - 1, a's included (its bit is set below) */
+  guint wa = a / 64, wl = (e - 1) / 64;
+  guint64 lo = ~(guint64) 0 << (a % 64), hi = (((guint64) 2) << ((e - 1) % 64)) - 1;
+  for (guint w = wa; w <= wl; w++)
+    for (guint64 b = (bits[w] | (w == wa ? (guint64) 1 << (a % 64) : 0))
+                     & (w == wa ? lo : ~(guint64) 0) & (w == wl ? hi : ~(guint64) 0);
+         b != 0; b &= b - 1)
+      {
+        EngSm *sm = &sms[w * 64 + (guint) __builtin_ctzll (b)];
+        sm_store (sm, sm_load (sm) + d);
+      }
+  /* join again where the ends now equal their neighbours: SM e - 1 is in
+   * the run from a or from r_last, whichever is later */
+  SmVec now_a = sm_load (&sms[a]);
+  g_assert (now_a[1] <= sim->profile.max_blocks_per_sm); /* no more given back than held */
+  bit_put (bits, e, (e < n) & !sm_same (at_e, sm_load (&sms[MAX (a, r_last)])));
+  bit_put (bits, a, (a == 0) | !sm_same (sm_load (&sms[r_before]), now_a));
 }
 
 void
@@ -266,7 +267,6 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
   for (guint32 i = 0; i < pl->n_segs; i++)
     {
       const EngSeg *g = &pl->segs[i];
-      g_assert (sm_get (sim, g->start)[1] >= g->count); /* (its first SM only: cheap) */
       runs_add (sim, g->start, g->start + g->len, -(g->count * step));
     }
 }
