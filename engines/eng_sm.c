@@ -157,6 +157,17 @@ run_of (const EngSim *sim, guint s)
   return w * 64 + 63 - (guint) __builtin_clzll (b);
 }
 
+/* The first SM from s on, below b, that begins a run; b if none. */
+static inline guint
+next_start (const guint64 *bits, guint s, guint b)
+{
+  guint w = s / 64;
+  guint64 m = bits[w] & (~(guint64) 0 << (s % 64));
+  while (m == 0 && ++w * 64 < b)
+    m = bits[w];
+  return m != 0 ? MIN (w * 64 + (guint) __builtin_ctzll (m), b) : b;
+}
+
 /* What SM s holds. */
 static inline SmVec
 sm_get (const EngSim *sim, guint s)
@@ -443,59 +454,46 @@ place (EngSim *sim, const EngBlockFootprint *need, guint32 want, const EngPlacem
   guint a, b;
   while (next_range (sim, cands, &ci, &a, &b))
     {
+      /* the pieces from a to b: each ends where the next run begins, at
+       * sm_next, or at b */
       SmVec use = sm_get (sim, a); /* what the run holding SM a holds */
-      for (guint c0 = a, c1; c0 < b; c0 = c1)
+      for (guint t; a < b; a = t)
         {
-          /* bit i of `starts`: SM c0 + i begins a piece (it begins a run,
-           * or the range, or is sm_next), up to the end of c0's word */
-          c1 = MIN (b, c0 / 64 * 64 + 64);
-          guint64 runs = sim->sm_starts[c0 / 64] >> (c0 % 64);
-          if (c1 - c0 < 64)
-            runs &= ((guint64) 1 << (c1 - c0)) - 1;
-          guint64 starts = runs | 1;
-          if (c0 < start && start < c1)
-            starts |= (guint64) 1 << (start - c0);
-          while (starts != 0)
+          t = next_start (sim->sm_starts, a + 1, b);
+          t = a < start && start < t ? start : t;
+          use = vec_select (bit_get (sim->sm_starts, a), sm_load (&sms[a]), use);
+          if (!sm_same (use, prev_use))
             {
-              /* the piece from a to t - 1 */
-              guint i = (guint) __builtin_ctzll (starts);
-              a = c0 + i;
-              starts &= starts - 1;
-              guint t = starts != 0 ? c0 + (guint) __builtin_ctzll (starts) : c1;
-              use = vec_select ((runs >> i) & 1, sm_load (&sms[a]), use);
-              if (!sm_same (use, prev_use))
+              /* neighbouring pieces (cut at sm_next or between
+               * candidates) often hold the same: the room is the same */
+              EngSm sm;
+              sm_store (&sm, use);
+              prev_use = use;
+              prev_room = sm_fits (use, most_use) ? sm_room (p, &sm, &nd) : 0;
+            }
+          guint32 r = prev_room;
+          if (wrap == G_MAXUINT32 && a >= start)
+            wrap = np;
+          sm_store (&pc_use[np], use);
+          pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
+          if (r > 0)
+            {
+              fitting += t - a;
+              total += r * (t - a); /* < 256 x 1024 */
+              if (r > most)
                 {
-                  /* neighbouring pieces (cut at sm_next or between
-                   * candidates) often hold the same: the room is the same */
-                  EngSm sm;
-                  sm_store (&sm, use);
-                  prev_use = use;
-                  prev_room = sm_fits (use, most_use) ? sm_room (p, &sm, &nd) : 0;
+                  most = r;
+                  have_lo = FALSE;
                 }
-              guint32 r = prev_room;
-              if (wrap == G_MAXUINT32 && a >= start)
-                wrap = np;
-              sm_store (&pc_use[np], use);
-              pc[np++] = (EngSeg) { (guint16) a, (guint16) (t - a), (guint16) r };
-              if (r > 0)
+              if (r == most)
                 {
-                  fitting += t - a;
-                  total += r * (t - a); /* < 256 x 1024 */
-                  if (r > most)
+                  if (a < start)
                     {
-                      most = r;
-                      have_lo = FALSE;
+                      last_lo = t - 1;
+                      have_lo = TRUE;
                     }
-                  if (r == most)
-                    {
-                      if (a < start)
-                        {
-                          last_lo = t - 1;
-                          have_lo = TRUE;
-                        }
-                      else
-                        last_hi = t - 1;
-                    }
+                  else
+                    last_hi = t - 1;
                 }
             }
         }
