@@ -124,7 +124,7 @@ for measured in "$dir"/*.measured.csv; do
   # sync's end is compared with the untimed repeats' median "host done".
   { cat "$sched"; printf '\nsync device\n'; } > "$runs/$stem/synced.sched"
   done_untimed=$(meta "$measured" host_done_ns | sed -n 's/.*, \([0-9]*\) untimed.*/\1/p')
-  name=$(STREAMSIM_PROFILE_PATH=engines/profiles run_profile "$measured" host_calls_untimed \
+  name=$(run_profile "$measured" host_calls_untimed \
          "$runs/$stem/untimed")
   if [ -n "$name" ]; then
     p=$(STREAMSIM_PROFILE_PATH="$runs/$stem/untimed:engines/profiles" \
@@ -135,7 +135,7 @@ for measured in "$dir"/*.measured.csv; do
   alone=$(predict "$runs/$stem/synced.sched" "$gpu" "$runs/$stem/alone.csv")
   # Op by op: the traced timeline against the prediction with the host
   # costs of the traced repeats.
-  name=$(STREAMSIM_PROFILE_PATH=engines/profiles run_profile "$measured" host_calls \
+  name=$(run_profile "$measured" host_calls \
          "$runs/$stem/timed")
   STREAMSIM_PROFILE_PATH="$runs/$stem/timed:engines/profiles" \
     predict "$sched" "${name:-$gpu}" "$predicted" > /dev/null

@@ -8,7 +8,6 @@
 
 #define CALLS 400
 #define SMALL 4096
-#define PAGEABLE_TRIALS 1
 
 typedef enum
 {
@@ -25,15 +24,13 @@ struct ValHostProbe
   SpinSlot *slot; /* launches pass one, as the harness's do */
 };
 
-typedef struct ValHostProbe Res;
-
 /* Median time from one call to the next over `n` calls in a row, as the
  * harness issues a schedule: one host clock read between calls, no sync
  * in between. (A first version synced every 100 calls; in tiny-copies the
  * calls then cost 4.1 us each against 2.7 us in the probe of the same
  * process, the queue state being what differed.) */
 static gboolean
-median_gap (Res *res, CallKind kind, int n, SimTime *median, GError **error)
+median_gap (ValHostProbe *res, CallKind kind, int n, SimTime *median, GError **error)
 {
   SimTime t[CALLS];
   g_return_val_if_fail (n <= CALLS, FALSE);
@@ -69,21 +66,16 @@ median_gap (Res *res, CallKind kind, int n, SimTime *median, GError **error)
 /* One pageable copy as the model counts it: from the call until the copy is
  * done (the call blocks the host for most of it). */
 static gboolean
-pageable_copy (Res *res, void *host, enum cudaMemcpyKind kind, SimTime *median, GError **error)
+pageable_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **error)
 {
-  SimTime t[PAGEABLE_TRIALS];
-  for (int i = 0; i < PAGEABLE_TRIALS; i++)
-    {
-      void *dst = kind == cudaMemcpyHostToDevice ? res->dev : host;
-      const void *src = kind == cudaMemcpyHostToDevice ? (const void *) host : res->dev;
-      SimTime t0 = val_cuda_now ();
-      if (!VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_PAGEABLE_BYTES, kind, res->s[0]),
-                     error)
-          || !VAL_CUDA (cudaStreamSynchronize (res->s[0]), error))
-        return FALSE;
-      t[i] = val_cuda_now () - t0;
-    }
-  *median = calib_fit_median (t, PAGEABLE_TRIALS);
+  gboolean h2d = kind == cudaMemcpyHostToDevice;
+  SimTime t0 = val_cuda_now ();
+  if (!VAL_CUDA (cudaMemcpyAsync (h2d ? p->dev : p->pageable, h2d ? p->pageable : p->dev,
+                                  VAL_HOSTCOST_PAGEABLE_BYTES, kind, p->s[0]),
+                 error)
+      || !VAL_CUDA (cudaStreamSynchronize (p->s[0]), error))
+    return FALSE;
+  *ns = val_cuda_now () - t0;
   return TRUE;
 }
 
@@ -157,8 +149,8 @@ val_host_probe_measure (ValHostProbe *p, ValHostCosts *costs, GError **error)
   costs->memcpy_async = (h2d + d2h) / 2;
   if (p->pageable == NULL)
     return TRUE;
-  return pageable_copy (p, p->pageable, cudaMemcpyHostToDevice, &costs->h2d_pageable, error)
-         && pageable_copy (p, p->pageable, cudaMemcpyDeviceToHost, &costs->d2h_pageable, error);
+  return pageable_copy (p, cudaMemcpyHostToDevice, &costs->h2d_pageable, error)
+         && pageable_copy (p, cudaMemcpyDeviceToHost, &costs->d2h_pageable, error);
 }
 
 void

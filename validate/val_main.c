@@ -22,7 +22,6 @@ enum
   EXIT_SYSTEM = 3,
 };
 
-
 typedef struct
 {
   int reps, warmup, connections;
@@ -105,6 +104,14 @@ median_field (SimTime **field, const SimTime *origin, int reps, gsize op)
   return m;
 }
 
+/* A repeat's time origin: its first API call (its sync's return when the
+ * schedule has no ops). */
+static SimTime
+repeat_origin (const ValTimes *t, gsize n_ops)
+{
+  return n_ops > 0 ? t->issue[0] : t->done;
+}
+
 /* What the CSV's metadata says about the run besides the times. */
 typedef struct
 {
@@ -155,7 +162,7 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
   SimTime *all_ms = g_new (SimTime, all_reps);
   for (int r = 0; r < all_reps; r++)
     {
-      SimTime o = n > 0 ? all[r]->issue[0] : 0;
+      SimTime o = repeat_origin (all[r], n);
       all_ms[r] = 0;
       for (gsize i = 0; i < n; i++)
         all_ms[r] = MAX (all_ms[r], all[r]->end[i] - o);
@@ -368,7 +375,7 @@ run_schedule (const Options *opt, const char *path)
           status = report (error);
           goto out;
         }
-      bare[r] = scratch->done - (schedule_n_ops (sched) > 0 ? scratch->issue[0] : scratch->done);
+      bare[r] = scratch->done - repeat_origin (scratch, schedule_n_ops (sched));
       if (info.timing == VAL_TIMING_CUPTI)
         {
           if (!val_run_once (run, VAL_TIMING_EVENTS, scratch, &error))
@@ -376,8 +383,7 @@ run_schedule (const Options *opt, const char *path)
               status = report (error);
               goto out;
             }
-          with_events[r] = scratch->done
-                           - (schedule_n_ops (sched) > 0 ? scratch->issue[0] : scratch->done);
+          with_events[r] = scratch->done - repeat_origin (scratch, schedule_n_ops (sched));
         }
     }
   info.done_none = calib_fit_median (bare, bare_runs);
