@@ -88,7 +88,8 @@ typedef struct
   SimTime since;      /* when `left` was last brought up to date */
 } EngCopyEngine;
 
-/* The resources one SM has in use. */
+/* The resources one SM has in use (eng_sm_load and eng_sm_read, for tests:
+ * the engine keeps them per resource, eng_sm.c says why). */
 typedef struct
 {
   guint32 threads;
@@ -97,25 +98,21 @@ typedef struct
   guint32 regs;
 } EngSm;
 
-/* SMs start .. start + len - 1, each with `count` blocks of one placement
- * (count < 256: max_blocks_per_sm; sm_count <= 1024). */
-typedef struct
-{
-  guint16 start;
-  guint16 len;
-  guint16 count;
-} EngSeg;
+/* SMs per chunk: eng_sm.c works on the SMs this many at a time (one SSE2
+ * vector of 32-bit lanes). */
+#define ENG_SM_LANES 4
 
-/* Where one dispatch put its blocks (eng_sm.c): segments of neighbouring SMs
- * that got the same count, by SM index. Placements are recycled
- * (EngSim.free_placements), all with room for a segment per SM. */
+/* Where one dispatch put its blocks (eng_sm.c): a count per SM, and the
+ * chunks of SMs (eng_sm.c's vectors) where some count is not 0. Placements
+ * are recycled (EngSim.free_placements), all the same size, their counts 0. */
 typedef struct EngPlacement EngPlacement;
 struct EngPlacement
 {
   guint32 blocks;       /* in all */
-  guint32 n_segs;
   guint32 most;         /* the largest count */
-  EngSeg *segs;         /* in the same allocation, after most_mask */
+  gint32 *count;        /* blocks per SM (EngSim.sm_pad entries, 0 past the last SM), after most_mask */
+  guint16 *chunks;      /* the first SM of each chunk with blocks, in order, after count */
+  guint32 n_chunks;
   EngPlacement *next_free;
   guint64 most_mask[];  /* the SMs with `most` blocks, a bit each (EngSim.sm_words words) */
 };
@@ -198,16 +195,15 @@ struct EngSim
   EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
 
   /* kernel engine (eng_kernel.c) */
-  EngSm *sms;             /* what each SM holds now, at the first SM of each run (eng_sm.c) */
-  guint64 *sm_starts;     /* bit s: SM s begins a run of SMs that hold the same (sm_words + 1 words) */
+  gint32 *sm_use;         /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x sm_pad) */
+  guint sm_pad;           /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
   guint sm_next;          /* where the block scheduler looks first */
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
   guint sm_words;         /* 64-bit words in a mask of SMs */
   EngPlacement *free_placements;
-  EngSeg *sm_pieces;      /* scratch for eng_sm_place: the SMs looked at, a run of one state each */
-  EngSm *sm_piece_use;    /* scratch for eng_sm_place: what each piece holds */
-  guint32 *sm_room;       /* scratch, one per SM (eng_sm_place: blocks per SM, per piece) */
-  guint32 *sm_hist;       /* scratch: SMs per amount of room */
+  gint32 *sm_room;        /* scratch for eng_sm_place: blocks of room per SM (sm_pad) */
+  guint16 *sm_chunks;     /* the first SM of every chunk: 0, LANES, 2 LANES, ... */
+  guint64 *sm_mask;       /* scratch for eng_sm_place: a mask of SMs (sm_words) */
   guint32 *sm_order;      /* scratch, one per SM (pure_batch: turns seen per SM) */
   guint running_kernels;
   guint32 dispatch_list;  /* slots of admitted kernels with blocks left, by (priority, seq) */
@@ -292,25 +288,23 @@ void eng_kernel_free (EngSim *sim);
 void eng_sm_init (EngSim *sim);
 void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
 /* Places up to `want` blocks as the block scheduler would, looking only at
- * the SMs of `cands` (NULL: every SM); NULL when none has room. */
+ * the SMs where `within` has blocks (NULL: every SM); NULL when none has room. */
 EngPlacement *eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
-                            const EngPlacement *cands);
+                            const EngPlacement *within);
 void eng_sm_placement_free (EngSim *sim, EngPlacement *pl);
 /* Sets what each SM holds from one EngSm per SM (tests), and reads it back. */
 void eng_sm_load (EngSim *sim, const EngSm *per_sm);
 void eng_sm_read (const EngSim *sim, EngSm *per_sm);
 /* Frees the SMs, the scratch and the recycled placements. */
 void eng_sm_free (EngSim *sim);
-/* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
- * the last block goes, in the last turn, to the SM with the most blocks that
- * the scan reaches last, i.e. the highest such SM below `start`, or else the
- * highest of all. Inline: a kernel's pure group ends (eng_kernel.c) call it
- * for every group. */
+
+/* The last SM of `mask` that a scan starting at SM `start` reaches: the
+ * highest one below start, or else the highest of all (mask is not empty). */
 static inline guint
-eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start)
+eng_sm_mask_last (const EngSim *sim, const guint64 *mask, guint start)
 {
   guint w = start / 64, b = start % 64;
-  guint64 below = b > 0 ? pl->most_mask[w] & (((guint64) 1 << b) - 1) : 0;
+  guint64 below = b > 0 ? mask[w] & (((guint64) 1 << b) - 1) : 0;
   for (;;)
     {
       if (below != 0)
@@ -318,14 +312,24 @@ eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start
       if (w == 0)
         {
           /* none below start: the highest of all */
-          for (w = sim->sm_words; w-- > 0 && pl->most_mask[w] == 0;)
+          for (w = sim->sm_words; w-- > 0 && mask[w] == 0;)
             ;
-          below = pl->most_mask[w];
+          below = mask[w];
           break;
         }
-      below = pl->most_mask[--w];
+      below = mask[--w];
     }
-  guint s = w * 64 + 63 - (guint) __builtin_clzll (below);
+  return w * 64 + 63 - (guint) __builtin_clzll (below);
+}
+
+/* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
+ * the last block goes, in the last turn, to the SM with the most blocks that
+ * the scan reaches last. Inline: a kernel's pure group ends (eng_kernel.c)
+ * call it for every group. */
+static inline guint
+eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start)
+{
+  guint s = eng_sm_mask_last (sim, pl->most_mask, start);
   return s + 1 < sim->profile.sm_count ? s + 1 : 0;
 }
 

@@ -81,9 +81,7 @@ add (EngSm *sm, const EngBlockFootprint *need)
   sm->regs += need->regs;
 }
 
-/* The SMs of `sim` hold `per_sm`, and are kept as maximal runs: a run
- * begins at SM 0 and wherever an SM differs from the one before, nowhere
- * else (not past the last SM either). */
+/* The SMs of `sim` hold `per_sm`. */
 static void
 assert_sms (const EngSim *sim, const EngSm *per_sm)
 {
@@ -91,40 +89,65 @@ assert_sms (const EngSim *sim, const EngSm *per_sm)
   g_autofree EngSm *got = g_new0 (EngSm, n);
   eng_sm_read (sim, got);
   g_assert_cmpmem (got, n * sizeof (EngSm), per_sm, n * sizeof (EngSm));
-  for (guint s = 0; s < (sim->sm_words + 1) * 64; s++)
-    {
-      gboolean begins = s < n && (s == 0 || memcmp (&per_sm[s], &per_sm[s - 1], sizeof (EngSm)) != 0);
-      g_assert_cmpint ((sim->sm_starts[s / 64] >> (s % 64)) & 1, ==, begins);
-    }
 }
 
-/* A placement's blocks per SM index, from its segments. */
+/* A placement's blocks per SM index; none on the lanes past the last SM,
+ * and its chunks exactly those of LANES SMs (eng_sm.c) with blocks. */
 static guint32 *
-placement_counts (const EngPlacement *pl, guint n_sms)
+placement_counts (const EngSim *sim, const EngPlacement *pl)
 {
+  guint n_sms = sim->profile.sm_count, lanes = ENG_SM_LANES;
   guint32 *count = g_new0 (guint32, n_sms);
-  for (guint32 i = 0; i < pl->n_segs; i++)
-    for (guint s = pl->segs[i].start; s < pl->segs[i].start + pl->segs[i].len; s++)
-      {
-        g_assert_cmpuint (count[s], ==, 0); /* segments do not overlap */
-        count[s] = pl->segs[i].count;
-      }
+  for (guint s = 0; s < n_sms; s++)
+    count[s] = pl->count[s];
+  for (guint s = n_sms; s < sim->sm_pad; s++)
+    g_assert_cmpuint (pl->count[s], ==, 0);
+  guint32 listed = 0;
+  for (guint c = 0; c < sim->sm_pad; c += lanes)
+    {
+      gboolean any = FALSE;
+      for (guint s = c; s < c + lanes; s++)
+        any |= pl->count[s] != 0;
+      if (any)
+        g_assert_cmpuint (pl->chunks[listed++], ==, c);
+    }
+  g_assert_cmpuint (listed, ==, pl->n_chunks);
   return count;
 }
 
-/* Same blocks on the same SMs (whatever the segments), same most and mask. */
+/* A placement that stands for the SMs where open[s] is set: eng_sm_place
+ * looks only at its chunks. */
+static EngPlacement *
+placement_over (const EngSim *sim, const gboolean *open)
+{
+  guint lanes = ENG_SM_LANES;
+  EngPlacement *pl = g_malloc0 (sizeof (EngPlacement) + sim->sm_pad / lanes * sizeof (guint16));
+  pl->chunks = (guint16 *) (pl + 1);
+  for (guint c = 0; c < sim->sm_pad; c += lanes)
+    {
+      gboolean any = FALSE;
+      for (guint s = c; s < c + lanes && s < sim->profile.sm_count; s++)
+        any |= open[s];
+      if (any)
+        pl->chunks[pl->n_chunks++] = (guint16) c;
+    }
+  return pl;
+}
+
+/* Same blocks on the same SMs, same most and mask. */
 static void
-assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint n_sms, guint words,
+assert_same_placement (const EngSim *sim, const EngPlacement *a, const EngPlacement *b,
                        guint32 seed)
 {
+  guint n_sms = sim->profile.sm_count, words = sim->sm_words;
   if (a == NULL || b == NULL)
     {
       if (a != b)
         g_error ("seed %u: one placement is empty, the other is not", seed);
       return;
     }
-  g_autofree guint32 *ca = placement_counts (a, n_sms);
-  g_autofree guint32 *cb = placement_counts (b, n_sms);
+  g_autofree guint32 *ca = placement_counts (sim, a);
+  g_autofree guint32 *cb = placement_counts (sim, b);
   if (a->blocks != b->blocks || a->most != b->most
       || memcmp (ca, cb, n_sms * sizeof (guint32)) != 0
       || memcmp (a->most_mask, b->most_mask, words * sizeof (guint64)) != 0)
@@ -133,8 +156,9 @@ assert_same_placement (const EngPlacement *a, const EngPlacement *b, guint n_sms
 }
 
 /* eng_sm_place equals the block-by-block scan, for random SM loads, shapes,
- * starting SMs and counts wanted, over every SM and over candidate SMs (when
- * the others are full for the kernel, as eng_kernel.c guarantees). */
+ * starting SMs and counts wanted; now and then with only some SMs not full
+ * for the kernel, as after a group of a kernel that filled the SMs ends
+ * (eng_kernel.c's `full_for`). */
 static void
 test_place_equals_scan (void)
 {
@@ -149,16 +173,10 @@ test_place_equals_scan (void)
 
       EngSim fast, ref;
       sms_init (&fast, &p);
-      /* load: random blocks of another shape, then, with candidates, SMs
-       * outside them full for this one */
-      gboolean with_cands = g_rand_boolean (r);
-      EngPlacement *cands = NULL;
-      if (with_cands)
-        {
-          cands = g_malloc0 (sizeof (EngPlacement) + fast.sm_words * sizeof (guint64)
-                             + p.sm_count * sizeof (EngSeg));
-          cands->segs = (EngSeg *) (cands->most_mask + fast.sm_words);
-        }
+      /* load: random blocks of another shape, then, with `freed`, SMs
+       * other than a third of them (`open`) full for this one */
+      gboolean freed = g_rand_boolean (r);
+      g_autofree gboolean *open = g_new0 (gboolean, p.sm_count);
       /* often neighbours in one state, as after a group's blocks leave:
        * the same load as the SM before */
       gboolean runs = g_rand_boolean (r);
@@ -172,9 +190,8 @@ test_place_equals_scan (void)
           prev_n = n;
           for (guint i = 0; i < n && fits (&p, &load[s], &other); i++)
             add (&load[s], &other);
-          if (with_cands && g_rand_int_range (r, 0, 3) == 0)
-            cands->segs[cands->n_segs++] = (EngSeg) { (guint16) s, 1, 1 };
-          else if (with_cands)
+          open[s] = !freed || g_rand_int_range (r, 0, 3) == 0;
+          if (!open[s])
             while (fits (&p, &load[s], &need))
               add (&load[s], &need);
         }
@@ -183,19 +200,6 @@ test_place_equals_scan (void)
       if (g_rand_int_range (r, 0, 4) == 0)
         want = g_rand_int_range (r, 0, p.sm_count + 1); /* a small grid */
 
-      /* candidates side by side now and then */
-      if (with_cands)
-        for (guint32 i = 1; i < cands->n_segs; i++)
-          if (cands->segs[i].start == cands->segs[i - 1].start + cands->segs[i - 1].len
-              && g_rand_boolean (r))
-            {
-              cands->segs[i - 1].len++;
-              memmove (&cands->segs[i], &cands->segs[i + 1],
-                       (cands->n_segs - i - 1) * sizeof (EngSeg));
-              cands->n_segs--;
-              i--;
-            }
-
       sms_init (&ref, &p);
       eng_sm_load (&fast, load);
       eng_sm_load (&ref, load);
@@ -203,9 +207,10 @@ test_place_equals_scan (void)
       ref.sm_next = fast.sm_next;
       ref.reference = TRUE;
 
-      EngPlacement *a = eng_sm_place (&fast, &need, want, cands);
+      g_autofree EngPlacement *within = freed ? placement_over (&fast, open) : NULL;
+      EngPlacement *a = eng_sm_place (&fast, &need, want, within);
       EngPlacement *b = eng_sm_place (&ref, &need, want, NULL);
-      assert_same_placement (a, b, p.sm_count, fast.sm_words, seed);
+      assert_same_placement (&fast, a, b, seed);
       g_assert_cmpuint (fast.sm_next, ==, ref.sm_next);
       eng_sm_read (&ref, load);
       assert_sms (&fast, load);
@@ -218,37 +223,36 @@ test_place_equals_scan (void)
           guint start = g_rand_int_range (r, 0, p.sm_count);
           guint expect_next = eng_sm_next_after_refill (&fast, a, start);
           eng_sm_give_back (&ref, b, &need);
-          /* giving back by segments gives back the same */
+          /* giving back by counts gives back the same */
           eng_sm_give_back (&fast, a, &need);
           eng_sm_read (&ref, load);
           assert_sms (&fast, load);
-              ref.sm_next = start;
+          ref.sm_next = start;
           EngPlacement *again = eng_sm_place (&ref, &need, G_MAXUINT32 / 2, NULL);
           if (b->blocks == 0 || again == NULL)
             g_error ("seed %u: nothing placed again", seed);
           /* Only a kernel that filled every SM refills its own SMs exactly. */
           if (want >= a->blocks + 1 && a->blocks == again->blocks)
             {
-              assert_same_placement (a, again, p.sm_count, fast.sm_words, seed);
+              assert_same_placement (&fast, a, again, seed);
               g_assert_cmpuint (expect_next, ==, ref.sm_next);
             }
           eng_sm_placement_free (&ref, again);
           eng_sm_placement_free (&fast, a);
           eng_sm_placement_free (&ref, b);
         }
-      g_free (cands);
       sms_clear (&fast);
       sms_clear (&ref);
     }
 }
 
-/* The SMs are kept as runs of equal neighbours (eng_sm.c): random
- * sequences of placements (with and without candidates, shortcut and
- * reference) and give-backs in any order, of several shapes, against the
- * same blocks added and taken away SM by SM on a plain array. After every
- * step each SM holds what the plain array says and the runs are maximal. */
+/* The SMs are kept per resource and changed eight at a time (eng_sm.c):
+ * random sequences of placements (shortcut and reference) and give-backs in
+ * any order, of several shapes, against the same blocks added and taken
+ * away SM by SM on a plain array. After every step each SM holds what the
+ * plain array says. */
 static void
-test_runs_equal_plain (void)
+test_state_equals_plain (void)
 {
   for (guint32 seed = 1; seed <= 1000; seed++)
     {
@@ -269,7 +273,7 @@ test_runs_equal_plain (void)
             {
               /* a group leaves, any of them */
               guint i = g_rand_int_range (r, 0, n_live);
-              g_autofree guint32 *count = placement_counts (live[i], p.sm_count);
+              g_autofree guint32 *count = placement_counts (&sim, live[i]);
               for (guint s = 0; s < p.sm_count; s++)
                 for (guint32 c = 0; c < count[s]; c++)
                   {
@@ -292,7 +296,7 @@ test_runs_equal_plain (void)
               EngPlacement *pl = eng_sm_place (&sim, &needs[k], want, NULL);
               if (pl != NULL)
                 {
-                  g_autofree guint32 *count = placement_counts (pl, p.sm_count);
+                  g_autofree guint32 *count = placement_counts (&sim, pl);
                   for (guint s = 0; s < p.sm_count; s++)
                     for (guint32 c = 0; c < count[s]; c++)
                       add (&plain[s], &needs[k]);
@@ -379,7 +383,7 @@ test_model_equals_reference (void)
       eng_profile_clear (&profile);
     }
   g_string_free (text, TRUE);
-  /* 7 profiles (h200: 132 SMs, runs over three words) x 60 schedules of 47..460 ops */
+  /* 7 profiles (h200: 132 SMs, masks of three words) x 60 schedules of 47..460 ops */
   g_assert_cmpuint (compared, >, 7 * 60 * 47);
 }
 
@@ -388,7 +392,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sm/place-equals-scan", test_place_equals_scan);
-  g_test_add_func ("/sm/runs-equal-plain", test_runs_equal_plain);
+  g_test_add_func ("/sm/state-equals-plain", test_state_equals_plain);
   g_test_add_func ("/sm/model-equals-reference", test_model_equals_reference);
   return g_test_run ();
 }
