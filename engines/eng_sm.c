@@ -67,6 +67,7 @@ enum
 #define LANES ENG_SM_LANES
 typedef gint32 Lanes __attribute__ ((vector_size (LANES * sizeof (gint32))));
 typedef float LanesF __attribute__ ((vector_size (LANES * sizeof (float))));
+G_STATIC_ASSERT (LANES == 4); /* lanes_splat and lanes_from_bits spell out four lanes */
 
 static inline Lanes
 lanes_load (const gint32 *p)
@@ -113,9 +114,9 @@ lanes_div (Lanes a, LanesF b)
   return __builtin_convertvector (__builtin_convertvector (a, LanesF) / b, Lanes);
 }
 
-/* a x b for 0 <= a x b <= 2^20 (blocks times what one takes, on an SM that
- * holds them), in single precision: exact, and SSE2 has no 32-bit multiply
- * on vectors. */
+/* a x b for |a x b| <= 2^20 (blocks times what one takes, on an SM that
+ * holds them; b < 0 to take them away), in single precision: exact, and
+ * SSE2 has no 32-bit multiply on vectors. */
 static inline Lanes
 lanes_mul (Lanes a, float b)
 {
