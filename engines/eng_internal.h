@@ -322,6 +322,14 @@ eng_sm_mask_last (const EngSim *sim, const guint64 *mask, guint start)
   return w * 64 + 63 - (guint) __builtin_clzll (below);
 }
 
+/* Where the block scheduler looks first after SM s took the last block:
+ * the SM after it, round the SMs. */
+static inline guint
+eng_sm_after (const EngSim *sim, guint s)
+{
+  return s + 1 < sim->profile.sm_count ? s + 1 : 0;
+}
+
 /* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
  * the last block goes, in the last turn, to the SM with the most blocks that
  * the scan reaches last. Inline: a kernel's pure group ends (eng_kernel.c)
@@ -329,8 +337,7 @@ eng_sm_mask_last (const EngSim *sim, const guint64 *mask, guint start)
 static inline guint
 eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start)
 {
-  guint s = eng_sm_mask_last (sim, pl->most_mask, start);
-  return s + 1 < sim->profile.sm_count ? s + 1 : 0;
+  return eng_sm_after (sim, eng_sm_mask_last (sim, pl->most_mask, start));
 }
 
 /* eng_host.c */

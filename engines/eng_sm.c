@@ -534,6 +534,6 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
       n_got += lanes_bits (count != 0) != 0;
     }
   pl->n_chunks = n_got;
-  sim->sm_next = last + 1 < p->sm_count ? last + 1 : 0;
+  sim->sm_next = eng_sm_after (sim, last);
   return pl;
 }
