@@ -303,6 +303,15 @@ void eng_sm_free (EngSim *sim);
 static inline guint
 eng_sm_mask_last (const EngSim *sim, const guint64 *mask, guint start)
 {
+  if (sim->sm_words == 1)
+    {
+      /* fewer than 64 SMs: a select, not a branch (which SM comes last is
+       * data the predictor misses, and pure batches ask this for every
+       * group of every turn) */
+      guint64 below = mask[0] & (((guint64) 1 << start) - 1);
+      guint64 from = below != 0 ? below : mask[0];
+      return 63 - (guint) __builtin_clzll (from);
+    }
   guint w = start / 64, b = start % 64;
   guint64 below = b > 0 ? mask[w] & (((guint64) 1 << b) - 1) : 0;
   for (;;)
