@@ -546,12 +546,13 @@ pure_batch (EngSim *sim, guint32 slot)
   for (guint pass = 0; pass < 2; pass++)
     {
       /* one by one: at most one turn. The ends move to the back of the
-       * ring; the sequence numbers they take, consecutive since nothing
-       * else runs in between, are given after the loop. */
+       * ring with the sequence numbers they take, consecutive since nothing
+       * else runs in between (taken from the event core after the loop). */
       guint32 mask = k->ring_cap - 1, head = k->ring_head, n = 0;
       guint32 remaining = k->remaining;
       guint sm_next = sim->sm_next;
       EngGroup *ring = k->ring;
+      guint64 first = sim_queue_take_seq (sim->events, 0); /* the next one, not taken yet */
       while (n < groups)
         {
           EngGroup *g = &ring[head];
@@ -563,14 +564,13 @@ pure_batch (EngSim *sim, guint32 slot)
           EngGroup *back = &ring[(head + groups) & mask];
           back->end = g->end + k->block_time;
           back->placement = g->placement;
+          back->seq = first + n;
           head = (head + 1) & mask;
           n++;
         }
       if (n > 0)
         {
-          guint64 first = sim_queue_take_seq (sim->events, n);
-          for (guint32 i = 0; i < n; i++)
-            ring[(head + groups - n + i) & mask].seq = first + i;
+          sim_queue_take_seq (sim->events, n);
           k->ring_head = head;
           k->remaining = remaining;
           sim->sm_next = sm_next;
@@ -589,12 +589,12 @@ pure_batch (EngSim *sim, guint32 slot)
         turns = MIN (turns, (guint64) ((bound_when - 1 - last) / bt) + 1);
       if (turns == 0)
         continue;
-      guint64 first = sim_queue_take_seq (sim->events, turns * groups);
+      guint64 first_turn = sim_queue_take_seq (sim->events, turns * groups);
       for (guint32 i = 0; i < groups; i++)
         {
           EngGroup *g = ring_at (k, i);
           g->end += (SimTime) turns * bt;
-          g->seq = first + (turns - 1) * groups + i;
+          g->seq = first_turn + (turns - 1) * groups + i;
         }
       k->remaining -= (guint32) (turns * k->in_flight);
       fired += turns * groups;
