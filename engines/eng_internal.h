@@ -336,7 +336,8 @@ eng_sm_mask_last (const EngSim *sim, const guint64 *mask, guint start)
 static inline guint
 eng_sm_after (const EngSim *sim, guint s)
 {
-  return s + 1 < sim->profile.sm_count ? s + 1 : 0;
+  guint next = s + 1;
+  return next & -(guint) (next < sim->profile.sm_count); /* no branch: 0 past the last */
 }
 
 /* sm_next after the SMs of `pl` are filled again, exactly, from `start`:
