@@ -263,6 +263,7 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
   EngOp *o = &sim->ops[op];
   g_assert (!(o->flags & ENG_OP_FINISHED));
   o->flags |= ENG_OP_FINISHED | ENG_OP_STARTED;
+  sim->n_finished++;
   sim->results[op].end = now;
   if (now > sim->makespan)
     sim->makespan = now;
@@ -272,8 +273,12 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
    * host issued late completes on no engine. */
   if (o->qclass != ENG_Q_NONE)
     o->signal_engine = sim->results[op].engine;
-  else if (o->deps_cause == ENG_CAUSE_NONE || o->deps_time < o->arrive)
-    o->signal_engine = ENG_ENGINE_STREAM;
+  else
+    {
+      if (o->deps_cause == ENG_CAUSE_NONE || o->deps_time < o->arrive)
+        o->signal_engine = ENG_ENGINE_STREAM;
+      eng_sim_marker_finished (sim, op);
+    }
 
   if (o->run != ENG_NONE)
     {

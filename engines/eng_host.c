@@ -186,6 +186,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       if (r->end > sim->makespan)
         sim->makespan = r->end;
       sim->ops[op].flags |= ENG_OP_FINISHED | ENG_OP_SIGNALED;
+      sim->n_finished++;
       schedule_host (sim, r->end);
       return;
     case SCHED_OP_SYNC_STREAM:
@@ -193,6 +194,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
     case SCHED_OP_SYNC_DEVICE:
       r->start = now;
       sim->ops[op].flags |= ENG_OP_FINISHED | ENG_OP_SIGNALED;
+      sim->n_finished++;
       sim->host_wait_since = now;
       if (!begin_sync (sim, op, sop))
         {

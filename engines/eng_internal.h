@@ -233,6 +233,7 @@ struct EngSim
 
   SimTime makespan;
   guint64 n_events;
+  gsize n_finished;       /* ops with ENG_OP_FINISHED set: n_ops after the run */
 
   /* Reference mode (eng_sim_set_reference): blocks placed one at a time,
    * every group end run as its own event. Slow; for tests. */
@@ -250,6 +251,10 @@ void eng_sim_set_reference (EngSim *sim, gboolean reference);
  * ENG_CAUSE_NONE. */
 void eng_sim_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause,
                       guint32 engine_ref);
+/* A marker (record, wait) finished: every dependency it had is seen by now,
+ * so what it waited for is settled: the latest of them, when that came after
+ * it reached the device. */
+void eng_sim_marker_finished (EngSim *sim, guint32 op);
 /* When the op's completion became visible to its dependents (valid once
  * ENG_OP_SIGNALED is set): its end, or its Fermi launch run's release. */
 static inline SimTime eng_op_signal_time (const EngSim *sim, guint32 op);

@@ -200,6 +200,13 @@ test_event_wait (void)
   assert_span (run, 7, 5, 5);
   assert_span (run, 8, 1, 2);
   assert_cause (run, 3, ENG_CAUSE_EVENT, 1);
+  /* The markers, by hand from the same timeline: a record waits for the op
+   * before it in its stream, a wait for the record it names, and the wait
+   * on an event never recorded for nothing. */
+  assert_cause (run, 1, ENG_CAUSE_STREAM, 0);
+  assert_cause (run, 2, ENG_CAUSE_EVENT, 1);
+  assert_cause (run, 4, ENG_CAUSE_NONE, ENG_NO_REF);
+  assert_cause (run, 7, ENG_CAUSE_STREAM, 6);
   run_free (run);
 }
 
