@@ -115,7 +115,7 @@ take_next (EngSim *sim, EngCopyEngine *engine)
   EngFifo *ready = &engine->ready;
   if (engine->last != ENG_NONE && ready->head != ready->tail)
     {
-      gint16 conn = sim->results[engine->last].conn;
+      gint8 conn = sim->results[engine->last].conn;
       guint32 prev = ENG_NONE;
       for (guint32 op = ready->head; op != ENG_NONE; prev = op, op = sim->ops[op].next_ready)
         {

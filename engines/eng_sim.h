@@ -52,7 +52,7 @@ typedef struct
   guint32 cause_ref;
   guint8 cause;   /* EngCause */
   guint8 engine;  /* EngEngine */
-  gint16 conn;    /* connection, -1 for none */
+  gint8 conn;     /* connection (at most 32, eng_sim_new), -1 for none */
   guint8 queue;   /* for ENG_CAUSE_QUEUE: the queue class (EngQueueClass) */
 } EngOpResult;
 
