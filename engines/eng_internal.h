@@ -283,7 +283,7 @@ void eng_copy_start (EngSim *sim);
 void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 
 /* eng_kernel.c */
-gboolean eng_kernel_prepare (EngSim *sim, GError **error);
+gboolean eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error);
 void eng_kernel_submit (EngSim *sim, guint32 op, SimTime now);
 void eng_kernel_start (EngSim *sim);
 void eng_kernel_free (EngSim *sim);

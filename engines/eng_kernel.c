@@ -61,66 +61,57 @@ block_time_of (const EngSim *sim, const SchedKernel *k)
   return (SimTime) ((total + (SimTime) waves / 2) / (SimTime) waves);
 }
 
-/* Checks every kernel against the device and looks up their times; what a
+/* Checks one kernel op against the device and looks up its time; what a
  * kernel needs at run time is computed when it is admitted (admit()), so
- * that nothing per kernel is kept for the whole run. */
+ * that nothing per kernel is kept for the whole run. eng_sim_new calls it
+ * for each kernel in its one pass over the ops. */
 gboolean
-eng_kernel_prepare (EngSim *sim, GError **error)
+eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error)
 {
   const EngProfile *p = &sim->profile;
   const char *dev = eng_profile_name (p);
-
-  for (gsize i = 0; i < sim->n_ops; i++)
+  const SchedKernel *k = &sop->u.kernel;
+  if (k->block > p->max_threads_per_block)
     {
-      const SchedOp *sop = eng_sop (sim, (guint32) i);
-      if (sop->kind != SCHED_OP_KERNEL)
-        continue;
-      const SchedKernel *k = &sop->u.kernel;
-      if (k->block > p->max_threads_per_block)
-        {
-          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
-                       "%s:%u:%u: block=%u is more than the %u threads per block %s allows",
-                       schedule_path (sim->sched), sop->line, sop->column, k->block,
-                       p->max_threads_per_block, dev);
-          return FALSE;
-        }
-      if (k->smem > p->max_smem_per_block)
-        {
-          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
-                       "%s:%u:%u: smem=%u bytes is more than the %" G_GUINT64_FORMAT
-                       " bytes per block %s allows",
-                       schedule_path (sim->sched), sop->line, sop->column, k->smem,
-                       p->max_smem_per_block, dev);
-          return FALSE;
-        }
-      guint bps = eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
-      if (bps == 0)
-        {
-          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
-                       "%s:%u:%u: one block (block=%u, smem=%u, regs=%u) does not fit on an SM of %s",
-                       schedule_path (sim->sched), sop->line, sop->column, k->block, k->smem,
-                       k->regs, dev);
-          return FALSE;
-        }
-      if (k->block_time < 0)
-        {
-          /* The device's time for this time= list, looked up once per list
-           * (a loop of identical kernels shares one). */
-          if (k->times >= sim->list_time->len)
-            {
-              SimTime unset = -1;
-              while (sim->list_time->len <= k->times)
-                g_array_append_val (sim->list_time, unset);
-            }
-          SimTime *total = &g_array_index (sim->list_time, SimTime, k->times);
-          if (*total < 0
-              && !schedule_kernel_time (sim->sched, sop, (const char *const *) p->names, total,
-                                        error))
-            return FALSE;
-        }
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: block=%u is more than the %u threads per block %s allows",
+                   schedule_path (sim->sched), sop->line, sop->column, k->block,
+                   p->max_threads_per_block, dev);
+      return FALSE;
     }
-
-  eng_sm_init (sim);
+  if (k->smem > p->max_smem_per_block)
+    {
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: smem=%u bytes is more than the %" G_GUINT64_FORMAT
+                   " bytes per block %s allows",
+                   schedule_path (sim->sched), sop->line, sop->column, k->smem,
+                   p->max_smem_per_block, dev);
+      return FALSE;
+    }
+  guint bps = eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
+  if (bps == 0)
+    {
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: one block (block=%u, smem=%u, regs=%u) does not fit on an SM of %s",
+                   schedule_path (sim->sched), sop->line, sop->column, k->block, k->smem,
+                   k->regs, dev);
+      return FALSE;
+    }
+  if (k->block_time < 0)
+    {
+      /* The device's time for this time= list, looked up once per list
+       * (a loop of identical kernels shares one). */
+      if (k->times >= sim->list_time->len)
+        {
+          SimTime unset = -1;
+          while (sim->list_time->len <= k->times)
+            g_array_append_val (sim->list_time, unset);
+        }
+      SimTime *total = &g_array_index (sim->list_time, SimTime, k->times);
+      if (*total < 0
+          && !schedule_kernel_time (sim->sched, sop, (const char *const *) p->names, total, error))
+        return FALSE;
+    }
   return TRUE;
 }
 

@@ -118,47 +118,58 @@ format_years (double ns)
   return g_strdup_printf ("%.0f s", ns / 1e9);
 }
 
-gboolean
-eng_limits_check (const EngProfile *p, const Schedule *sched, GError **error)
+void
+eng_limits_init (EngLimits *limits, const EngProfile *p)
 {
-  g_return_val_if_fail (p != NULL && sched != NULL, FALSE);
-
+  g_return_if_fail (limits != NULL && p != NULL);
   /* Every op may pay each of these once, whatever its kind. */
-  double per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
-                                MAX (MAX (p->host_event_record, p->host_stream_wait), p->host_sync))
-                  + (double) MAX (p->launch_latency, p->copy_submit)
-                  + (double) p->dependency_latency + (double) p->kernel_gap
-                  + (double) p->host_sync + (double) p->host_memcpy_sync;
-  double limit = (double) ENG_LIMITS_MAX_TIME;
-  double sum = 0;
-  g_autoptr (GArray) cache = g_array_new (FALSE, FALSE, sizeof (SimTime));
-  gsize n = schedule_n_ops (sched);
-  for (gsize i = 0; i < n; i++)
+  limits->per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
+                                 MAX (MAX (p->host_event_record, p->host_stream_wait),
+                                      p->host_sync))
+                   + (double) MAX (p->launch_latency, p->copy_submit)
+                   + (double) p->dependency_latency + (double) p->kernel_gap
+                   + (double) p->host_sync + (double) p->host_memcpy_sync;
+  limits->sum = 0;
+  limits->list_times = g_array_new (FALSE, FALSE, sizeof (SimTime));
+}
+
+void
+eng_limits_clear (EngLimits *limits)
+{
+  if (limits != NULL && limits->list_times != NULL)
     {
-      const SchedOp *op = schedule_op (sched, i);
-      double longest = op_longest (p, sched, op, cache);
-      if (!(longest + per_op < limit))
-        {
-          g_autofree char *shown = format_years (longest);
-          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
-                       "%s:%u:%u: this %s may last %s of simulated time on %s; a run may "
-                       "last at most 2^62 ns (146 years): use a shorter time or a smaller "
-                       "grid or size",
-                       schedule_path (sched), op->line, op->column, op_what (op), shown,
-                       eng_profile_name (p));
-          return FALSE;
-        }
-      sum += longest + per_op;
-      if (!(sum < limit))
-        {
-          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
-                       "%s:%u:%u: with this op the schedule may run for more than 2^62 ns "
-                       "(146 years) of simulated time on %s, the most streamsim counts (the "
-                       "bound adds up every op's longest duration and latencies); use shorter "
-                       "times, smaller sizes or fewer ops",
-                       schedule_path (sched), op->line, op->column, eng_profile_name (p));
-          return FALSE;
-        }
+      g_array_free (limits->list_times, TRUE);
+      limits->list_times = NULL;
+    }
+}
+
+gboolean
+eng_limits_add (EngLimits *limits, const EngProfile *p, const Schedule *sched,
+                const SchedOp *op, GError **error)
+{
+  double limit = (double) ENG_LIMITS_MAX_TIME;
+  double longest = op_longest (p, sched, op, limits->list_times);
+  if (!(longest + limits->per_op < limit))
+    {
+      g_autofree char *shown = format_years (longest);
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: this %s may last %s of simulated time on %s; a run may "
+                   "last at most 2^62 ns (146 years): use a shorter time or a smaller "
+                   "grid or size",
+                   schedule_path (sched), op->line, op->column, op_what (op), shown,
+                   eng_profile_name (p));
+      return FALSE;
+    }
+  limits->sum += longest + limits->per_op;
+  if (!(limits->sum < limit))
+    {
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: with this op the schedule may run for more than 2^62 ns "
+                   "(146 years) of simulated time on %s, the most streamsim counts (the "
+                   "bound adds up every op's longest duration and latencies); use shorter "
+                   "times, smaller sizes or fewer ops",
+                   schedule_path (sched), op->line, op->column, eng_profile_name (p));
+      return FALSE;
     }
   return TRUE;
 }

@@ -11,12 +11,24 @@
  * still fits. */
 #define ENG_LIMITS_MAX_TIME ((SimTime) 1 << 62)
 
-/* Checks that no run of `sched` on `profile` can pass ENG_LIMITS_MAX_TIME,
- * from an upper bound on the makespan: every op's longest possible duration
- * plus every cost and latency it can incur, summed as if nothing overlapped.
- * Fails with ENG_ERROR_UNSUPPORTED and "file:line:column: " naming the op
- * that is too long, or the op by which the sum passes the limit. Call it on
- * a schedule whose kernels eng_kernel_prepare() accepted. */
-gboolean eng_limits_check (const EngProfile *profile, const Schedule *sched, GError **error);
+/* Checks that no run of a schedule on a profile can pass
+ * ENG_LIMITS_MAX_TIME, from an upper bound on the makespan: every op's
+ * longest possible duration plus every cost and latency it can incur,
+ * summed as if nothing overlapped. Op by op, so that eng_sim_new does it in
+ * its one pass over the ops: init, add every op in order, clear. */
+typedef struct
+{
+  double per_op;      /* the costs and latencies any op may pay */
+  double sum;         /* the bound so far */
+  GArray *list_times; /* SimTime: each time= list's time on the device, -1 until needed */
+} EngLimits;
+
+void eng_limits_init (EngLimits *limits, const EngProfile *profile);
+/* Adds `op`; fails with ENG_ERROR_UNSUPPORTED and "file:line:column: " when
+ * the op alone is too long or the sum passes the limit with it. Call it on a
+ * kernel after eng_kernel_prepare() accepted it. */
+gboolean eng_limits_add (EngLimits *limits, const EngProfile *profile, const Schedule *sched,
+                         const SchedOp *op, GError **error);
+void eng_limits_clear (EngLimits *limits);
 
 #endif /* ENG_LIMITS_H */

@@ -123,7 +123,16 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   sim->host_wait_op = ENG_NONE;
   sim->last_signaled = ENG_NONE;
 
-  for (gsize i = 0; i < sim->n_ops; i++)
+  eng_copy_start (sim);
+  eng_kernel_start (sim);
+  /* One pass over the ops: each op's state, the kernel's check against the
+   * device, the bound on simulated time. On a fresh page every op's first
+   * touch is a page fault, and each further pass over 10^6 ops costs
+   * milliseconds (PERFORMANCE.md, seventh round). */
+  EngLimits limits;
+  eng_limits_init (&limits, profile);
+  gboolean ok = TRUE;
+  for (gsize i = 0; i < sim->n_ops && ok; i++)
     {
       const SchedOp *sop = eng_sop (sim, (guint32) i);
       EngOp *o = &sim->ops[i];
@@ -138,15 +147,16 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
       r->cause_ref = ENG_NO_REF;
       if (o->qclass != ENG_Q_NONE || sop->kind == SCHED_OP_RECORD || sop->kind == SCHED_OP_WAIT)
         r->conn = (gint8) eng_connection_of (sim, sop->stream);
+      ok = (sop->kind != SCHED_OP_KERNEL || eng_kernel_prepare (sim, sop, error))
+           && eng_limits_add (&limits, profile, sched, sop, error);
     }
-
-  eng_copy_start (sim);
-  eng_kernel_start (sim);
-  if (!eng_kernel_prepare (sim, error) || !eng_limits_check (profile, sched, error))
+  eng_limits_clear (&limits);
+  if (!ok)
     {
       eng_sim_free (sim);
       return NULL;
     }
+  eng_sm_init (sim);
   return sim;
 }
 
