@@ -93,6 +93,16 @@ static const ErrorCase cases[] = {
   { "sched/simulated-time-overflow",
     "device k20\nstream s\nkernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: this kernel", "146 years" },
+  /* Two ops the device refuses for different reasons: the first in the file
+   * is the one reported, whichever check finds it. */
+  { "sched/first-refused-op-reported",
+    "device k20\nstream s\nkernel s grid=2147483647 block=32 block_time=100000s\n"
+    "kernel s grid=1 block=32 time=c1060:1ms\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:1: this kernel", "146 years" },
+  { "sched/first-refused-op-reported-2",
+    "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n"
+    "kernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'", NULL },
   /* ---- -D ---- */
   { "define/no-equals", OK_SCHED, NULL, NULL, "predict in.sched -D chunk", 2,
     "streamsim: -D chunk: expected -D NAME=VALUE", NULL },
