@@ -97,21 +97,12 @@ eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error)
                    k->regs, dev);
       return FALSE;
     }
-  if (k->block_time < 0)
-    {
-      /* The device's time for this time= list, looked up once per list
-       * (a loop of identical kernels shares one). */
-      if (k->times >= sim->list_time->len)
-        {
-          SimTime unset = -1;
-          while (sim->list_time->len <= k->times)
-            g_array_append_val (sim->list_time, unset);
-        }
-      SimTime *total = &g_array_index (sim->list_time, SimTime, k->times);
-      if (*total < 0
-          && !schedule_kernel_time (sim->sched, sop, (const char *const *) p->names, total, error))
-        return FALSE;
-    }
+  /* The device's time for its time= list, kept in sim->list_time for
+   * block_time_of() at admission. */
+  SimTime total;
+  if (k->block_time < 0
+      && !eng_profile_kernel_time (p, sim->sched, sop, sim->list_time, &total, error))
+    return FALSE;
   return TRUE;
 }
 

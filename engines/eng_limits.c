@@ -36,27 +36,6 @@ op_what (const SchedOp *op)
     }
 }
 
-/* The device's time for a kernel's time= list, looked up once per list (a
- * loop of identical kernels shares one): `cache` holds each list's time,
- * -1 until needed. FALSE when the list has none for the device. */
-static gboolean
-list_time (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache,
-           SimTime *total)
-{
-  guint32 list = op->u.kernel.times;
-  if (list >= cache->len)
-    {
-      SimTime unset = -1;
-      while (cache->len <= list)
-        g_array_append_val (cache, unset);
-    }
-  SimTime *t = &g_array_index (cache, SimTime, list);
-  if (*t < 0 && !schedule_kernel_time (sched, op, (const char *const *) p->names, t, NULL))
-    return FALSE;
-  *total = *t;
-  return TRUE;
-}
-
 /* The longest this op can run on its engine or the host, in ns. */
 static double
 op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache)
@@ -75,7 +54,7 @@ op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArra
             double per_wave = (double) p->sm_count * bps;
             double waves = ceil ((double) k->grid / per_wave);
             SimTime total = 0;
-            if (!list_time (p, sched, op, cache, &total))
+            if (!eng_profile_kernel_time (p, sched, op, cache, &total, NULL))
               return INFINITY;
             return (double) total / waves * (double) k->grid;
           }
@@ -119,9 +98,9 @@ format_years (double ns)
 }
 
 void
-eng_limits_init (EngLimits *limits, const EngProfile *p)
+eng_limits_init (EngLimits *limits, const EngProfile *p, GArray *list_times)
 {
-  g_return_if_fail (limits != NULL && p != NULL);
+  g_return_if_fail (limits != NULL && p != NULL && list_times != NULL);
   /* Every op may pay each of these once, whatever its kind. */
   limits->per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
                                  MAX (MAX (p->host_event_record, p->host_stream_wait),
@@ -130,17 +109,7 @@ eng_limits_init (EngLimits *limits, const EngProfile *p)
                    + (double) p->dependency_latency + (double) p->kernel_gap
                    + (double) p->host_sync + (double) p->host_memcpy_sync;
   limits->sum = 0;
-  limits->list_times = g_array_new (FALSE, FALSE, sizeof (SimTime));
-}
-
-void
-eng_limits_clear (EngLimits *limits)
-{
-  if (limits != NULL && limits->list_times != NULL)
-    {
-      g_array_free (limits->list_times, TRUE);
-      limits->list_times = NULL;
-    }
+  limits->list_times = list_times;
 }
 
 gboolean

@@ -15,20 +15,22 @@
  * ENG_LIMITS_MAX_TIME, from an upper bound on the makespan: every op's
  * longest possible duration plus every cost and latency it can incur,
  * summed as if nothing overlapped. Op by op, so that eng_sim_new does it in
- * its one pass over the ops: init, add every op in order, clear. */
+ * its one pass over the ops: init, then add every op in order. */
 typedef struct
 {
   double per_op;      /* the costs and latencies any op may pay */
   double sum;         /* the bound so far */
-  GArray *list_times; /* SimTime: each time= list's time on the device, -1 until needed */
+  GArray *list_times; /* borrowed: eng_profile_kernel_time's cache of time= lists */
 } EngLimits;
 
-void eng_limits_init (EngLimits *limits, const EngProfile *profile);
+/* `list_times` is the cache eng_profile_kernel_time() fills, shared with
+ * the kernel engine (eng_sim_new passes sim->list_time), so that each list
+ * is looked up once for both; it must outlive `limits`. */
+void eng_limits_init (EngLimits *limits, const EngProfile *profile, GArray *list_times);
 /* Adds `op`; fails with ENG_ERROR_UNSUPPORTED and "file:line:column: " when
  * the op alone is too long or the sum passes the limit with it. Call it on a
  * kernel after eng_kernel_prepare() accepted it. */
 gboolean eng_limits_add (EngLimits *limits, const EngProfile *profile, const Schedule *sched,
                          const SchedOp *op, GError **error);
-void eng_limits_clear (EngLimits *limits);
 
 #endif /* ENG_LIMITS_H */

@@ -128,3 +128,22 @@ eng_profile_link (const EngProfile *p, const SchedCopy *copy)
       return &p->d2d;
     }
 }
+
+gboolean
+eng_profile_kernel_time (const EngProfile *profile, const Schedule *sched, const SchedOp *op,
+                         GArray *cache, SimTime *total, GError **error)
+{
+  guint32 list = op->u.kernel.times;
+  if (list >= cache->len)
+    {
+      SimTime unset = -1;
+      while (cache->len <= list)
+        g_array_append_val (cache, unset);
+    }
+  SimTime *t = &g_array_index (cache, SimTime, list);
+  if (*t < 0
+      && !schedule_kernel_time (sched, op, (const char *const *) profile->names, t, error))
+    return FALSE;
+  *total = *t;
+  return TRUE;
+}

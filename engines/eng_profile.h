@@ -104,6 +104,15 @@ SimTime eng_profile_submit_latency (const EngProfile *profile, SchedOpKind kind)
 /* The link a copy runs over: its direction and host-memory kind. */
 const EngLink *eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
 
+/* The device's time for a kernel op's time= list (schedule_kernel_time),
+ * looked up once per list, since a loop of identical kernels shares one:
+ * `cache` holds each list's time, -1 until needed, and grows as lists are
+ * asked for. FALSE, with `error` set, when the list has no time for the
+ * device. */
+gboolean eng_profile_kernel_time (const EngProfile *profile, const Schedule *sched,
+                                  const SchedOp *op, GArray *cache, SimTime *total,
+                                  GError **error);
+
 /* The profile's own name. */
 static inline const char *
 eng_profile_name (const EngProfile *profile)

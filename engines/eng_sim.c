@@ -130,7 +130,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
    * touch is a page fault, and each further pass over 10^6 ops costs
    * milliseconds (PERFORMANCE.md, seventh round). */
   EngLimits limits;
-  eng_limits_init (&limits, profile);
+  eng_limits_init (&limits, profile, sim->list_time);
   gboolean ok = TRUE;
   for (gsize i = 0; i < sim->n_ops && ok; i++)
     {
@@ -150,7 +150,6 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
       ok = (sop->kind != SCHED_OP_KERNEL || eng_kernel_prepare (sim, sop, error))
            && eng_limits_add (&limits, profile, sched, sop, error);
     }
-  eng_limits_clear (&limits);
   if (!ok)
     {
       eng_sim_free (sim);
