@@ -110,7 +110,8 @@ struct EngPlacement
 {
   guint32 blocks;       /* in all */
   guint32 most;         /* the largest count */
-  gint32 *count;        /* blocks per SM (EngSim.sm_pad entries, 0 past the last SM), after most_mask */
+  float *count;         /* blocks per SM (EngSim.sm_pad entries, 0 past the last SM), after most_mask;
+                           whole numbers kept as floats, as eng_sm.c keeps the SMs' use */
   guint16 *chunks;      /* the first SM of each chunk with blocks, in order, after count */
   guint32 n_chunks;
   EngPlacement *next_free;
@@ -195,13 +196,14 @@ struct EngSim
   EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
 
   /* kernel engine (eng_kernel.c) */
-  gint32 *sm_use;         /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x sm_pad) */
+  float *sm_use;          /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x sm_pad),
+                             whole numbers kept as floats (eng_sm.c says why) */
   guint sm_pad;           /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
   guint sm_next;          /* where the block scheduler looks first */
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
   guint sm_words;         /* 64-bit words in a mask of SMs */
   EngPlacement *free_placements;
-  gint32 *sm_room;        /* scratch for eng_sm_place: blocks of room per SM (sm_pad) */
+  float *sm_room;         /* scratch for eng_sm_place: blocks of room per SM (sm_pad) */
   guint16 *sm_chunks;     /* the first SM of every chunk: 0, LANES, 2 LANES, ... */
   guint64 *sm_mask;       /* scratch for eng_sm_place: a mask of SMs (sm_words) */
   guint32 *sm_order;      /* scratch, one per SM (pure_batch: turns seen per SM) */

@@ -19,9 +19,17 @@
  * kept as a structure of arrays, one array of 32-bit lanes per resource
  * (threads, blocks, shared memory, registers: ENG_SM_*), and each step runs
  * over the SMs four lanes (a "chunk") at a time with no branch per SM: the
- * rooms (three divisions, in single precision: exact here, see lanes_div),
- * their sum, largest and count, the turn k (a binary search on sums), the
- * counts, and adding them to the SMs. Which SMs get the extra block is a bit
+ * rooms (three divisions), their sum, largest and count, the turn k (a
+ * binary search on sums), the counts, and adding them to the SMs.
+ *
+ * The lanes hold single-precision floats, although every value is a whole
+ * number: x86's baseline (SSE2) has no integer division, multiplication,
+ * minimum or maximum on vectors, and converting to floats and back for
+ * each of them cost more than the arithmetic (PERFORMANCE.md, eighth
+ * round). Every value is exact: use, limits, rooms and counts are whole
+ * numbers of at most 2^20, sums at most 2^16 x 64, all below 2^24, where
+ * floats hold every whole number and add, subtract and multiply them
+ * exactly; divisions are exact after truncation (lanes_div). Which SMs get the extra block is a bit
  * mask, cut to its first bits in scan order. A placement is one count per
  * SM, plus the list of chunks where it has blocks, so that giving it back
  * visits only those. And a placement can be limited to the chunks of
@@ -61,16 +69,16 @@ enum
 
 /* Four SMs' values of one resource: GCC and clang vector extensions, one
  * SSE2 register on x86-64 (wider vectors were tried: GCC lowers them to
- * SSE2 through the stack), plain code elsewhere. Every value fits a signed
- * 32-bit lane: use and limits are at most 2^20 (profile_file.c's ranges),
- * rooms and counts at most 64 per SM, sums at most 64 x 1024. */
+ * SSE2 through the stack), plain code elsewhere. `Lanes` holds whole
+ * numbers as floats (see above); `Mask` is what comparing two of them
+ * gives, -1 in a lane where it holds and 0 where not. */
 #define LANES ENG_SM_LANES
-typedef gint32 Lanes __attribute__ ((vector_size (LANES * sizeof (gint32))));
-typedef float LanesF __attribute__ ((vector_size (LANES * sizeof (float))));
+typedef float Lanes __attribute__ ((vector_size (LANES * sizeof (float))));
+typedef gint32 Mask __attribute__ ((vector_size (LANES * sizeof (gint32))));
 G_STATIC_ASSERT (LANES == 4); /* lanes_splat and lanes_from_bits spell out four lanes */
 
 static inline Lanes
-lanes_load (const gint32 *p)
+lanes_load (const float *p)
 {
   Lanes v;
   memcpy (&v, p, sizeof v);
@@ -78,13 +86,13 @@ lanes_load (const gint32 *p)
 }
 
 static inline void
-lanes_store (gint32 *p, Lanes v)
+lanes_store (float *p, Lanes v)
 {
   memcpy (p, &v, sizeof v);
 }
 
 static inline Lanes
-lanes_splat (gint32 x)
+lanes_splat (float x)
 {
   return (Lanes) { x, x, x, x };
 }
@@ -92,58 +100,71 @@ lanes_splat (gint32 x)
 static inline Lanes
 lanes_min (Lanes a, Lanes b)
 {
-  Lanes a_less = a < b; /* -1 where a < b */
-  return (a & a_less) | (b & ~a_less);
+#if defined(__SSE2__)
+  return _mm_min_ps (a, b);
+#else
+  Lanes m;
+  for (guint i = 0; i < LANES; i++)
+    m[i] = MIN (a[i], b[i]);
+  return m;
+#endif
 }
 
 static inline Lanes
 lanes_max (Lanes a, Lanes b)
 {
-  Lanes a_more = a > b;
-  return (a & a_more) | (b & ~a_more);
+#if defined(__SSE2__)
+  return _mm_max_ps (a, b);
+#else
+  Lanes m;
+  for (guint i = 0; i < LANES; i++)
+    m[i] = MAX (a[i], b[i]);
+  return m;
+#endif
 }
 
-/* floor(a / b) for 0 <= a <= 2^20, 1 <= b <= 2^20, in single precision. It
- * is exact: a and b convert exactly, and when a / b = q + r/b with 0 < r < b
- * the quotient is at least 1/b below q + 1, more than half a unit in the
- * last place of q + 1 since b (q + 1) <= a + b < 2^24; so it rounds below
- * q + 1, and truncation gives q. (x86 has no integer division on vectors.) */
+/* Drops the fraction: a conversion to integers and back (SSE2 has no
+ * rounding of floats to whole floats). */
 static inline Lanes
-lanes_div (Lanes a, LanesF b)
+lanes_trunc (Lanes v)
 {
-  return __builtin_convertvector (__builtin_convertvector (a, LanesF) / b, Lanes);
+  return __builtin_convertvector (__builtin_convertvector (v, Mask), Lanes);
 }
 
-/* a x b for |a x b| <= 2^20 (blocks times what one takes, on an SM that
- * holds them; b < 0 to take them away), in single precision: exact, and
- * SSE2 has no 32-bit multiply on vectors. */
+/* a / b for whole 0 <= a <= 2^20, 1 <= b <= 2^20, before truncation;
+ * truncated, it is floor(a / b) exactly: when a / b = q + r/b with
+ * 0 < r < b, the quotient is at least 1/b below q + 1, more than half a
+ * unit in the last place of q + 1 since b (q + 1) <= a + b < 2^24; so it
+ * rounds below q + 1, and truncation gives q. Truncation is monotonic, so
+ * the least of several such quotients, truncated once, is the least of
+ * their floors. */
 static inline Lanes
-lanes_mul (Lanes a, float b)
+lanes_div (Lanes a, Lanes b)
 {
-  return __builtin_convertvector (__builtin_convertvector (a, LanesF) * b, Lanes);
+  return a / b;
 }
 
-static inline gint32
+static inline guint32
 lanes_sum (Lanes v)
 {
-  gint32 s = 0;
+  float s = 0;
   for (guint i = 0; i < LANES; i++)
     s += v[i];
-  return s;
+  return (guint32) s;
 }
 
-static inline gint32
+static inline guint32
 lanes_largest (Lanes v)
 {
-  gint32 m = v[0];
+  float m = v[0];
   for (guint i = 1; i < LANES; i++)
     m = MAX (m, v[i]);
-  return m;
+  return (guint32) m;
 }
 
-/* A bit per lane of a comparison's result (lanes 0 or -1). */
+/* A bit per lane of a comparison's result. */
 static inline guint32
-lanes_bits (Lanes m)
+lanes_bits (Mask m)
 {
 #if defined(__SSE2__)
   __m128 v;
@@ -161,13 +182,14 @@ lanes_bits (Lanes m)
 static inline Lanes
 lanes_from_bits (guint32 bits)
 {
-  const Lanes bit = { 1, 2, 4, 8 };
-  return -((lanes_splat ((gint32) bits) & bit) != 0);
+  const Mask bit = { 1, 2, 4, 8 };
+  Mask set = (((Mask) { 0 } + (gint32) bits) & bit) != 0; /* -1 or 0 */
+  return __builtin_convertvector (-set, Lanes);
 }
 
 /* ---- The SMs ---- */
 
-static inline gint32 *
+static inline float *
 use_of (const EngSim *sim, guint resource)
 {
   return sim->sm_use + (gsize) resource * sim->sm_pad;
@@ -179,11 +201,11 @@ eng_sm_init (EngSim *sim)
   const EngProfile *p = &sim->profile;
   sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
   sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_use = g_new0 (gint32, ENG_SM_RESOURCES * sim->sm_pad);
+  sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
   /* the lanes past the last SM hold every block slot: no room, ever */
   for (guint s = p->sm_count; s < sim->sm_pad; s++)
-    use_of (sim, ENG_SM_BLOCKS)[s] = (gint32) p->max_blocks_per_sm;
-  sim->sm_room = g_new0 (gint32, sim->sm_pad);
+    use_of (sim, ENG_SM_BLOCKS)[s] = (float) p->max_blocks_per_sm;
+  sim->sm_room = g_new0 (float, sim->sm_pad);
   sim->sm_chunks = g_new (guint16, sim->sm_pad / LANES);
   for (guint i = 0; i < sim->sm_pad / LANES; i++)
     sim->sm_chunks[i] = (guint16) (i * LANES);
@@ -196,10 +218,10 @@ eng_sm_load (EngSim *sim, const EngSm *per_sm)
 {
   for (guint s = 0; s < sim->profile.sm_count; s++)
     {
-      use_of (sim, ENG_SM_THREADS)[s] = (gint32) per_sm[s].threads;
-      use_of (sim, ENG_SM_BLOCKS)[s] = (gint32) per_sm[s].blocks;
-      use_of (sim, ENG_SM_SMEM)[s] = (gint32) per_sm[s].smem;
-      use_of (sim, ENG_SM_REGS)[s] = (gint32) per_sm[s].regs;
+      use_of (sim, ENG_SM_THREADS)[s] = (float) per_sm[s].threads;
+      use_of (sim, ENG_SM_BLOCKS)[s] = (float) per_sm[s].blocks;
+      use_of (sim, ENG_SM_SMEM)[s] = (float) per_sm[s].smem;
+      use_of (sim, ENG_SM_REGS)[s] = (float) per_sm[s].regs;
     }
 }
 
@@ -218,7 +240,7 @@ eng_sm_read (const EngSim *sim, EngSm *per_sm)
  * arrays leave them alone. */
 typedef struct
 {
-  gint32 *t, *b, *m, *r;
+  float *t, *b, *m, *r;
   float per_t, per_b, per_m, per_r;
 } SmAdder;
 
@@ -236,25 +258,25 @@ adder_new (EngSim *sim, const EngBlockFootprint *need, float sign)
 static inline void
 adder_add (const SmAdder *a, guint c, Lanes count)
 {
-  lanes_store (a->t + c, lanes_load (a->t + c) + lanes_mul (count, a->per_t));
-  lanes_store (a->b + c, lanes_load (a->b + c) + lanes_mul (count, a->per_b));
-  lanes_store (a->m + c, lanes_load (a->m + c) + lanes_mul (count, a->per_m));
-  lanes_store (a->r + c, lanes_load (a->r + c) + lanes_mul (count, a->per_r));
+  lanes_store (a->t + c, lanes_load (a->t + c) + count * a->per_t);
+  lanes_store (a->b + c, lanes_load (a->b + c) + count * a->per_b);
+  lanes_store (a->m + c, lanes_load (a->m + c) + count * a->per_m);
+  lanes_store (a->r + c, lanes_load (a->r + c) + count * a->per_r);
 }
 
 void
 eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
 {
   const SmAdder a = adder_new (sim, need, -1);
-  const gint32 *count = pl->count;
-  Lanes any = lanes_splat (0); /* sign bits: an SM with fewer than no blocks */
+  const float *count = pl->count;
+  Mask below = { 0 }; /* an SM with fewer than no blocks */
   for (guint32 i = 0; i < pl->n_chunks; i++)
     {
       guint c = pl->chunks[i];
       adder_add (&a, c, lanes_load (count + c));
-      any |= lanes_load (a.b + c);
+      below |= lanes_load (a.b + c) < 0;
     }
-  g_assert (lanes_bits (any < 0) == 0); /* no more given back than held */
+  g_assert (lanes_bits (below) == 0); /* no more given back than held */
 }
 
 /* ---- Placements ---- */
@@ -270,8 +292,8 @@ placement_new (EngSim *sim)
     {
       /* all the same size, so that they can be recycled; counts 0 */
       pl = g_malloc0 (sizeof (EngPlacement) + words * sizeof (guint64)
-                      + sim->sm_pad * sizeof (gint32) + sim->sm_pad / LANES * sizeof (guint16));
-      pl->count = (gint32 *) (pl->most_mask + words);
+                      + sim->sm_pad * sizeof (float) + sim->sm_pad / LANES * sizeof (guint16));
+      pl->count = (float *) (pl->most_mask + words);
       pl->chunks = (guint16 *) (pl->count + sim->sm_pad);
     }
   pl->blocks = pl->most = pl->n_chunks = 0;
@@ -326,22 +348,22 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
 {
   const EngProfile *p = &sim->profile;
   guint n_sms = p->sm_count;
-  gint32 *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  gint32 *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
+  float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
+  float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
   EngPlacement *pl = placement_new (sim);
   guint misses = 0; /* SMs in a row that had no room */
   guint sm = sim->sm_next;
   while (pl->blocks < want && misses < n_sms)
     {
-      if ((guint) b[sm] < p->max_blocks_per_sm
+      if ((guint64) b[sm] < p->max_blocks_per_sm
           && (guint64) t[sm] + need->threads <= p->max_threads_per_sm
           && (guint64) m[sm] + need->smem <= p->smem_per_sm
           && (guint64) r[sm] + need->regs <= p->regs_per_sm)
         {
-          t[sm] += (gint32) need->threads;
+          t[sm] += (float) need->threads;
           b[sm]++;
-          m[sm] += (gint32) need->smem;
-          r[sm] += (gint32) need->regs;
+          m[sm] += (float) need->smem;
+          r[sm] += (float) need->regs;
           pl->count[sm]++;
           pl->blocks++;
           misses = 0;
@@ -367,9 +389,9 @@ place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
 
 /* Sums min(room, j) over the chunks: the blocks that turns 1 .. j place. */
 static inline guint32
-turns_place (const gint32 *room, const guint16 *chunks, guint n, gint32 j)
+turns_place (const float *room, const guint16 *chunks, guint n, guint32 j)
 {
-  Lanes sum = lanes_splat (0), cap = lanes_splat (j);
+  Lanes sum = lanes_splat (0), cap = lanes_splat ((float) j);
   for (guint i = 0; i < n; i++)
     sum += lanes_min (lanes_load (room + chunks[i]), cap);
   return (guint32) lanes_sum (sum);
@@ -410,6 +432,17 @@ mask_keep_first (guint64 *mask, guint words, guint start, guint32 n)
   return last;
 }
 
+/* Records `count` blocks on the SMs of chunk c in the placement, and takes
+ * them; notes the chunk when it got any. */
+static inline void
+take_chunk (const SmAdder *add, EngPlacement *pl, guint c, Lanes count, guint32 *n_got)
+{
+  lanes_store (pl->count + c, count);
+  adder_add (add, c, count);
+  pl->chunks[*n_got] = (guint16) c;
+  *n_got += lanes_bits (count != 0) != 0;
+}
+
 EngPlacement *
 eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
               const EngPlacement *within)
@@ -420,59 +453,63 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
     return place_blocks (sim, need, want);
 
   const EngProfile *p = &sim->profile;
-  gint32 *room = sim->sm_room;
+  float *room = sim->sm_room;
   /* the chunks looked at; every pass below visits these and no others */
   const guint16 *chunks = within != NULL ? within->chunks : sim->sm_chunks;
   guint n = within != NULL ? within->n_chunks : sim->sm_pad / LANES;
 
   /* the rooms, their sum, largest and count */
-  const gint32 *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  const gint32 *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
-  Lanes limit_t = lanes_splat ((gint32) p->max_threads_per_sm);
-  Lanes limit_b = lanes_splat ((gint32) p->max_blocks_per_sm);
-  Lanes limit_m = lanes_splat ((gint32) p->smem_per_sm);
-  Lanes limit_r = lanes_splat ((gint32) p->regs_per_sm);
-  LanesF need_t = (LanesF) { 0 } + (float) need->threads;
-  LanesF need_m = (LanesF) { 0 } + (float) MAX (need->smem, 1);
-  LanesF need_r = (LanesF) { 0 } + (float) MAX (need->regs, 1);
-  /* a resource the block does not use sets no limit */
-  Lanes no_smem = lanes_splat (need->smem == 0 ? G_MAXINT32 : 0);
-  Lanes no_regs = lanes_splat (need->regs == 0 ? G_MAXINT32 : 0);
-  Lanes sum = lanes_splat (0), largest = lanes_splat (0), fitting = lanes_splat (0);
+  const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
+  const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
+  Lanes limit_t = lanes_splat ((float) p->max_threads_per_sm);
+  Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
+  Lanes limit_m = lanes_splat ((float) p->smem_per_sm);
+  Lanes limit_r = lanes_splat ((float) p->regs_per_sm);
+  Lanes need_t = lanes_splat ((float) need->threads);
+  Lanes need_m = lanes_splat ((float) MAX (need->smem, 1));
+  Lanes need_r = lanes_splat ((float) MAX (need->regs, 1));
+  /* a resource the block does not use sets no limit (the quotients are
+   * never negative, so a floor of 0 changes nothing) */
+  Lanes no_smem = lanes_splat (need->smem == 0 ? G_MAXFLOAT : 0);
+  Lanes no_regs = lanes_splat (need->regs == 0 ? G_MAXFLOAT : 0);
+  Lanes sum = lanes_splat (0), largest = lanes_splat (0);
+  Mask fitting = { 0 };
   for (guint i = 0; i < n; i++)
     {
       guint c = chunks[i];
       Lanes x = lanes_min (limit_b - lanes_load (b + c),
                            lanes_div (limit_t - lanes_load (t + c), need_t));
-      x = lanes_min (x, lanes_div (limit_m - lanes_load (m + c), need_m) | no_smem);
-      x = lanes_min (x, lanes_div (limit_r - lanes_load (r + c), need_r) | no_regs);
+      x = lanes_min (x, lanes_max (lanes_div (limit_m - lanes_load (m + c), need_m), no_smem));
+      x = lanes_min (x, lanes_max (lanes_div (limit_r - lanes_load (r + c), need_r), no_regs));
+      x = lanes_trunc (x);
       lanes_store (room + c, x);
       sum += x;
       largest = lanes_max (largest, x);
       fitting -= x > 0;
     }
-  guint32 total = (guint32) lanes_sum (sum), most = (guint32) lanes_largest (largest);
-  guint32 n_fitting = (guint32) lanes_sum (fitting);
+  guint32 total = lanes_sum (sum), most = lanes_largest (largest);
+  guint32 n_fitting = 0;
+  for (guint i = 0; i < LANES; i++)
+    n_fitting += (guint32) fitting[i];
   if (n_fitting == 0)
     return NULL;
 
-  /* Each SM gets min(room, cap) blocks, and one more where `extra` has its
-   * bit. When every SM is filled, cap is the largest room, the SMs with
-   * that room are the placement's `most`, and no SM gets an extra block. */
+  /* When every SM is filled, each gets its room, and the SMs with the
+   * largest room are the placement's `most`. Otherwise (below) each gets
+   * min(room, k - 1) blocks, and one more where `extra` has its bit. */
   EngPlacement *pl = placement_new (sim);
-  guint64 *extra = sim->sm_mask;
-  memset (extra, 0, sim->sm_words * sizeof (guint64));
-  guint32 cap;
+  const SmAdder add = adder_new (sim, need, 1);
+  guint32 n_got = 0;
   guint last;
   if (want >= total)
     {
-      cap = most;
+      Lanes most_lanes = lanes_splat ((float) most);
       for (guint i = 0; i < n; i++)
         {
           guint c = chunks[i];
-          pl->most_mask[c / 64] |= (guint64) lanes_bits (lanes_load (room + c)
-                                                          == lanes_splat ((gint32) most))
-                                   << (c % 64);
+          Lanes count = lanes_load (room + c);
+          pl->most_mask[c / 64] |= (guint64) lanes_bits (count == most_lanes) << (c % 64);
+          take_chunk (&add, pl, c, count, &n_got);
         }
       pl->blocks = total;
       pl->most = most;
@@ -491,7 +528,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
           while (hi - lo > 1)
             {
               guint32 mid = (lo + hi) / 2;
-              guint32 at_mid = turns_place (room, chunks, n, (gint32) mid);
+              guint32 at_mid = turns_place (room, chunks, n, mid);
               if (at_mid >= want)
                 hi = mid;
               else
@@ -504,34 +541,28 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
         }
       /* The SMs with room for k, in scan order: the first want - placed of
        * them get the extra block; the last of those gets the last block. */
+      guint64 *extra = sim->sm_mask;
+      for (guint w = 0; w < sim->sm_words; w++)
+        extra[w] = 0;
       for (guint i = 0; i < n; i++)
         {
           guint c = chunks[i];
-          guint32 bits = lanes_bits (lanes_load (room + c) >= lanes_splat ((gint32) k));
+          guint32 bits = lanes_bits (lanes_load (room + c) >= lanes_splat ((float) k));
           extra[c / 64] |= (guint64) bits << (c % 64);
         }
       last = mask_keep_first (extra, sim->sm_words, sim->sm_next, want - placed);
-      memcpy (pl->most_mask, extra, sim->sm_words * sizeof (guint64));
-      cap = k - 1;
+      for (guint w = 0; w < sim->sm_words; w++)
+        pl->most_mask[w] = extra[w];
+      Lanes cap = lanes_splat ((float) (k - 1));
+      for (guint i = 0; i < n; i++)
+        {
+          guint c = chunks[i];
+          Lanes count = lanes_min (lanes_load (room + c), cap)
+                        + lanes_from_bits ((guint32) (extra[c / 64] >> (c % 64)) & 0xf);
+          take_chunk (&add, pl, c, count, &n_got);
+        }
       pl->blocks = want;
       pl->most = k;
-    }
-
-  /* the counts, recorded and taken; the chunks that got blocks noted */
-  const SmAdder add = adder_new (sim, need, 1);
-  gint32 *counts = pl->count;
-  guint16 *got = pl->chunks;
-  guint32 n_got = 0;
-  Lanes cap_lanes = lanes_splat ((gint32) cap);
-  for (guint i = 0; i < n; i++)
-    {
-      guint c = chunks[i];
-      Lanes count = lanes_min (lanes_load (room + c), cap_lanes)
-                    + lanes_from_bits ((guint32) (extra[c / 64] >> (c % 64)) & 0xf);
-      lanes_store (counts + c, count);
-      adder_add (&add, c, count);
-      got[n_got] = (guint16) c;
-      n_got += lanes_bits (count != 0) != 0;
     }
   pl->n_chunks = n_got;
   sim->sm_next = eng_sm_after (sim, last);

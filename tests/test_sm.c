@@ -99,7 +99,7 @@ placement_counts (const EngSim *sim, const EngPlacement *pl)
   guint n_sms = sim->profile.sm_count, lanes = ENG_SM_LANES;
   guint32 *count = g_new0 (guint32, n_sms);
   for (guint s = 0; s < n_sms; s++)
-    count[s] = pl->count[s];
+    count[s] = (guint32) pl->count[s];
   for (guint s = n_sms; s < sim->sm_pad; s++)
     g_assert_cmpuint (pl->count[s], ==, 0);
   guint32 listed = 0;
