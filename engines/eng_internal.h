@@ -210,6 +210,7 @@ struct EngSim
   guint running_kernels;
   guint32 dispatch_list;  /* slots of admitted kernels with blocks left, by (priority, seq) */
   guint32 full_for;       /* slot for which no SM has room, except those a group just left */
+  const EngPlacement *ending; /* a kernel's last group while its end runs (eng_kernel.c: group_end) */
   EngKernelSlot *kslots;  /* admitted kernels */
   guint n_kslots;
   guint32 free_kslot;     /* unused slots, through EngKernelSlot.next */

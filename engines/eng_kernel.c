@@ -358,7 +358,8 @@ try_dispatch (EngSim *sim, SimTime now, const EngPlacement *freed)
       EngPlacement *pl = NULL;
       if (k->remaining > 0)
         {
-          if (sim->full_for != slot)
+          /* the reference looks at every SM every time, relying on no claim */
+          if (sim->reference || sim->full_for != slot)
             pl = eng_sm_place (sim, &k->need, k->remaining, NULL);
           else if (freed != NULL)
             pl = eng_sm_place (sim, &k->need, k->remaining, freed);
@@ -406,7 +407,7 @@ admit (EngSim *sim, guint32 op, SimTime now)
   k->in_flight = 0;
   dispatch_insert (sim, slot);
   if (sk->grid != 0)
-    try_dispatch (sim, now, NULL);
+    try_dispatch (sim, now, sim->ending);
   /* Popping pumps the queue, which may admit the next kernel of the same
    * connection: only once this one is in the dispatch list and has had its
    * SMs, so that the next cannot overtake it (found by predict --check on
@@ -443,10 +444,12 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
       eng_sm_placement_free (sim, g.placement);
       return;
     }
-  eng_sm_placement_free (sim, g.placement);
-  /* The kernel is done. What its last group left is offered below through
-   * admissions and try_dispatch, which look at every SM. */
-  sim->full_for = ENG_NONE;
+  /* The kernel is done. What its last group left is offered below, through
+   * admissions (and the kernels they pump from their queues) and
+   * try_dispatch: every dispatch until then is told those SMs (`ending`),
+   * so that the `full_for` claim made before this end holds for the rest
+   * of the SMs, and a kernel it names looks at those SMs only. */
+  sim->ending = g.placement;
   guint32 op = k->op;
   slot_release (sim, slot);
   /* Kernels waiting for admission were there first, so they get the freed
@@ -460,7 +463,9 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
       sim->ops[next].next_ready = ENG_NONE;
       admit (sim, next, now);
     }
-  try_dispatch (sim, now, NULL);
+  try_dispatch (sim, now, g.placement);
+  sim->ending = NULL;
+  eng_sm_placement_free (sim, g.placement);
   eng_op_finish (sim, op, now);
   eng_connection_kernel_done (sim, op, now);
 }
