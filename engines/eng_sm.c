@@ -23,16 +23,18 @@
  * binary search on sums), the counts, and adding them to the SMs.
  *
  * The lanes hold single-precision floats, although every value is a whole
- * number: x86's baseline (SSE2) has no integer division, multiplication,
- * minimum or maximum on vectors, and converting to floats and back for
- * each of them cost more than the arithmetic (PERFORMANCE.md, eighth
- * round). Every value is exact: use, limits, rooms and counts are whole
- * numbers of at most 2^20, sums at most 2^16 x 64, all below 2^24, where
- * floats hold every whole number and add, subtract and multiply them
- * exactly; divisions are exact after truncation (lanes_div). Which SMs get the extra block is a bit
- * mask, cut to its first bits in scan order. A placement is one count per
- * SM, plus the list of chunks where it has blocks, so that giving it back
- * visits only those. And a placement can be limited to the chunks of
+ * number: x86's baseline (SSE2) has no vector division, 32-bit
+ * multiplication, minimum or maximum of integers, and converting to floats
+ * and back for each of them cost more than the arithmetic (PERFORMANCE.md,
+ * eighth round). Every value is exact: use, limits, rooms and counts are
+ * whole numbers of at most 2^20 (profile_file.c's ranges), sums of rooms at
+ * most 1024 SMs x 64 blocks, all below 2^24, where floats hold every whole
+ * number and add, subtract and multiply them exactly; divisions are exact
+ * after truncation (lanes_div).
+ *
+ * Which SMs get the extra block is a bit mask, cut to its first bits in
+ * scan order. A placement is one count per SM, plus the list of chunks
+ * where it has blocks, so that giving it back visits only those. And a placement can be limited to the chunks of
  * another (`within`): the caller knows that no other SM has room for this
  * kernel (eng_kernel.c keeps that fact while a kernel stays first in the
  * dispatch list), so only the SMs a group of blocks just left are worth
