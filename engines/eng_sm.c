@@ -19,7 +19,7 @@
  * kept as a structure of arrays, one array of 32-bit lanes per resource
  * (threads, blocks, shared memory, registers: ENG_SM_*), and each step runs
  * over the SMs four lanes (a "chunk") at a time with no branch per SM: the
- * rooms (three divisions), their sum, largest and count, the turn k (a
+ * rooms (three divisions), their sum and largest, the turn k (a
  * binary search on sums), the counts, and adding them to the SMs.
  *
  * The lanes hold single-precision floats, although every value is a whole
@@ -460,7 +460,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   const guint16 *chunks = within != NULL ? within->chunks : sim->sm_chunks;
   guint n = within != NULL ? within->n_chunks : sim->sm_pad / LANES;
 
-  /* the rooms, their sum, largest and count */
+  /* the rooms, their sum and largest */
   const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
   const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
   Lanes limit_t = lanes_splat ((float) p->max_threads_per_sm);
@@ -475,7 +475,6 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   Lanes no_smem = lanes_splat (need->smem == 0 ? G_MAXFLOAT : 0);
   Lanes no_regs = lanes_splat (need->regs == 0 ? G_MAXFLOAT : 0);
   Lanes sum = lanes_splat (0), largest = lanes_splat (0);
-  Mask fitting = { 0 };
   for (guint i = 0; i < n; i++)
     {
       guint c = chunks[i];
@@ -487,14 +486,10 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
       lanes_store (room + c, x);
       sum += x;
       largest = lanes_max (largest, x);
-      fitting -= x > 0;
     }
   guint32 total = lanes_sum (sum), most = lanes_largest (largest);
-  guint32 n_fitting = 0;
-  for (guint i = 0; i < LANES; i++)
-    n_fitting += (guint32) fitting[i];
-  if (n_fitting == 0)
-    return NULL;
+  if (most == 0)
+    return NULL; /* no SM has room */
 
   /* When every SM is filled, each gets its room, and the SMs with the
    * largest room are the placement's `most`. Otherwise (below) each gets
@@ -523,6 +518,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
        * than the SMs that fit one) turn 1, else the first turn after which
        * the blocks placed reach `want`, found by halving [1, most]. */
       guint32 k = 1, placed = 0;
+      guint32 n_fitting = turns_place (room, chunks, n, 1); /* turn 1: one on each that fits one */
       if (want > n_fitting)
         {
           guint32 lo = 1, hi = most; /* turns_place (lo) = placed < want <= turns_place (hi) */
