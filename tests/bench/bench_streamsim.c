@@ -50,6 +50,7 @@ typedef struct
   const char *device;
   const char *csv_dir;
   guint runs;
+  gboolean warm_up;   /* run warm_up() first (not in --in-process, for profilers) */
 } Bench;
 
 /* A "VmRSS:" or "VmHWM:" line of /proc/self/status, in KiB; -1 if absent. */
@@ -187,7 +188,8 @@ bench_one (const Bench *b, guint64 ops, BenchResult *res)
       return;
     }
   g_autofree char *csv = g_strdup_printf ("%s/streamsim-bench-%d.csv", b->csv_dir, (int) getpid ());
-  warm_up (b, &profile, csv);
+  if (b->warm_up)
+    warm_up (b, &profile, csv);
 
   /* Memory is measured on the first run only: later runs reuse what the
    * first one freed, which would hide part of their peak. */
@@ -335,7 +337,7 @@ main (int argc, char **argv)
     { "runs", 'r', 0, G_OPTION_ARG_INT, &runs, "Runs per size; each phase reports its fastest (default 1)", "N" },
     { "csv-dir", 0, 0, G_OPTION_ARG_FILENAME, &csv_dir, "Where the CSV is written (default /tmp)", "DIR" },
     { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
-      "Run every size in this process (for profilers; peak memory then accumulates)", NULL },
+      "Run every size in this process, with no warm-up run (for profilers; peak memory then accumulates)", NULL },
     { "phases", 0, 0, G_OPTION_ARG_NONE, &show_phases,
       "Also print the peak memory of each phase", NULL },
     { "emit", 0, 0, G_OPTION_ARG_FILENAME, &emit,
@@ -384,6 +386,7 @@ main (int argc, char **argv)
   b.device = device;
   b.csv_dir = csv_dir;
   b.runs = (guint) runs;
+  b.warm_up = !in_process;
 
   if (emit != NULL)
     {
