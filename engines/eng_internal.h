@@ -98,6 +98,17 @@ typedef struct
   guint32 regs;
 } EngSm;
 
+/* What one block of a kernel takes, as eng_sm.c's lanes use it: computed
+ * once when the kernel is admitted (eng_sm_need), since a kernel places and
+ * gives back blocks many times. */
+typedef struct
+{
+  EngBlockFootprint fp;
+  float threads, smem, regs;
+  float smem_div, regs_div; /* divisors for the rooms: the need, at least 1 */
+  float smem_none, regs_none; /* G_MAXFLOAT where the block takes none: no limit */
+} EngSmNeed;
+
 /* SMs per chunk: eng_sm.c works on the SMs this many at a time (one SSE2
  * vector of 32-bit lanes). */
 #define ENG_SM_LANES 4
@@ -137,7 +148,7 @@ typedef struct
   guint32 next;         /* the dispatch list, by slot index */
   gint priority;
   guint64 accept_seq;
-  EngBlockFootprint need;
+  EngSmNeed need;
   SimTime block_time;
   guint32 remaining;    /* blocks not yet dispatched */
   guint32 in_flight;    /* blocks dispatched and running */
@@ -177,7 +188,8 @@ struct EngSim
   gsize n_ops;
   EngOp *ops;
   EngOpResult *results;
-  GArray *edges;          /* EngEdge */
+  EngEdge *edges;         /* n_edges of edges_cap (eng_deps.c appends them) */
+  guint32 n_edges, edges_cap;
 
   /* issue-time bookkeeping (eng_deps.c) */
   guint32 *stream_tail;   /* last op issued to each stream */
@@ -198,6 +210,7 @@ struct EngSim
   /* kernel engine (eng_kernel.c) */
   float *sm_use;          /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x sm_pad),
                              whole numbers kept as floats (eng_sm.c says why) */
+  float sm_limit[4];      /* each SM's threads, block slots, shared memory, registers (eng_sm.c's order) */
   guint sm_pad;           /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
   guint sm_next;          /* where the block scheduler looks first */
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */
@@ -294,10 +307,12 @@ void eng_kernel_free (EngSim *sim);
 /* eng_sm.c */
 /* Allocates the SMs (empty) and the placement's scratch, for sim->profile. */
 void eng_sm_init (EngSim *sim);
-void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need);
+/* `need` for a block of this footprint. */
+void eng_sm_need (const EngBlockFootprint *fp, EngSmNeed *need);
+void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngSmNeed *need);
 /* Places up to `want` blocks as the block scheduler would, looking only at
  * the SMs where `within` has blocks (NULL: every SM); NULL when none has room. */
-EngPlacement *eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+EngPlacement *eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
                             const EngPlacement *within);
 void eng_sm_placement_free (EngSim *sim, EngPlacement *pl);
 /* Sets what each SM holds from one EngSm per SM (tests), and reads it back. */

@@ -401,7 +401,9 @@ admit (EngSim *sim, guint32 op, SimTime now)
   k->op = op;
   k->priority = sim->stream_priority[sop->stream];
   k->accept_seq = sim->accept_seq++;
-  eng_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &k->need);
+  EngBlockFootprint fp;
+  eng_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &fp);
+  eng_sm_need (&fp, &k->need);
   k->block_time = block_time_of (sim, sk);
   k->remaining = sk->grid;
   k->in_flight = 0;

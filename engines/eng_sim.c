@@ -84,7 +84,8 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
     }
   sim->ops = g_new0 (EngOp, sim->n_ops);
   sim->results = g_new0 (EngOpResult, sim->n_ops);
-  sim->edges = g_array_sized_new (FALSE, FALSE, sizeof (EngEdge), sim->n_ops + 16);
+  sim->edges_cap = (guint32) MIN (sim->n_ops + 16, G_MAXUINT32 - 1);
+  sim->edges = g_new (EngEdge, sim->edges_cap);
   sim->runs = g_array_new (FALSE, FALSE, sizeof (EngRun));
   sim->events = sim_queue_new ();
 
@@ -175,8 +176,7 @@ eng_sim_free (EngSim *sim)
   sim_queue_free (sim->events);
   g_free (sim->ops);
   g_free (sim->results);
-  if (sim->edges)
-    g_array_free (sim->edges, TRUE);
+  g_free (sim->edges);
   if (sim->runs)
     g_array_free (sim->runs, TRUE);
   g_free (sim->stream_priority);

@@ -203,6 +203,10 @@ eng_sm_init (EngSim *sim)
   const EngProfile *p = &sim->profile;
   sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
   sim->sm_words = (p->sm_count + 63) / 64;
+  sim->sm_limit[ENG_SM_THREADS] = (float) p->max_threads_per_sm;
+  sim->sm_limit[ENG_SM_BLOCKS] = (float) p->max_blocks_per_sm;
+  sim->sm_limit[ENG_SM_SMEM] = (float) p->smem_per_sm;
+  sim->sm_limit[ENG_SM_REGS] = (float) p->regs_per_sm;
   sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
   /* the lanes past the last SM hold every block slot: no room, ever */
   for (guint s = p->sm_count; s < sim->sm_pad; s++)
@@ -237,6 +241,21 @@ eng_sm_read (const EngSim *sim, EngSm *per_sm)
                           (guint32) use_of (sim, ENG_SM_REGS)[s] };
 }
 
+void
+eng_sm_need (const EngBlockFootprint *fp, EngSmNeed *need)
+{
+  need->fp = *fp;
+  need->threads = (float) fp->threads;
+  need->smem = (float) fp->smem;
+  need->regs = (float) fp->regs;
+  need->smem_div = (float) MAX (fp->smem, 1);
+  need->regs_div = (float) MAX (fp->regs, 1);
+  /* a resource the block does not use sets no limit (the quotients are
+   * never negative, so a floor of 0 changes nothing) */
+  need->smem_none = fp->smem == 0 ? G_MAXFLOAT : 0;
+  need->regs_none = fp->regs == 0 ? G_MAXFLOAT : 0;
+}
+
 /* Adding blocks of one footprint to the SMs: the arrays and what a block
  * takes, in locals, since the compiler cannot tell that the stores to the
  * arrays leave them alone. */
@@ -248,12 +267,11 @@ typedef struct
 
 /* sign -1: to take blocks away */
 static inline SmAdder
-adder_new (EngSim *sim, const EngBlockFootprint *need, float sign)
+adder_new (EngSim *sim, const EngSmNeed *need, float sign)
 {
   return (SmAdder) { use_of (sim, ENG_SM_THREADS), use_of (sim, ENG_SM_BLOCKS),
                      use_of (sim, ENG_SM_SMEM), use_of (sim, ENG_SM_REGS),
-                     sign * (float) need->threads, sign, sign * (float) need->smem,
-                     sign * (float) need->regs };
+                     sign * need->threads, sign, sign * need->smem, sign * need->regs };
 }
 
 /* Adds `count` blocks to SMs c .. c + LANES - 1. */
@@ -267,7 +285,7 @@ adder_add (const SmAdder *a, guint c, Lanes count)
 }
 
 void
-eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *need)
+eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngSmNeed *need)
 {
   const SmAdder a = adder_new (sim, need, -1);
   const float *count = pl->count;
@@ -282,6 +300,28 @@ eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngBlockFootprint *
 }
 
 /* ---- Placements ---- */
+
+/* Clears and copies masks of SMs. Fewer than 64 SMs (one word) is the
+ * common case, and a call to memset or memcpy for one word cost more than
+ * the store (k20 sim -3%, ninth round): placements clear and copy masks at
+ * every dispatch. */
+static inline void
+mask_clear (guint64 *mask, guint words)
+{
+  if (words == 1)
+    mask[0] = 0;
+  else
+    memset (mask, 0, words * sizeof (guint64));
+}
+
+static inline void
+mask_copy (guint64 *dest, const guint64 *src, guint words)
+{
+  if (words == 1)
+    dest[0] = src[0];
+  else
+    memcpy (dest, src, words * sizeof (guint64));
+}
 
 static EngPlacement *
 placement_new (EngSim *sim)
@@ -299,7 +339,7 @@ placement_new (EngSim *sim)
       pl->chunks = (guint16 *) (pl->count + sim->sm_pad);
     }
   pl->blocks = pl->most = pl->n_chunks = 0;
-  memset (pl->most_mask, 0, words * sizeof (guint64));
+  mask_clear (pl->most_mask, (guint) words);
   return pl;
 }
 
@@ -346,8 +386,9 @@ placement_mark_most (const EngSim *sim, EngPlacement *pl)
  * reference that eng_sm_place() must equal; used in reference mode
  * (eng_sim_set_reference) and by tests/test_sm.c. */
 static EngPlacement *
-place_blocks (EngSim *sim, const EngBlockFootprint *need, guint32 want)
+place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
 {
+  const EngBlockFootprint *need = &sm_need->fp;
   const EngProfile *p = &sim->profile;
   guint n_sms = p->sm_count;
   float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
@@ -406,8 +447,7 @@ static guint
 mask_keep_first (guint64 *mask, guint words, guint start, guint32 n)
 {
   guint64 keep[(1024 + 63) / 64]; /* sm_count <= 1024 */
-  for (guint w = 0; w < words; w++)
-    keep[w] = 0;
+  mask_clear (keep, words);
   /* word ws from start, the words after it, those before it, word ws below start */
   guint ws = start / 64, last = 0;
   guint64 from_start = ~(guint64) 0 << (start % 64);
@@ -430,7 +470,7 @@ mask_keep_first (guint64 *mask, guint words, guint start, guint32 n)
       last = w * 64 + pos;
       n = 0;
     }
-  memcpy (mask, keep, words * sizeof (guint64));
+  mask_copy (mask, keep, words);
   return last;
 }
 
@@ -446,7 +486,7 @@ take_chunk (const SmAdder *add, EngPlacement *pl, guint c, Lanes count, guint32 
 }
 
 EngPlacement *
-eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
+eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
               const EngPlacement *within)
 {
   if (want == 0)
@@ -454,7 +494,6 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   if (sim->reference)
     return place_blocks (sim, need, want);
 
-  const EngProfile *p = &sim->profile;
   float *room = sim->sm_room;
   /* the chunks looked at; every pass below visits these and no others */
   const guint16 *chunks = within != NULL ? within->chunks : sim->sm_chunks;
@@ -463,17 +502,13 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
   /* the rooms, their sum and largest */
   const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
   const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
-  Lanes limit_t = lanes_splat ((float) p->max_threads_per_sm);
-  Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
-  Lanes limit_m = lanes_splat ((float) p->smem_per_sm);
-  Lanes limit_r = lanes_splat ((float) p->regs_per_sm);
-  Lanes need_t = lanes_splat ((float) need->threads);
-  Lanes need_m = lanes_splat ((float) MAX (need->smem, 1));
-  Lanes need_r = lanes_splat ((float) MAX (need->regs, 1));
-  /* a resource the block does not use sets no limit (the quotients are
-   * never negative, so a floor of 0 changes nothing) */
-  Lanes no_smem = lanes_splat (need->smem == 0 ? G_MAXFLOAT : 0);
-  Lanes no_regs = lanes_splat (need->regs == 0 ? G_MAXFLOAT : 0);
+  Lanes limit_t = lanes_splat (sim->sm_limit[ENG_SM_THREADS]);
+  Lanes limit_b = lanes_splat (sim->sm_limit[ENG_SM_BLOCKS]);
+  Lanes limit_m = lanes_splat (sim->sm_limit[ENG_SM_SMEM]);
+  Lanes limit_r = lanes_splat (sim->sm_limit[ENG_SM_REGS]);
+  Lanes need_t = lanes_splat (need->threads);
+  Lanes need_m = lanes_splat (need->smem_div), no_smem = lanes_splat (need->smem_none);
+  Lanes need_r = lanes_splat (need->regs_div), no_regs = lanes_splat (need->regs_none);
   Lanes sum = lanes_splat (0), largest = lanes_splat (0);
   for (guint i = 0; i < n; i++)
     {
@@ -540,8 +575,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
       /* The SMs with room for k, in scan order: the first want - placed of
        * them get the extra block; the last of those gets the last block. */
       guint64 *extra = sim->sm_mask;
-      for (guint w = 0; w < sim->sm_words; w++)
-        extra[w] = 0;
+      mask_clear (extra, sim->sm_words);
       for (guint i = 0; i < n; i++)
         {
           guint c = chunks[i];
@@ -549,8 +583,7 @@ eng_sm_place (EngSim *sim, const EngBlockFootprint *need, guint32 want,
           extra[c / 64] |= (guint64) bits << (c % 64);
         }
       last = mask_keep_first (extra, sim->sm_words, sim->sm_next, want - placed);
-      for (guint w = 0; w < sim->sm_words; w++)
-        pl->most_mask[w] = extra[w];
+      mask_copy (pl->most_mask, extra, sim->sm_words);
       Lanes cap = lanes_splat ((float) (k - 1));
       for (guint i = 0; i < n; i++)
         {

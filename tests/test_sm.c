@@ -170,6 +170,8 @@ test_place_equals_scan (void)
       EngBlockFootprint need, other;
       random_need (r, &p, &need);
       random_need (r, &p, &other);
+      EngSmNeed sm_need;
+      eng_sm_need (&need, &sm_need);
 
       EngSim fast, ref;
       sms_init (&fast, &p);
@@ -208,8 +210,8 @@ test_place_equals_scan (void)
       ref.reference = TRUE;
 
       g_autofree EngPlacement *within = freed ? placement_over (&fast, open) : NULL;
-      EngPlacement *a = eng_sm_place (&fast, &need, want, within);
-      EngPlacement *b = eng_sm_place (&ref, &need, want, NULL);
+      EngPlacement *a = eng_sm_place (&fast, &sm_need, want, within);
+      EngPlacement *b = eng_sm_place (&ref, &sm_need, want, NULL);
       assert_same_placement (&fast, a, b, seed);
       g_assert_cmpuint (fast.sm_next, ==, ref.sm_next);
       eng_sm_read (&ref, load);
@@ -222,13 +224,13 @@ test_place_equals_scan (void)
         {
           guint start = g_rand_int_range (r, 0, p.sm_count);
           guint expect_next = eng_sm_next_after_refill (&fast, a, start);
-          eng_sm_give_back (&ref, b, &need);
+          eng_sm_give_back (&ref, b, &sm_need);
           /* giving back by counts gives back the same */
-          eng_sm_give_back (&fast, a, &need);
+          eng_sm_give_back (&fast, a, &sm_need);
           eng_sm_read (&ref, load);
           assert_sms (&fast, load);
           ref.sm_next = start;
-          EngPlacement *again = eng_sm_place (&ref, &need, G_MAXUINT32 / 2, NULL);
+          EngPlacement *again = eng_sm_place (&ref, &sm_need, G_MAXUINT32 / 2, NULL);
           if (b->blocks == 0 || again == NULL)
             g_error ("seed %u: nothing placed again", seed);
           /* Only a kernel that filled every SM refills its own SMs exactly. */
@@ -260,8 +262,12 @@ test_state_equals_plain (void)
       EngProfile p;
       random_profile (r, &p);
       EngBlockFootprint needs[3];
+      EngSmNeed sm_needs[3];
       for (guint i = 0; i < 3; i++)
-        random_need (r, &p, &needs[i]);
+        {
+          random_need (r, &p, &needs[i]);
+          eng_sm_need (&needs[i], &sm_needs[i]);
+        }
       EngSim sim;
       sms_init (&sim, &p);
       g_autofree EngSm *plain = g_new0 (EngSm, p.sm_count);
@@ -282,7 +288,7 @@ test_state_equals_plain (void)
                     plain[s].smem -= needs[shape[i]].smem;
                     plain[s].regs -= needs[shape[i]].regs;
                   }
-              eng_sm_give_back (&sim, live[i], &needs[shape[i]]);
+              eng_sm_give_back (&sim, live[i], &sm_needs[shape[i]]);
               eng_sm_placement_free (&sim, live[i]);
               live[i] = live[--n_live];
               shape[i] = shape[n_live];
@@ -293,7 +299,7 @@ test_state_equals_plain (void)
               guint32 want = g_rand_int_range (r, 1, p.sm_count * 3 + 2);
               sim.reference = g_rand_int_range (r, 0, 4) == 0;
               sim.sm_next = g_rand_int_range (r, 0, p.sm_count);
-              EngPlacement *pl = eng_sm_place (&sim, &needs[k], want, NULL);
+              EngPlacement *pl = eng_sm_place (&sim, &sm_needs[k], want, NULL);
               if (pl != NULL)
                 {
                   g_autofree guint32 *count = placement_counts (&sim, pl);
