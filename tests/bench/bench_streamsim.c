@@ -79,6 +79,15 @@ reset_peak (void)
   fclose (f);
 }
 
+/* A result with no phase timed yet: each phase keeps its fastest run. */
+static void
+result_init (BenchResult *res, guint64 ops)
+{
+  memset (res, 0, sizeof *res);
+  res->ops = ops;
+  res->parse_s = res->sim_s = res->csv_s = G_MAXDOUBLE;
+}
+
 static void
 fail (BenchResult *res, const char *what, const GError *error)
 {
@@ -166,8 +175,7 @@ static void
 warm_up (const Bench *b, const EngProfile *profile, const char *csv)
 {
   BenchResult scratch;
-  memset (&scratch, 0, sizeof scratch);
-  scratch.parse_s = scratch.sim_s = scratch.csv_s = G_MAXDOUBLE;
+  result_init (&scratch, 1000);
   run_once (b, profile, 1000, csv, FALSE, &scratch);
 #if defined(__GLIBC__)
   malloc_trim (0);
@@ -179,9 +187,7 @@ bench_one (const Bench *b, guint64 ops, BenchResult *res)
 {
   g_autoptr (GError) error = NULL;
   EngProfile profile = { 0 };
-  memset (res, 0, sizeof *res);
-  res->ops = ops;
-  res->parse_s = res->sim_s = res->csv_s = G_MAXDOUBLE;
+  result_init (res, ops);
   if (!profile_load (b->device, &profile, &error))
     {
       fail (res, "profile", error);
