@@ -82,12 +82,13 @@ for s in traces/seed/*.sched; do
   for d in c1060 c2050 k20; do predict "seed-$(basename "$s" .sched)-$d" "$s" "$d"; done
 done
 for s in traces/examples/*.sched; do
-  for d in k20 c1060; do predict "example-$(basename "$s" .sched)-$d" "$s" "$d"; done
+  for d in k20 c1060 h200; do predict "example-$(basename "$s" .sched)-$d" "$s" "$d"; done
 done
 if [ -d traces/validation ]; then
   for s in traces/validation/*.sched; do
     [ -e "$s" ] || continue
-    predict "validation-$(basename "$s" .sched)-k20" "$s" k20
+    # measured on an H100 and an H200: their calibrated profiles too
+    for d in k20 h100 h200; do predict "validation-$(basename "$s" .sched)-$d" "$s" "$d"; done
   done
 fi
 for s in tests/schedules/*.sched; do
@@ -97,7 +98,7 @@ for s in tests/schedules/*.sched; do
 done
 for s in "$work"/gen/*.sched; do
   b=gen-$(basename "$s" .sched)
-  for d in c1060 c2050 k20; do predict "$b-$d" "$s" "$d"; done
+  for d in c1060 c2050 k20 h100 h200; do predict "$b-$d" "$s" "$d"; done
   predict "$b-k20-serial" "$s" "$work/profiles/k20-serial.ini"
   for d in schematic-c1060 schematic-c2050 schematic-k20 slots4 duplex-half; do
     predict "$b-$d" "$s" "$d" tests/profiles
