@@ -309,7 +309,9 @@ void eng_kernel_free (EngSim *sim);
 void eng_sm_init (EngSim *sim);
 /* `need` for a block of this footprint. */
 void eng_sm_need (const EngBlockFootprint *fp, EngSmNeed *need);
-void eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngSmNeed *need);
+/* Takes a placement's blocks off their SMs and leaves it with none (counts
+ * and `blocks` 0); its chunks stay, for eng_sm_place's `within`, until freed. */
+void eng_sm_give_back (EngSim *sim, EngPlacement *pl, const EngSmNeed *need);
 /* Places up to `want` blocks as the block scheduler would, looking only at
  * the SMs where `within` has blocks (NULL: every SM); NULL when none has room. */
 EngPlacement *eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,

@@ -284,19 +284,24 @@ adder_add (const SmAdder *a, guint c, Lanes count)
   lanes_store (a->r + c, lanes_load (a->r + c) + count * a->per_r);
 }
 
+/* The counts go back to 0 in the same pass, so that freeing the placement
+ * later need not visit its chunks again (h200 sim -4%, twelfth round); its
+ * chunks stay listed, for eng_sm_place's `within`. */
 void
-eng_sm_give_back (EngSim *sim, const EngPlacement *pl, const EngSmNeed *need)
+eng_sm_give_back (EngSim *sim, EngPlacement *pl, const EngSmNeed *need)
 {
   const SmAdder a = adder_new (sim, need, -1);
-  const float *count = pl->count;
+  float *count = pl->count;
   Mask below = { 0 }; /* an SM with fewer than no blocks */
   for (guint32 i = 0; i < pl->n_chunks; i++)
     {
       guint c = pl->chunks[i];
       adder_add (&a, c, lanes_load (count + c));
+      lanes_store (count + c, lanes_splat (0));
       below |= lanes_load (a.b + c) < 0;
     }
   g_assert (lanes_bits (below) == 0); /* no more given back than held */
+  pl->blocks = 0;
 }
 
 /* ---- Placements ---- */
@@ -346,9 +351,10 @@ placement_new (EngSim *sim)
 void
 eng_sm_placement_free (EngSim *sim, EngPlacement *pl)
 {
-  /* its counts back to 0, where they are not */
-  for (guint32 i = 0; i < pl->n_chunks; i++)
-    lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
+  /* its counts back to 0, unless it has none (given back, or empty) */
+  if (pl->blocks != 0)
+    for (guint32 i = 0; i < pl->n_chunks; i++)
+      lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
   pl->next_free = sim->free_placements;
   sim->free_placements = pl;
 }
