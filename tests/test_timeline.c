@@ -164,6 +164,43 @@ test_numbers (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* Every length of number, on both sides of each power of ten (the writer
+ * counts a number's digits before it writes them): 10^k - 1 and 10^k in
+ * the bytes column, as unsigned, and their negatives as start times. The
+ * expected text is printf's. */
+static void
+test_numbers_every_length (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  char *path = g_build_filename (f->dir, "len.csv", NULL);
+  GError *error = NULL;
+  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  g_assert_no_error (error);
+  GString *expect = g_string_new (HEADER "\n");
+  guint64 power = 1;
+  for (guint k = 0; k <= 19; k++, power *= 10)
+    for (guint64 v = power - 1; v <= power; v++)
+      {
+        if (v == 0)
+          continue; /* bytes 0 is written as empty */
+        gint64 start = v <= G_MAXINT64 ? -(gint64) v : G_MININT64 + 1;
+        TimelineRow row = { k, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL };
+        g_assert_true (timeline_writer_add (w, &row, &error));
+        g_string_append_printf (expect,
+                                "%u,1,s,h2d,h2d,0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                                ",0,%" G_GUINT64_FORMAT ",,,,\n",
+                                k, start, start, v);
+      }
+  g_assert_true (timeline_writer_finish (w, &error));
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, expect->str);
+  g_free (text);
+  g_string_free (expect, TRUE);
+  g_remove (path);
+  g_free (path);
+}
+
 static void
 test_in_memory (Fixture *f, gconstpointer data)
 {
@@ -470,6 +507,7 @@ main (int argc, char **argv)
 #define ADD(path, func) g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
   ADD ("/timeline/round-trip", test_round_trip);
   ADD ("/timeline/numbers", test_numbers);
+  ADD ("/timeline/numbers-every-length", test_numbers_every_length);
   ADD ("/timeline/in-memory", test_in_memory);
   ADD ("/timeline/column-order", test_column_order);
   ADD ("/timeline/header-only", test_header_only);
