@@ -105,7 +105,7 @@ typedef struct
 {
   EngBlockFootprint fp;
   float threads, smem, regs;
-  float smem_div, regs_div; /* divisors for the rooms: the need, at least 1 */
+  float inv_threads, inv_smem, inv_regs; /* 1 / the need (at least 1), for the rooms */
   float smem_none, regs_none; /* G_MAXFLOAT where the block takes none: no limit */
 } EngSmNeed;
 

@@ -324,6 +324,69 @@ test_state_equals_plain (void)
     }
 }
 
+/* Each SM's room for a block, at the top of the profile files' ranges
+ * (4,096 threads, 1 MiB of shared memory, 2^20 registers per SM), where the
+ * rooms' quotients are closest to losing exactness (eng_sm.c,
+ * lanes_quotient): the free amount of each resource just at, just past and
+ * just short of a multiple of the block's need. Placing more blocks than fit
+ * gives every SM its room, which must be the least of the quotients by
+ * integer division, computed here. */
+static void
+test_rooms_at_range_limits (void)
+{
+  EngProfile p;
+  memset (&p, 0, sizeof p);
+  p.sm_count = 64;
+  p.max_blocks_per_sm = 64;
+  p.max_threads_per_sm = 4096;
+  p.smem_per_sm = 1024 * 1024;
+  p.regs_per_sm = 1024 * 1024;
+  p.max_threads_per_block = 4096;
+  p.max_smem_per_block = p.smem_per_sm;
+  p.default_regs = 16;
+  const guint64 limit[3] = { p.max_threads_per_sm, p.smem_per_sm, p.regs_per_sm };
+  for (guint32 seed = 1; seed <= 2000; seed++)
+    {
+      g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+      /* needs large enough that the quotients, not the 64 slots, decide */
+      EngBlockFootprint need = { 32 * g_rand_int_range (r, 2, 129),
+                                 g_rand_int_range (r, 16385, 1024 * 1024 + 1),
+                                 g_rand_int_range (r, 16385, 1024 * 1024 + 1) };
+      const guint64 per[3] = { need.threads, need.smem, need.regs };
+      EngSmNeed sm_need;
+      eng_sm_need (&need, &sm_need);
+      EngSim sim;
+      sms_init (&sim, &p);
+      g_autofree EngSm *load = g_new0 (EngSm, p.sm_count);
+      g_autofree guint32 *expect = g_new0 (guint32, p.sm_count);
+      for (guint s = 0; s < p.sm_count; s++)
+        {
+          guint64 used[3], room = p.max_blocks_per_sm;
+          for (guint i = 0; i < 3; i++)
+            {
+              /* free = k x need + {0, 1, need - 1}, or anything */
+              guint64 k = g_rand_int_range (r, 0, (gint32) (limit[i] / per[i]) + 1);
+              const guint64 off[4] = { 0, 1, per[i] - 1, g_rand_int_range (r, 0, (gint32) per[i]) };
+              guint64 free = k * per[i] + off[g_rand_int_range (r, 0, 4)];
+              free = MIN (free, limit[i]);
+              used[i] = limit[i] - free;
+              room = MIN (room, free / per[i]);
+            }
+          load[s] = (EngSm) { (guint32) used[0], 0, (guint32) used[1], (guint32) used[2] };
+          expect[s] = (guint32) room;
+        }
+      eng_sm_load (&sim, load);
+      EngPlacement *pl = eng_sm_place (&sim, &sm_need, G_MAXUINT32 / 2, NULL);
+      g_autofree guint32 *count = pl != NULL ? placement_counts (&sim, pl) : g_new0 (guint32, p.sm_count);
+      for (guint s = 0; s < p.sm_count; s++)
+        if (count[s] != expect[s])
+          g_error ("seed %u: SM %u got %u blocks, room for %u", seed, s, count[s], expect[s]);
+      if (pl != NULL)
+        eng_sm_placement_free (&sim, pl);
+      sms_clear (&sim);
+    }
+}
+
 /* ---- Whole runs against the reference mode ---- */
 
 static void
@@ -405,6 +468,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sm/place-equals-scan", test_place_equals_scan);
   g_test_add_func ("/sm/state-equals-plain", test_state_equals_plain);
+  g_test_add_func ("/sm/rooms-at-range-limits", test_rooms_at_range_limits);
   g_test_add_func ("/sm/model-equals-reference", test_model_equals_reference);
   return g_test_run ();
 }
