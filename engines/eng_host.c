@@ -164,6 +164,15 @@ begin_sync (EngSim *sim, guint32 op, const SchedOp *sop)
   return !ready;
 }
 
+/* Host work and synchronizations are done in the host's call itself, on
+ * no engine (eng_op_finish is for ops that run on one). */
+static inline void
+host_op_finished (EngSim *sim, guint32 op)
+{
+  sim->ops[op].flags |= ENG_OP_FINISHED | ENG_OP_SIGNALED;
+  sim->n_finished++;
+}
+
 static void
 host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
@@ -185,16 +194,14 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       r->end = now + sop->u.duration;
       if (r->end > sim->makespan)
         sim->makespan = r->end;
-      sim->ops[op].flags |= ENG_OP_FINISHED | ENG_OP_SIGNALED;
-      sim->n_finished++;
+      host_op_finished (sim, op);
       schedule_host (sim, r->end);
       return;
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
       r->start = now;
-      sim->ops[op].flags |= ENG_OP_FINISHED | ENG_OP_SIGNALED;
-      sim->n_finished++;
+      host_op_finished (sim, op);
       sim->host_wait_since = now;
       if (!begin_sync (sim, op, sop))
         {
