@@ -308,8 +308,9 @@ digits_u32 (char *d, guint32 v)
   return d;
 }
 
-/* How many decimal digits v has (1 for 0): from its bit length, whose
- * log10 (x 1233 / 4096) is off by at most one, corrected by one comparison. */
+/* How many decimal digits v has (1 for 0): its bit length L gives
+ * t = floor(L x 1233 / 4096), about L x log10 2, and v has t or t + 1
+ * digits; one comparison with 10^t tells which. */
 static inline guint
 decimal_digits (guint64 v)
 {

@@ -164,10 +164,10 @@ test_numbers (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
-/* Every length of number, on both sides of each power of ten (the writer
- * counts a number's digits before it writes them): 10^k - 1 and 10^k in
- * the bytes column, as unsigned, and their negatives as start times. The
- * expected text is printf's. */
+/* Every length of number, on both sides of each power of ten and of two
+ * (the writer counts a number's digits from its bit length before it
+ * writes them): in the bytes column, as unsigned, and their negatives as
+ * start times. The expected text is printf's. */
 static void
 test_numbers_every_length (Fixture *f, gconstpointer data)
 {
@@ -176,21 +176,35 @@ test_numbers_every_length (Fixture *f, gconstpointer data)
   GError *error = NULL;
   TimelineWriter *w = timeline_writer_new (path, NULL, &error);
   g_assert_no_error (error);
-  GString *expect = g_string_new (HEADER "\n");
-  guint64 power = 1;
+  /* 10^k - 1 and 10^k, then 2^b - 1 and 2^b, then 2^64 - 1 */
+  guint64 values[2 * 20 + 2 * 64 + 1], power = 1;
+  guint n = 0;
   for (guint k = 0; k <= 19; k++, power *= 10)
-    for (guint64 v = power - 1; v <= power; v++)
-      {
-        if (v == 0)
-          continue; /* bytes 0 is written as empty */
-        gint64 start = v <= G_MAXINT64 ? -(gint64) v : G_MININT64 + 1;
-        TimelineRow row = { k, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL };
-        g_assert_true (timeline_writer_add (w, &row, &error));
-        g_string_append_printf (expect,
-                                "%u,1,s,h2d,h2d,0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
-                                ",0,%" G_GUINT64_FORMAT ",,,,\n",
-                                k, start, start, v);
-      }
+    {
+      values[n++] = power - 1;
+      values[n++] = power;
+    }
+  for (guint bit = 0; bit < 64; bit++)
+    {
+      values[n++] = ((guint64) 1 << bit) - 1;
+      values[n++] = (guint64) 1 << bit;
+    }
+  values[n++] = G_MAXUINT64;
+  g_assert_cmpuint (n, ==, G_N_ELEMENTS (values));
+  GString *expect = g_string_new (HEADER "\n");
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 v = values[i];
+      if (v == 0)
+        continue; /* bytes 0 is written as empty */
+      gint64 start = v <= G_MAXINT64 ? -(gint64) v : G_MININT64 + 1;
+      TimelineRow row = { i, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL };
+      g_assert_true (timeline_writer_add (w, &row, &error));
+      g_string_append_printf (expect,
+                              "%u,1,s,h2d,h2d,0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
+                              ",0,%" G_GUINT64_FORMAT ",,,,\n",
+                              i, start, start, v);
+    }
   g_assert_true (timeline_writer_finish (w, &error));
   char *text = NULL;
   g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
