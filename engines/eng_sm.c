@@ -35,12 +35,12 @@
  *
  * Which SMs get the extra block is a bit mask, cut to its first bits in
  * scan order. A placement is one count per SM, plus the list of chunks
- * where it has blocks, so that giving it back visits only those. And a placement can be limited to the chunks of
- * another (`within`): the caller knows that no other SM has room for this
- * kernel (eng_kernel.c keeps that fact while a kernel stays first in the
- * dispatch list), so only the SMs a group of blocks just left are worth
- * looking at. On the H200's 132 SMs (33 chunks) a group's end looks at
- * about a third of them that way.
+ * where it has blocks, so that giving it back visits only those. And a
+ * placement can be limited to the chunks of another (`within`): the caller
+ * knows that no other SM has room for this kernel (eng_kernel.c keeps that
+ * fact while a kernel stays first in the dispatch list), so only the SMs a
+ * group of blocks just left are worth looking at. On the H200's 132 SMs
+ * (33 chunks) a group's end looks at about a third of them that way.
  *
  * History: until the fifth round the state was kept per run of neighbouring
  * SMs in one state (a bit per SM where a run begins), and placements were
