@@ -595,6 +595,47 @@ test_line_endings (void)
   schedule_free (sched);
 }
 
+/* Words end at any blank and at nothing else, wherever they fall: the
+ * tokenizer looks at eight bytes at a time, so every word length and indent
+ * is tried across an 8-byte boundary, with each blank as the separator, and
+ * with bytes inside a label that are not blanks but sort below or above them
+ * (a control character, UTF-8). Expected: the text as written. */
+static void
+test_word_boundaries (void)
+{
+  static const char blanks[] = { ' ', '\t', '\v', '\f', '\r' };
+  static const char *const inside[] = { "", "\x01", "\x1f", "!", "\xc3\xa9" };
+
+  for (gsize b = 0; b < G_N_ELEMENTS (blanks); b++)
+    for (gsize name_len = 1; name_len <= 17; name_len++)
+      for (gsize indent = 0; indent <= 9; indent++)
+        for (gsize in = 0; in < G_N_ELEMENTS (inside); in++)
+          {
+            char sep = blanks[b];
+            char *name = g_strnfill (name_len, 's');
+            char *pad = g_strnfill (indent, sep);
+            char *label = g_strdup_printf ("%.*s%s%.*s", (int) (name_len / 2), name, inside[in],
+                                           (int) (name_len - name_len / 2), name);
+            char *text = g_strdup_printf ("stream%c%s\n%sh2d%c%s%c%c1KiB%clabel=%s%c\n", sep, name,
+                                          pad, sep, name, sep, sep, sep, label, sep);
+            Schedule *sched = parse (text);
+
+            g_assert_cmpuint (schedule_n_streams (sched), ==, 2);
+            g_assert_cmpstr (schedule_stream (sched, 1)->name, ==, name);
+            g_assert_cmpuint (schedule_n_ops (sched), ==, 1);
+            g_assert_cmpint (op_at (sched, 0)->kind, ==, SCHED_OP_COPY);
+            g_assert_cmpuint (op_at (sched, 0)->stream, ==, 1);
+            g_assert_cmpuint (op_at (sched, 0)->column, ==, indent + 1);
+            g_assert_cmpuint (op_at (sched, 0)->u.copy.bytes, ==, 1024);
+            g_assert_cmpstr (op_at (sched, 0)->label, ==, label);
+            schedule_free (sched);
+            g_free (text);
+            g_free (label);
+            g_free (pad);
+            g_free (name);
+          }
+}
+
 static void
 test_file (void)
 {
@@ -939,6 +980,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule/labels", test_labels);
   g_test_add_func ("/schedule/sync-resolution", test_sync_resolution);
   g_test_add_func ("/schedule/line-endings", test_line_endings);
+  g_test_add_func ("/schedule/word-boundaries", test_word_boundaries);
   g_test_add_func ("/schedule/file", test_file);
   g_test_add_func ("/schedule/large", test_large);
   g_test_add_func ("/schedule/max-ops", test_max_ops);
