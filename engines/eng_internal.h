@@ -210,7 +210,6 @@ struct EngSim
   /* kernel engine (eng_kernel.c) */
   float *sm_use;          /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x sm_pad),
                              whole numbers kept as floats (eng_sm.c says why) */
-  float sm_limit[4];      /* each SM's threads, block slots, shared memory, registers (eng_sm.c's order) */
   guint sm_pad;           /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
   guint sm_next;          /* where the block scheduler looks first */
   GArray *list_time;      /* SimTime: each time= list's time on this device, -1 until needed */

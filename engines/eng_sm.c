@@ -213,10 +213,6 @@ eng_sm_init (EngSim *sim)
   const EngProfile *p = &sim->profile;
   sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
   sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_limit[ENG_SM_THREADS] = (float) p->max_threads_per_sm;
-  sim->sm_limit[ENG_SM_BLOCKS] = (float) p->max_blocks_per_sm;
-  sim->sm_limit[ENG_SM_SMEM] = (float) p->smem_per_sm;
-  sim->sm_limit[ENG_SM_REGS] = (float) p->regs_per_sm;
   sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
   /* the lanes past the last SM hold every block slot: no room, ever */
   for (guint s = p->sm_count; s < sim->sm_pad; s++)
@@ -520,10 +516,11 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
   const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
   const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
   /* free + 1/2 = (limit + 1/2) - use, for lanes_quotient */
-  Lanes half_t = lanes_splat (sim->sm_limit[ENG_SM_THREADS] + 0.5f);
-  Lanes limit_b = lanes_splat (sim->sm_limit[ENG_SM_BLOCKS]);
-  Lanes half_m = lanes_splat (sim->sm_limit[ENG_SM_SMEM] + 0.5f);
-  Lanes half_r = lanes_splat (sim->sm_limit[ENG_SM_REGS] + 0.5f);
+  const EngProfile *p = &sim->profile;
+  Lanes half_t = lanes_splat ((float) p->max_threads_per_sm + 0.5f);
+  Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
+  Lanes half_m = lanes_splat ((float) p->smem_per_sm + 0.5f);
+  Lanes half_r = lanes_splat ((float) p->regs_per_sm + 0.5f);
   Lanes inv_t = lanes_splat (need->inv_threads);
   Lanes inv_m = lanes_splat (need->inv_smem), no_smem = lanes_splat (need->smem_none);
   Lanes inv_r = lanes_splat (need->inv_regs), no_regs = lanes_splat (need->regs_none);
