@@ -82,10 +82,11 @@ cli_compare_main (int argc, char **argv)
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("PREDICTED.csv MEASURED.csv");
   g_option_context_set_summary (context,
-    "Compares two timeline CSVs of the same schedule op by op (matched by op and line):\n"
-    "per-op start and end errors and the makespan error, predicted minus measured,\n"
-    "as percentages of the measured makespan. Exit status: 0 within --max-error,\n"
-    "1 over it, 2 bad input, 3 a file that cannot be read.");
+    "Compares two timeline CSVs of the same schedule op by op (matched by op and\n"
+    "line; each op's kind and stream must agree, or the files are of different\n"
+    "schedules): per-op start and end errors and the makespan error, predicted\n"
+    "minus measured, as percentages of the measured makespan. Exit status: 0 within\n"
+    "--max-error, 1 over it, 2 bad input, 3 a file that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_autoptr (GError) error = NULL;

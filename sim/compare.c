@@ -1,6 +1,7 @@
 /* compare.c: matching two timelines op by op and summarising their differences (see compare.h). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "compare.h"
 
 G_DEFINE_QUARK (compare-error-quark, compare_error)
@@ -55,6 +56,20 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
                          "come from the same schedule with the same parameters",
                          p->op, p->line, timeline_path (predicted), m->line,
                          timeline_path (measured));
+          g_hash_table_unref (by_op);
+          compare_free (cmp);
+          return NULL;
+        }
+      /* The op and line can agree by chance between two schedules (op 3 on
+       * line 5 of each); what the op is and where it was issued cannot. */
+      if (strcmp (m->kind, p->kind) != 0 || strcmp (m->stream, p->stream) != 0)
+        {
+          g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH,
+                       "op %u (line %u) is %s on stream '%s' in %s but %s on stream '%s' in "
+                       "%s: both timelines must come from the same schedule with the same "
+                       "parameters",
+                       p->op, p->line, p->kind, p->stream, timeline_path (predicted), m->kind,
+                       m->stream, timeline_path (measured));
           g_hash_table_unref (by_op);
           compare_free (cmp);
           return NULL;

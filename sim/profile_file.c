@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "located_error.h"
 #include "output_file.h"
 #include "profile_file.h"
 #include "units.h"
@@ -180,10 +181,8 @@ set_error (GError **error, ProfileError code, const char *file, guint line,
 {
   va_list args;
   va_start (args, format);
-  char *body = g_strdup_vprintf (format, args);
+  located_error_setv (error, PROFILE_ERROR, code, file, line, column, format, args);
   va_end (args);
-  g_set_error (error, PROFILE_ERROR, code, "%s:%u:%u: %s", file, line, column, body);
-  g_free (body);
 }
 
 /* ---- The search path ---- */

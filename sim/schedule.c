@@ -1,4 +1,5 @@
 /* schedule.c: a parsed schedule: its accessors, per-device kernel times and op names. */
+#include "located_error.h"
 #include "schedule.h"
 #include "schedule_private.h"
 
@@ -193,10 +194,11 @@ schedule_kernel_time (const Schedule *sched, const SchedOp *op,
   for (guint i = 0; i < n; i++)
     g_string_append_printf (have, "%s%s", i > 0 ? ", " : "", entries[i].device);
   wanted = names != NULL && names[0] != NULL ? names[0] : "(unnamed)";
-  g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_UNDEFINED,
-               "%s:%u:%u: kernel has no time= for device '%s' (the list has: %s); "
-               "add %s:TIME or a bare TIME as a fallback",
-               sched->path, op->line, op->column, wanted, have->str, wanted);
+  located_error_set (error, SCHEDULE_ERROR, SCHEDULE_ERROR_UNDEFINED, sched->path, op->line,
+                     op->column,
+                     "kernel has no time= for device '%s' (the list has: %s); "
+                     "add %s:TIME or a bare TIME as a fallback",
+                     wanted, have->str, wanted);
   g_string_free (have, TRUE);
   return FALSE;
 }

@@ -20,6 +20,7 @@
  * expansion rather than with the file. Per-op cost is one substitution, one
  * tokenization and a few hash lookups; names (streams, events, labels,
  * devices) are interned in the schedule's GStringChunk. */
+#include "located_error.h"
 #include "schedule.h"
 #include "schedule_private.h"
 #include "units.h"
@@ -147,13 +148,9 @@ static gboolean
 parser_fail (Parser *p, GError **error, ScheduleError code, guint col, const char *format, ...)
 {
   va_list args;
-  char *message;
-
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  located_error_setv (error, SCHEDULE_ERROR, code, p->path, p->lineno, col, format, args);
   va_end (args);
-  g_set_error (error, SCHEDULE_ERROR, code, "%s:%u:%u: %s", p->path, p->lineno, col, message);
-  g_free (message);
   return FALSE;
 }
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "timeline.h"
+#include "located_error.h"
 #include "input_file.h"
 #include "output_file.h"
 #include "str_append.h"
@@ -56,17 +57,21 @@ static const struct
 
 #define REQUIRED_COLUMNS "op, line, stream, kind, engine, issue_ns, start_ns, end_ns"
 
+/* The schedule language's kinds of op (schedule_op_kind_name): a row of
+ * another kind cannot be matched against a prediction. */
+static const char *const kinds[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
+                                     "record", "wait", "sync", "host" };
+#define KINDS_TEXT "h2d, d2h, d2d, memcpy, kernel, record, wait, sync or host"
+
 static void G_GNUC_PRINTF (5, 6)
 set_parse_error (GError **error, const char *path, guint line, guint column,
                  const char *format, ...)
 {
   va_list args;
   va_start (args, format);
-  char *body = g_strdup_vprintf (format, args);
+  located_error_setv (error, TIMELINE_ERROR, TIMELINE_ERROR_PARSE, path, line, column, format,
+                      args);
   va_end (args);
-  g_set_error (error, TIMELINE_ERROR, TIMELINE_ERROR_PARSE, "%s:%u:%u: %s",
-               path, line, column, body);
-  g_free (body);
 }
 
 /* ---- Writing ---- */
@@ -835,6 +840,15 @@ shown_text (const char *text)
   return shown;
 }
 
+static gboolean
+kind_is_known (const char *kind)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (strcmp (kind, kinds[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 typedef struct
 {
   const char *path;
@@ -992,6 +1006,16 @@ read_row (Timeline *timeline, CsvReader *r, GArray *fields, GString *text,
       || !row_text (&ctx, COL_LABEL, &row.label, error)
       || !row_text (&ctx, COL_CAUSE, &row.cause, error))
     return FALSE;
+
+  if (!kind_is_known (row.kind))
+    {
+      const CsvField *f = &ctx.fields[index[COL_KIND]];
+      char *shown = shown_text (row.kind);
+      set_parse_error (error, r->path, f->line, f->column,
+                       "unknown kind '%s'; expected " KINDS_TEXT, shown);
+      g_free (shown);
+      return FALSE;
+    }
 
   if (end < start)
     {

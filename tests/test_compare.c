@@ -7,12 +7,13 @@
 #include "timeline.h"
 
 static void
-add (Timeline *t, guint32 op, guint32 line, const char *kind, SimTime start, SimTime end)
+add_on (Timeline *t, const char *stream, guint32 op, guint32 line, const char *kind,
+        SimTime start, SimTime end)
 {
   TimelineRow row = {
     .op = op,
     .line = line,
-    .stream = "s1",
+    .stream = stream,
     .kind = kind,
     .engine = strcmp (kind, "kernel") == 0 ? "compute" : kind,
     .conn = -1,
@@ -21,6 +22,12 @@ add (Timeline *t, guint32 op, guint32 line, const char *kind, SimTime start, Sim
     .end = end,
   };
   timeline_append (t, &row);
+}
+
+static void
+add (Timeline *t, guint32 op, guint32 line, const char *kind, SimTime start, SimTime end)
+{
+  add_on (t, "s1", op, line, kind, start, end);
 }
 
 /* Predicted: h2d [0,100), kernel [100,300), d2h [300,400); makespan 400.
@@ -94,27 +101,46 @@ test_match_by_op (void)
   g_assert_cmpfloat (fabs (compare_makespan_error (cmp) - (-20.0)), <, 1e-9);
 }
 
-/* Different op counts, or an op from a different line: refused. */
+/* compare_timelines refuses the pair with a mismatch naming `phrase`. */
+static void
+assert_mismatch (const Timeline *predicted, const Timeline *measured, const char *phrase)
+{
+  GError *error = NULL;
+  g_assert_null (compare_timelines (predicted, measured, &error));
+  g_assert_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH);
+  if (strstr (error->message, phrase) == NULL)
+    g_error ("expected \"%s\" in \"%s\"", phrase, error->message);
+  g_error_free (error);
+}
+
+/* Different op counts, an op from a different line, or the same op and line
+ * holding another kind of op or another stream: refused. */
 static void
 test_mismatch (void)
 {
   g_autoptr (Timeline) p = predicted_3 ();
   g_autoptr (Timeline) shorter = timeline_new ("short.csv");
   add (shorter, 0, 5, "h2d", 0, 120);
-  GError *error = NULL;
-  g_assert_null (compare_timelines (p, shorter, &error));
-  g_assert_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH);
-  g_assert_nonnull (strstr (error->message, "3 ops"));
-  g_clear_error (&error);
+  assert_mismatch (p, shorter, "3 ops");
 
   g_autoptr (Timeline) moved = timeline_new ("moved.csv");
   add (moved, 0, 5, "h2d", 0, 120);
   add (moved, 1, 9, "kernel", 130, 330);
   add (moved, 2, 7, "d2h", 330, 500);
-  g_assert_null (compare_timelines (p, moved, &error));
-  g_assert_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH);
-  g_assert_nonnull (strstr (error->message, "line 6"));
-  g_clear_error (&error);
+  assert_mismatch (p, moved, "line 6");
+
+  /* op 1 is a kernel in pred.csv */
+  g_autoptr (Timeline) other_kind = timeline_new ("kind.csv");
+  add (other_kind, 0, 5, "h2d", 0, 120);
+  add (other_kind, 1, 6, "d2h", 130, 330);
+  add (other_kind, 2, 7, "d2h", 330, 500);
+  assert_mismatch (p, other_kind, "op 1 (line 6) is kernel on stream 's1' in pred.csv but d2h");
+
+  g_autoptr (Timeline) other_stream = timeline_new ("stream.csv");
+  add (other_stream, 0, 5, "h2d", 0, 120);
+  add (other_stream, 1, 6, "kernel", 130, 330);
+  add_on (other_stream, "s2", 2, 7, "d2h", 330, 500);
+  assert_mismatch (p, other_stream, "but d2h on stream 's2' in stream.csv");
 }
 
 /* Equal timelines: every error 0. An empty pair: makespans 0, error 0. */

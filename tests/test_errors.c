@@ -40,6 +40,10 @@ static const ErrorCase cases[] = {
     "streamsim: long.sched:2:4097: the line is 5000 bytes long", "at most 4096" },
   { "sched/unknown-statement", "device k20\nfoo s 1\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:2:1: unknown statement 'foo'", "expected one of" },
+  /* Control bytes quoted from the file are shown as \xNN, not sent raw to
+   * the terminal (located_error.c). */
+  { "sched/control-character-shown", "device k20\nkern\x01" "el s\n", NULL, NULL, "predict in.sched",
+    2, "streamsim: in.sched:2:1: unknown statement 'kern\\x01el'", "expected one of" },
   /* ---- schedules: values ---- */
   { "sched/size-unit", "device k20\nstream s\nh2d s 4XB\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:3:7: bad size '4XB'", "KiB" },
@@ -148,7 +152,8 @@ static const ErrorCase cases[] = {
   { "profile/inherits-loop", OK_SCHED, "[device]\ninherits = ./dev.ini\n", NULL,
     "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:2:12: inherits makes a loop", NULL },
   { "profile/control-character", OK_SCHED, "[device]\ninherits = k20\x01\n", NULL,
-    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:2:12: bad profile name", "a-z" },
+    "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:2:12: bad profile name 'k20\\x01'",
+    "a-z" },
   /* ---- timelines (compare and plot read them) ---- */
   { "csv/no-header", NULL, NULL, "", "compare in.csv in.csv", 2,
     "streamsim: in.csv:1:1: no header row", "op, line, stream" },
@@ -166,6 +171,12 @@ static const ErrorCase cases[] = {
     "compare in.csv in.csv", 2, "streamsim: in.csv:3:1: op 0 appears twice", "unique" },
   { "csv/invalid-utf8", NULL, NULL, CSV_HEADER "0,1,s\xff,h2d,h2d,0,0,1\n", "compare in.csv in.csv",
     2, "streamsim: in.csv:2:6: invalid UTF-8", NULL },
+  /* Columns by hand: "0,1,s," is six characters, so kind starts at 7. */
+  { "csv/unknown-kind", NULL, NULL, CSV_HEADER "0,1,s,xyz,h2d,0,0,1\n", "compare in.csv in.csv", 2,
+    "streamsim: in.csv:2:7: unknown kind 'xyz'", "memcpy, kernel, record" },
+  /* A quoted field may hold a line break; the message stays one line. */
+  { "csv/line-break-in-field", NULL, NULL, CSV_HEADER "0,1,s,\"h\n2d\",h2d,0,0,1\n",
+    "compare in.csv in.csv", 2, "streamsim: in.csv:2:7: unknown kind 'h\\n2d'", NULL },
   { "csv/dev-zero", NULL, NULL, CSV_HEADER, "compare /dev/zero in.csv", 2,
     "streamsim: /dev/zero:1:1: a NUL byte", "UTF-8" },
   { "sched/dev-zero", NULL, NULL, NULL, "predict /dev/zero --device k20", 2,
