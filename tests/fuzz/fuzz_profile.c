@@ -6,6 +6,7 @@
  * search path or files relative to the temporary folder. */
 #include <string.h>
 #include "fuzz_input.h"
+#include "fuzz_printable.h"
 #include "profile_file.h"
 
 int
@@ -36,6 +37,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       /* Errors about this file name a line and column of it, or of a file it
        * inherits; "cannot read" and "no device profile" name the file. */
       g_assert (strstr (error->message, ":") != NULL);
+      if (g_str_has_prefix (error->message, path) && error->message[strlen (path)] == ':')
+        fuzz_assert_printable (error->message);
       g_clear_error (&error);
     }
   return 0;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <glib.h>
+#include "fuzz_printable.h"
 #include "schedule.h"
 
 #define FUZZ_MAX_OPS 100000
@@ -21,6 +22,8 @@ check_result (Schedule *sched, GError *error)
       g_assert (error != NULL);
       g_assert (g_str_has_prefix (error->message, "fuzz.sched:")
                 || g_str_has_prefix (error->message, "-D "));
+      if (g_str_has_prefix (error->message, "fuzz.sched:"))
+        fuzz_assert_printable (error->message);
       return;
     }
   g_assert (error == NULL);
@@ -37,7 +40,10 @@ check_result (Schedule *sched, GError *error)
           SimTime t;
           GError *local = NULL;
           if (!schedule_kernel_time (sched, op, names, &t, &local))
-            g_clear_error (&local);
+            {
+              fuzz_assert_printable (local->message);
+              g_clear_error (&local);
+            }
         }
     }
 }
