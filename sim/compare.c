@@ -64,12 +64,14 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
        * line 5 of each); what the op is and where it was issued cannot. */
       if (strcmp (m->kind, p->kind) != 0 || strcmp (m->stream, p->stream) != 0)
         {
+          /* host work and device or event syncs have no stream */
           g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH,
                        "op %u (line %u) is %s on stream '%s' in %s but %s on stream '%s' in "
                        "%s: both timelines must come from the same schedule with the same "
                        "parameters",
-                       p->op, p->line, p->kind, p->stream, timeline_path (predicted), m->kind,
-                       m->stream, timeline_path (measured));
+                       p->op, p->line, p->kind, *p->stream ? p->stream : "(none)",
+                       timeline_path (predicted), m->kind, *m->stream ? m->stream : "(none)",
+                       timeline_path (measured));
           g_hash_table_unref (by_op);
           compare_free (cmp);
           return NULL;
