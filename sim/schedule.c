@@ -218,6 +218,16 @@ schedule_copy_dir_name (SchedCopyDir dir)
   g_return_val_if_reached ("?");
 }
 
+/* What the switch below can give; test_schedule checks the two agree. */
+static const char *const kind_names[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
+                                          "record", "wait", "sync", "host", NULL };
+
+const char *const *
+schedule_kind_names (void)
+{
+  return kind_names;
+}
+
 const char *
 schedule_op_kind_name (const SchedOp *op)
 {

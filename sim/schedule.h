@@ -136,6 +136,9 @@ gboolean schedule_kernel_time (const Schedule *sched, const SchedOp *op,
 
 /* Short lower-case names used in the CSV: "h2d", "kernel", "sync", ... */
 const char *schedule_op_kind_name (const SchedOp *op);
+/* Every name schedule_op_kind_name gives, NULL-ended: what a timeline's
+ * `kind` column may hold. */
+const char *const *schedule_kind_names (void);
 const char *schedule_copy_dir_name (SchedCopyDir dir);
 
 void schedule_free (Schedule *sched);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include "timeline.h"
 #include "located_error.h"
+#include "schedule.h"
 #include "input_file.h"
 #include "output_file.h"
 #include "str_append.h"
@@ -56,12 +57,6 @@ static const struct
 };
 
 #define REQUIRED_COLUMNS "op, line, stream, kind, engine, issue_ns, start_ns, end_ns"
-
-/* The schedule language's kinds of op (schedule_op_kind_name): a row of
- * another kind cannot be matched against a prediction. */
-static const char *const kinds[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
-                                     "record", "wait", "sync", "host" };
-#define KINDS_TEXT "h2d, d2h, d2d, memcpy, kernel, record, wait, sync or host"
 
 static void G_GNUC_PRINTF (5, 6)
 set_parse_error (GError **error, const char *path, guint line, guint column,
@@ -840,15 +835,6 @@ shown_text (const char *text)
   return shown;
 }
 
-static gboolean
-kind_is_known (const char *kind)
-{
-  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
-    if (strcmp (kind, kinds[i]) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 typedef struct
 {
   const char *path;
@@ -1007,12 +993,17 @@ read_row (Timeline *timeline, CsvReader *r, GArray *fields, GString *text,
       || !row_text (&ctx, COL_CAUSE, &row.cause, error))
     return FALSE;
 
-  if (!kind_is_known (row.kind))
+  /* the schedule language's kinds of op: a row of another kind cannot be
+   * matched against a prediction */
+  const char *const *kinds = schedule_kind_names ();
+  if (!g_strv_contains (kinds, row.kind))
     {
       const CsvField *f = &ctx.fields[index[COL_KIND]];
       char *shown = shown_text (row.kind);
+      char *known = g_strjoinv (", ", (char **) kinds);
       set_parse_error (error, r->path, f->line, f->column,
-                       "unknown kind '%s'; expected " KINDS_TEXT, shown);
+                       "unknown kind '%s'; expected one of %s", shown, known);
+      g_free (known);
       g_free (shown);
       return FALSE;
     }

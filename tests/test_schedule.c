@@ -116,6 +116,18 @@ test_statements (void)
       g_assert_cmpuint (op_at (sched, i)->line, ==, i + 4);
       g_assert_null (op_at (sched, i)->label);
     }
+  /* Every kind of op is here, so the names a timeline may hold
+   * (schedule_kind_names) are exactly the ones these ops give. */
+  const char *const *names = schedule_kind_names ();
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    g_assert_true (g_strv_contains (names, kinds[i]));
+  for (gsize n = 0; names[n] != NULL; n++)
+    {
+      gboolean given = FALSE;
+      for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+        given = given || strcmp (names[n], kinds[i]) == 0;
+      g_assert_true (given);
+    }
 
   op = op_at (sched, 0);
   g_assert_cmpint (op->kind, ==, SCHED_OP_COPY);

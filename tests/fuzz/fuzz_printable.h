@@ -2,7 +2,15 @@
 #ifndef FUZZ_PRINTABLE_H
 #define FUZZ_PRINTABLE_H
 
+#include <string.h>
 #include <glib.h>
+
+/* Whether `message` is about a place in the file at `path` ("PATH:..."). */
+static inline gboolean
+fuzz_is_about (const char *message, const char *path)
+{
+  return g_str_has_prefix (message, path) && message[strlen (path)] == ':';
+}
 
 static inline void
 fuzz_assert_printable (const char *message)

@@ -37,7 +37,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       /* Errors about this file name a line and column of it, or of a file it
        * inherits; "cannot read" and "no device profile" name the file. */
       g_assert (strstr (error->message, ":") != NULL);
-      if (g_str_has_prefix (error->message, path) && error->message[strlen (path)] == ':')
+      if (fuzz_is_about (error->message, path))
         fuzz_assert_printable (error->message);
       g_clear_error (&error);
     }
