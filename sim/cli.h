@@ -23,7 +23,13 @@ int cli_compare_main (int argc, char **argv);
 int cli_plot_main (int argc, char **argv);
 int cli_sweep_main (int argc, char **argv);
 
-/* Prints "streamsim: MESSAGE" on stderr and returns the exit status that fits
+/* Prints a message on stderr, followed by a line break, with the control
+ * bytes it quotes (a path or a value typed on the command line) written as
+ * escapes (printable.h). Every error message of the command line goes
+ * through it. */
+void cli_error (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+/* Prints "streamsim: MESSAGE" (cli_error) and returns the exit status that fits
  * the error's domain (CLI_EXIT_INPUT for schedule, profile, timeline and
  * option errors; CLI_EXIT_SYSTEM for file and spawn errors). */
 int cli_report_error (const GError *error);

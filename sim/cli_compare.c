@@ -94,13 +94,13 @@ cli_compare_main (int argc, char **argv)
     return cli_report_error (error);
   if (argc != 3)
     {
-      fprintf (stderr, "streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
-                       "(see streamsim compare --help)\n");
+      cli_error ("streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
+                 "(see streamsim compare --help)");
       return CLI_EXIT_INPUT;
     }
   if (!(max_error >= 0) || isinf (max_error))
     {
-      fprintf (stderr, "streamsim: --max-error must be a percentage >= 0, not %g\n", max_error);
+      cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
       return CLI_EXIT_INPUT;
     }
 
@@ -113,7 +113,7 @@ cli_compare_main (int argc, char **argv)
   g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);
   if (cmp == NULL)
     {
-      fprintf (stderr, "streamsim: %s\n", error->message);
+      cli_error ("streamsim: %s", error->message);
       return CLI_EXIT_INPUT;
     }
 

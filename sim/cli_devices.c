@@ -22,13 +22,14 @@ cli_devices_main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "streamsim devices: %s (see --help)\n", error->message);
+      cli_error ("streamsim devices: %s (see --help)", error->message);
       return CLI_EXIT_INPUT;
     }
   if (argc > 1)
     {
-      fprintf (stderr, "streamsim devices: unexpected argument '%s'; devices takes no "
-                       "arguments (see --help)\n", argv[1]);
+      cli_error ("streamsim devices: unexpected argument '%s'; devices takes no "
+                 "arguments (see --help)",
+                 argv[1]);
       return CLI_EXIT_INPUT;
     }
   if (paths)
@@ -47,7 +48,7 @@ cli_devices_main (int argc, char **argv)
       g_autoptr (GError) perr = NULL;
       if (!profile_load (names[i], &p, &perr))
         {
-          fprintf (stderr, "streamsim devices: %s\n", perr->message);
+          cli_error ("streamsim devices: %s", perr->message);
           status = CLI_EXIT_INPUT;
           continue;
         }

@@ -70,7 +70,7 @@ cli_plot_main (int argc, char **argv)
     return cli_report_error (error);
   if (argc != 2)
     {
-      fprintf (stderr, "streamsim: plot needs one timeline CSV (see streamsim plot --help)\n");
+      cli_error ("streamsim: plot needs one timeline CSV (see streamsim plot --help)");
       return CLI_EXIT_INPUT;
     }
 

@@ -77,18 +77,18 @@ print_check (const Prediction *p, FILE *out, gboolean quiet)
                  ENG_CHECK_N_RULES, schedule_n_ops (sched));
       return TRUE;
     }
-  fprintf (stderr, "streamsim predict: --check: %" G_GSIZE_FORMAT " violation%s of the model's rules\n",
-           n, n == 1 ? "" : "s");
+  cli_error ("streamsim predict: --check: %" G_GSIZE_FORMAT " violation%s of the model's rules", n,
+             n == 1 ? "" : "s");
   for (gsize i = 0; i < eng_check_n_kept (check); i++)
     {
       const EngCheckViolation *v = eng_check_violation (check, i);
       const SchedOp *sop = schedule_op (sched, v->op);
-      fprintf (stderr, "  %s:%u:%u: op %u (%s) [%s]: %s\n", schedule_path (sched), sop->line,
-               sop->column, v->op, schedule_op_kind_name (sop), eng_check_rule_name (v->rule),
-               v->message);
+      cli_error ("  %s:%u:%u: op %u (%s) [%s]: %s", schedule_path (sched), sop->line,
+                 sop->column, v->op, schedule_op_kind_name (sop), eng_check_rule_name (v->rule),
+                 v->message);
     }
   if (n > eng_check_n_kept (check))
-    fprintf (stderr, "  ... and %" G_GSIZE_FORMAT " more\n", n - eng_check_n_kept (check));
+    cli_error ("  ... and %" G_GSIZE_FORMAT " more", n - eng_check_n_kept (check));
   return FALSE;
 }
 
@@ -101,8 +101,8 @@ parse_count_option (const char *name, const char *text, guint64 min, guint64 max
   const char *why = NULL;
   if (units_parse_uint (text, max, value, &why) && *value >= min)
     return TRUE;
-  fprintf (stderr, "streamsim predict: --%s %s: allowed a whole number from %" G_GUINT64_FORMAT
-           " to %" G_GUINT64_FORMAT "\n", name, text, min, max);
+  cli_error ("streamsim predict: --%s %s: allowed a whole number from %" G_GUINT64_FORMAT
+             " to %" G_GUINT64_FORMAT, name, text, min, max);
   return FALSE;
 }
 
@@ -176,12 +176,12 @@ cli_predict_main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
-      fprintf (stderr, "streamsim predict: %s (see --help)\n", error->message);
+      cli_error ("streamsim predict: %s (see --help)", error->message);
       return CLI_EXIT_INPUT;
     }
   if (argc != 2)
     {
-      fprintf (stderr, "streamsim predict: give exactly one SCHEDULE file (see --help)\n");
+      cli_error ("streamsim predict: give exactly one SCHEDULE file (see --help)");
       return CLI_EXIT_INPUT;
     }
   if (connections_arg != NULL && !parse_count_option ("connections", connections_arg, 1, 32,
@@ -194,7 +194,7 @@ cli_predict_main (int argc, char **argv)
   /* Refuse a picture type gnuplot cannot draw now, before the CSV is written. */
   if (plot != NULL && !plot_check_output (plot, &error))
     {
-      fprintf (stderr, "streamsim predict: --plot %s\n", error->message);
+      cli_error ("streamsim predict: --plot %s", error->message);
       return CLI_EXIT_INPUT;
     }
 

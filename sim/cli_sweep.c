@@ -80,13 +80,13 @@ cli_sweep_main (int argc, char **argv)
     return cli_report_error (error);
   if (argc != 2)
     {
-      fprintf (stderr, "streamsim: sweep needs one schedule (see streamsim sweep --help)\n");
+      cli_error ("streamsim: sweep needs one schedule (see streamsim sweep --help)");
       return CLI_EXIT_INPUT;
     }
   if (connections < 0 || connections > 32)
     {
-      fprintf (stderr, "streamsim: --connections must be 1 to 32 (0: the default), not %d\n",
-               connections);
+      cli_error ("streamsim: --connections must be 1 to 32 (0: the default), not %d",
+                 connections);
       return CLI_EXIT_INPUT;
     }
   PlotOptions options;
@@ -97,7 +97,7 @@ cli_sweep_main (int argc, char **argv)
 
   if (output == NULL && csv == NULL && quiet)
     {
-      fprintf (stderr, "streamsim: sweep with --quiet needs -o FILE.png or --csv FILE\n");
+      cli_error ("streamsim: sweep with --quiet needs -o FILE.png or --csv FILE");
       return CLI_EXIT_INPUT;
     }
   if (output != NULL && !plot_check_output (output, &error))

@@ -1,27 +1,6 @@
-/* located_error.c: "FILE:LINE:COLUMN: what" errors with control bytes made visible (see located_error.h). */
-#include <string.h>
+/* located_error.c: "FILE:LINE:COLUMN: what" errors, made printable (see located_error.h). */
 #include "located_error.h"
-
-char *
-located_error_printable (const char *text)
-{
-  g_return_val_if_fail (text != NULL, NULL);
-  GString *out = g_string_sized_new (strlen (text));
-  for (const guchar *p = (const guchar *) text; *p != '\0'; p++)
-    {
-      if (*p >= 0x20 && *p != 0x7f)
-        g_string_append_c (out, (char) *p);
-      else if (*p == '\t')
-        g_string_append (out, "\\t");
-      else if (*p == '\n')
-        g_string_append (out, "\\n");
-      else if (*p == '\r')
-        g_string_append (out, "\\r");
-      else
-        g_string_append_printf (out, "\\x%02x", *p);
-    }
-  return g_string_free (out, FALSE);
-}
+#include "printable.h"
 
 void
 located_error_setv (GError **error, GQuark domain, gint code, const char *path, guint line,
@@ -29,7 +8,7 @@ located_error_setv (GError **error, GQuark domain, gint code, const char *path, 
 {
   char *body = g_strdup_vprintf (format, args);
   char *message = g_strdup_printf ("%s:%u:%u: %s", path, line, column, body);
-  char *shown = located_error_printable (message);
+  char *shown = printable_text (message, FALSE);
   g_set_error_literal (error, domain, code, shown);
   g_free (shown);
   g_free (message);

@@ -1,8 +1,10 @@
 /* main.c: `streamsim COMMAND ...`, dispatching to the subcommands of cli.h. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "plot.h"
+#include "printable.h"
 #include "profile_file.h"
 #include "../engines/eng_sim.h"
 #include "schedule.h"
@@ -42,10 +44,21 @@ usage (FILE *out)
            "`streamsim COMMAND --help` explains each command's options.\n");
 }
 
+void
+cli_error (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_autofree char *shown = printable_text (text, TRUE);
+  fprintf (stderr, "%s\n", shown);
+}
+
 int
 cli_report_error (const GError *error)
 {
-  fprintf (stderr, "streamsim: %s\n", error->message);
+  cli_error ("streamsim: %s", error->message);
   if (error->domain == SCHEDULE_ERROR)
     return error->code == SCHEDULE_ERROR_IO ? CLI_EXIT_SYSTEM : CLI_EXIT_INPUT;
   if (error->domain == TIMELINE_ERROR)
@@ -85,7 +98,7 @@ main (int argc, char **argv)
         g_set_prgname (prgname);
         return commands[i].main (argc - 1, argv + 1);
       }
-  fprintf (stderr, "streamsim: unknown command '%s'\n\n", argv[1]);
+  cli_error ("streamsim: unknown command '%s'\n", argv[1]);
   usage (stderr);
   return CLI_EXIT_INPUT;
 }

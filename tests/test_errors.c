@@ -181,6 +181,14 @@ static const ErrorCase cases[] = {
     "streamsim: /dev/zero:1:1: a NUL byte", "UTF-8" },
   { "sched/dev-zero", NULL, NULL, NULL, "predict /dev/zero --device k20", 2,
     "streamsim: /dev/zero:1:", "at most 4096" },
+  /* What was typed on the command line is shown the same way (cli_error):
+   * a path, a profile name, a -D name. */
+  { "cli/control-character-in-path", NULL, NULL, NULL, "predict no\x01such.sched", 3,
+    "streamsim: no\\x01such.sched: ", NULL },
+  { "cli/control-character-in-device", OK_SCHED, NULL, NULL, "predict in.sched --device k2\x01" "0",
+    2, "streamsim: --device k2\\x010: bad profile name 'k2\\x010'", "a-z" },
+  { "cli/control-character-in-define", OK_SCHED, NULL, NULL, "predict in.sched -D x\x02=1", 2,
+    "streamsim: -D x\\x02=1: 'x\\x02' is not a parameter name", NULL },
   { "csv/plot-bad-row", NULL, NULL, CSV_HEADER "x,1,s,h2d,h2d,0,0,1\n", "plot in.csv -o out.png", 2,
     "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
 };
