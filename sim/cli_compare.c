@@ -85,8 +85,9 @@ cli_compare_main (int argc, char **argv)
     "Compares two timeline CSVs of the same schedule op by op (matched by op and\n"
     "line; each op's kind and stream must agree, or the files are of different\n"
     "schedules): per-op start and end errors and the makespan error, predicted\n"
-    "minus measured, as percentages of the measured makespan. Exit status: 0 within\n"
-    "--max-error, 1 over it, 2 bad input, 3 a file that cannot be read.");
+    "minus measured, as percentages of the measured makespan (- reads one of them\n"
+    "from standard input). Exit status: 0 within --max-error, 1 over it, 2 bad\n"
+    "input, 3 a file that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_autoptr (GError) error = NULL;

@@ -18,7 +18,9 @@ static const char predict_description[] =
   "  streamsim predict traces/seed/async-v1.sched --device k20 --csv t.csv\n"
   "  streamsim predict traces/examples/false-dependency.sched --connections 1 --explain\n"
   "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB --plot t.png\n"
+  "  python3 gen.py | streamsim predict - --device k20 --csv t.csv\n"
   "\n"
+  "A SCHEDULE of - is read from standard input (messages name it <stdin>).\n"
   "Devices: a profile name (see `streamsim devices`) or a path to a .ini file.\n"
   "Exit status: 0 success, 1 --check found a violation, 2 bad input (with\n"
   "file:line:column), 3 I/O failure.";

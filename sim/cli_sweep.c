@@ -1,5 +1,6 @@
 /* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] -o FILE.png [--csv FILE]`. */
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "plot.h"
 #include "sweep.h"
@@ -81,6 +82,14 @@ cli_sweep_main (int argc, char **argv)
   if (argc != 2)
     {
       cli_error ("streamsim: sweep needs one schedule (see streamsim sweep --help)");
+      return CLI_EXIT_INPUT;
+    }
+  if (strcmp (argv[1], "-") == 0)
+    {
+      /* Each value and device parses the schedule again (a -D can change
+       * what it expands to); standard input can be read only once. */
+      cli_error ("streamsim: sweep reads SCHEDULE once per value and device, so it must be a "
+                 "file, not - (standard input)");
       return CLI_EXIT_INPUT;
     }
   if (connections < 0 || connections > 32)

@@ -4,11 +4,26 @@
 
 #include <glib.h>
 
+/* How messages name the input "-" (standard input): "<stdin>:3:7: ...". */
+#define INPUT_FILE_STDIN_NAME "<stdin>"
+
+#define INPUT_FILE_ERROR (input_file_error_quark ())
+GQuark input_file_error_quark (void);
+
+typedef enum
+{
+  INPUT_FILE_ERROR_IO,        /* "cannot read PATH: why": a failure of the machine */
+  INPUT_FILE_ERROR_TOO_LARGE, /* "PATH:LINE:1: the file is larger than ...": bad input */
+} InputFileError;
+
+/* `path` as messages name it: INPUT_FILE_STDIN_NAME for "-". */
+const char *input_file_name (const char *path);
+
 /* Reads `path` ("-": standard input) into a NUL-terminated buffer. Stops
  * after the first block holding a NUL byte (the caller's UTF-8 check then
- * reports where it is), and fails (G_FILE_ERROR_FAILED) once more than
- * `max_bytes` have been read. Other errors are G_FILE_ERROR too, naming
- * `path`. */
+ * reports where it is). More than `max_bytes` is INPUT_FILE_ERROR_TOO_LARGE,
+ * naming the line where the limit fell; every other failure is
+ * INPUT_FILE_ERROR_IO, naming `path`. */
 char *input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error);
 
 #endif /* INPUT_FILE_H */

@@ -20,18 +20,14 @@
  * expansion rather than with the file. Per-op cost is one substitution, one
  * tokenization and a few hash lookups; names (streams, events, labels,
  * devices) are interned in the schedule's GStringChunk. */
+#include "input_file.h"
 #include "located_error.h"
 #include "schedule.h"
 #include "schedule_private.h"
 #include "units.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 
 #define LINE_MAX_BYTES 4096
 #define REPEAT_MAX_DEPTH 16
@@ -1909,84 +1905,6 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   return sched;
 }
 
-/* The whole file; a read error is "path: reason". */
-static char *
-read_file (const char *path, gsize *length, GError **error)
-{
-  struct stat st;
-  char *data;
-  gsize cap, len = 0;
-  int fd;
-
-  fd = g_open (path, O_RDONLY, 0);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_IO, "%s: %s", path, g_strerror (saved));
-      return NULL;
-    }
-  if (fstat (fd, &st) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_IO, "%s: %s", path, g_strerror (saved));
-      close (fd);
-      return NULL;
-    }
-  if (S_ISDIR (st.st_mode))
-    {
-      g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_IO,
-                   "%s: is a directory, not a schedule file", path);
-      close (fd);
-      return NULL;
-    }
-  /* A regular file's size bounds the first buffer; a pipe grows it. */
-  cap = S_ISREG (st.st_mode) && st.st_size > 0
-        ? MIN ((gsize) st.st_size, SCHEDULE_MAX_FILE_BYTES) + 1 : 65536;
-  data = g_malloc (cap);
-  for (;;)
-    {
-      gssize n;
-      if (len == cap)
-        {
-          cap *= 2;
-          data = g_realloc (data, cap);
-        }
-      n = read (fd, data + len, cap - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int saved = errno;
-          g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_IO, "%s: %s", path, g_strerror (saved));
-          g_free (data);
-          close (fd);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      len += n;
-      /* The scan stops at the first NUL byte anyway: stop reading there,
-       * so that /dev/zero is refused at once rather than read forever. */
-      if (memchr (data + len - n, '\0', n) != NULL)
-        break;
-      if (len > SCHEDULE_MAX_FILE_BYTES)
-        {
-          guint line = 1;
-          for (const char *c = data; c < data + SCHEDULE_MAX_FILE_BYTES; c++)
-            line += *c == '\n';
-          g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_LIMIT,
-                       "%s:%u:1: the file is larger than 1 GiB; a schedule may be at most "
-                       "1 GiB (write long schedules with `repeat`)", path, line);
-          g_free (data);
-          close (fd);
-          return NULL;
-        }
-    }
-  close (fd);
-  *length = len;
-  return data;
-}
-
 Schedule *
 schedule_parse_file (const char *path, const ScheduleParseOptions *options, GError **error)
 {
@@ -1997,10 +1915,19 @@ schedule_parse_file (const char *path, const ScheduleParseOptions *options, GErr
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  text = read_file (path, &length, error);
+  GError *local = NULL;
+  text = input_file_read (path, SCHEDULE_MAX_FILE_BYTES, &length, &local);
   if (text == NULL)
-    return NULL;
-  sched = schedule_parse_text (path, text, length, options, error);
+    {
+      if (g_error_matches (local, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE))
+        g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_LIMIT,
+                     "%s (write long schedules with `repeat`)", local->message);
+      else
+        g_set_error_literal (error, SCHEDULE_ERROR, SCHEDULE_ERROR_IO, local->message);
+      g_error_free (local);
+      return NULL;
+    }
+  sched = schedule_parse_text (input_file_name (path), text, length, options, error);
   g_free (text);
   return sched;
 }

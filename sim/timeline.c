@@ -1153,14 +1153,15 @@ timeline_read (const char *path, GError **error)
   char *data = input_file_read (path, (gsize) 1 << 30, &len, &local);
   if (data == NULL)
     {
-      g_set_error (error, TIMELINE_ERROR, TIMELINE_ERROR_IO, "%s", local->message);
+      gboolean io = g_error_matches (local, INPUT_FILE_ERROR, INPUT_FILE_ERROR_IO);
+      g_set_error_literal (error, TIMELINE_ERROR, io ? TIMELINE_ERROR_IO : TIMELINE_ERROR_PARSE,
+                           local->message);
       g_error_free (local);
       return NULL;
     }
 
   Timeline *timeline = timeline_new (path);
-  gboolean ok = read_contents (timeline, strcmp (path, "-") == 0 ? "<stdin>" : path,
-                               data, len, error);
+  gboolean ok = read_contents (timeline, input_file_name (path), data, len, error);
   g_free (data);
   if (!ok)
     {

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "support/temp_dir.h"
 
 #define OK_SCHED "device k20\nstream s\nh2d s 1MiB\nkernel s grid=1 block=32 time=1ms\n"
 #define CSV_HEADER "op,line,stream,kind,engine,issue_ns,start_ns,end_ns\n"
@@ -184,7 +185,7 @@ static const ErrorCase cases[] = {
   /* What was typed on the command line is shown the same way (cli_error):
    * a path, a profile name, a -D name. */
   { "cli/control-character-in-path", NULL, NULL, NULL, "predict no\x01such.sched", 3,
-    "streamsim: no\\x01such.sched: ", NULL },
+    "streamsim: cannot read no\\x01such.sched: ", "No such file" },
   { "cli/control-character-in-device", OK_SCHED, NULL, NULL, "predict in.sched --device k2\x01" "0",
     2, "streamsim: --device k2\\x010: bad profile name 'k2\\x010'", "a-z" },
   { "cli/control-character-in-define", OK_SCHED, NULL, NULL, "predict in.sched -D x\x02=1", 2,
@@ -192,35 +193,6 @@ static const ErrorCase cases[] = {
   { "csv/plot-bad-row", NULL, NULL, CSV_HEADER "x,1,s,h2d,h2d,0,0,1\n", "plot in.csv -o out.png", 2,
     "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
 };
-
-static char *
-make_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *dir = g_dir_make_tmp ("streamsim-errors-XXXXXX", &error);
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-write_file (const char *dir, const char *name, const char *text)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_assert_true (g_file_set_contents (path, text, -1, NULL));
-}
-
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 /* Runs streamsim in `dir`; returns its exit status and stderr. */
 static int
@@ -246,17 +218,17 @@ static void
 test_error_case (gconstpointer data)
 {
   const ErrorCase *c = data;
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = temp_dir_new ("streamsim-errors");
   if (c->sched != NULL)
-    write_file (dir, "in.sched", c->sched);
+    temp_dir_write (dir, "in.sched", c->sched);
   if (c->profile != NULL)
-    write_file (dir, "dev.ini", c->profile);
+    temp_dir_write (dir, "dev.ini", c->profile);
   if (c->csv != NULL)
-    write_file (dir, "in.csv", c->csv);
+    temp_dir_write (dir, "in.csv", c->csv);
   /* 5000 bytes on line 2 (comments count: the limit is on the line). */
   g_autofree char *xs = g_strnfill (4998, 'x');
   g_autofree char *long_text = g_strdup_printf ("device k20\n# %s\n", xs);
-  write_file (dir, "long.sched", long_text);
+  temp_dir_write (dir, "long.sched", long_text);
 
   g_autofree char *err = NULL;
   int status = run_in (dir, c->args, &err);
@@ -277,7 +249,7 @@ test_error_case (gconstpointer data)
   g_autofree char *out_png = g_build_filename (dir, "out.png", NULL);
   g_assert_false (g_file_test (out_csv, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (out_png, G_FILE_TEST_EXISTS));
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* A failing run must not touch an existing output: out.csv and out.json keep
@@ -285,10 +257,10 @@ test_error_case (gconstpointer data)
 static void
 test_errors_keep_existing_output (void)
 {
-  g_autofree char *dir = make_dir ();
-  write_file (dir, "in.sched", "device k20\nstream s\nh2d s 4XB\n");
-  write_file (dir, "out.csv", "old\n");
-  write_file (dir, "out.json", "old\n");
+  g_autofree char *dir = temp_dir_new ("streamsim-errors");
+  temp_dir_write (dir, "in.sched", "device k20\nstream s\nh2d s 4XB\n");
+  temp_dir_write (dir, "out.csv", "old\n");
+  temp_dir_write (dir, "out.json", "old\n");
   g_autofree char *err = NULL;
   g_assert_cmpint (run_in (dir, "predict in.sched --csv out.csv --chrome out.json", &err), ==, 2);
   g_autofree char *csv = NULL, *json = NULL;
@@ -304,7 +276,7 @@ test_errors_keep_existing_output (void)
   while (g_dir_read_name (d) != NULL)
     n++;
   g_assert_cmpuint (n, ==, 3);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* Outputs named through a link are written where the link points, and the
@@ -314,10 +286,10 @@ test_errors_keep_existing_output (void)
 static void
 test_errors_outputs_through_links (void)
 {
-  g_autofree char *dir = make_dir ();
-  write_file (dir, "in.sched", OK_SCHED);
-  write_file (dir, "real.csv", "old\n");
-  write_file (dir, "real.json", "old\n");
+  g_autofree char *dir = temp_dir_new ("streamsim-errors");
+  temp_dir_write (dir, "in.sched", OK_SCHED);
+  temp_dir_write (dir, "real.csv", "old\n");
+  temp_dir_write (dir, "real.json", "old\n");
   g_autofree char *csv_link = g_build_filename (dir, "out.csv", NULL);
   g_autofree char *json_link = g_build_filename (dir, "out.json", NULL);
   g_assert_cmpint (symlink ("real.csv", csv_link), ==, 0);
@@ -339,7 +311,49 @@ test_errors_outputs_through_links (void)
   err = NULL;
   g_assert_cmpint (run_in (dir, "predict in.sched --chrome nodir/t.json --quiet", &err), ==, 3);
   g_assert_true (g_str_has_prefix (err, "streamsim: cannot write nodir/t.json: "));
-  remove_dir (dir);
+  temp_dir_remove (dir);
+}
+
+/* Runs `streamsim ARGS < in.sched` in `dir` through the shell; returns its
+ * exit status, stdout and stderr. */
+static int
+run_with_stdin (const char *dir, const char *args, char **out, char **err)
+{
+  g_autofree char *script = g_strdup_printf ("exec \"$0\" %s < in.sched", args);
+  char *argv[] = { (char *) "/bin/sh", (char *) "-c", script, (char *) STREAMSIM_BIN, NULL };
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (dir, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+/* A schedule read from standard input ("-") is named <stdin> in messages
+ * and in the summary; sweep, which parses its schedule once per value, refuses
+ * it rather than reading an empty second copy. */
+static void
+test_errors_schedule_from_stdin (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-errors");
+  temp_dir_write (dir, "in.sched", "device k20\nhost 1us\x01\n");
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (run_with_stdin (dir, "predict -", &out, &err), ==, 2);
+  g_assert_true (g_str_has_prefix (err, "streamsim: <stdin>:2:6: bad time"));
+
+  temp_dir_write (dir, "in.sched", OK_SCHED);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_with_stdin (dir, "predict -", &out, &err), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "schedule     <stdin>\n"));
+  g_assert_cmpstr (err, ==, "");
+
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_with_stdin (dir, "sweep - -D x=1..2", &out, &err), ==, 2);
+  g_assert_true (g_str_has_prefix (err, "streamsim: sweep reads SCHEDULE once per value"));
+  temp_dir_remove (dir);
 }
 
 int
@@ -353,5 +367,6 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/errors/keep-existing-output", test_errors_keep_existing_output);
   g_test_add_func ("/errors/outputs-through-links", test_errors_outputs_through_links);
+  g_test_add_func ("/errors/schedule-from-stdin", test_errors_schedule_from_stdin);
   return g_test_run ();
 }

@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include "plot.h"
 #include "timeline.h"
+#include "support/temp_dir.h"
 
 /* Tests that draw need gnuplot; without it they are skipped, saying so. */
 static gboolean
@@ -50,19 +51,6 @@ count_files (const char *dir)
   return n;
 }
 
-static void
-remove_dir (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
-
 /* Two streams, H2D, two overlapping kernels (two compute lanes), D2H, a
  * record marker and a host sync (on `sync_stream`); labels with a blank and
  * a quote. */
@@ -100,7 +88,7 @@ test_png_default_size (void)
   if (!need_gnuplot ())
     return;
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *png = g_build_filename (dir, "t.png", NULL);
   PlotOptions options;
   plot_options_init (&options);
@@ -117,7 +105,7 @@ test_png_default_size (void)
   g_assert_no_error (error);
   assert_png_size (png, 1600, 900);
   g_assert_cmpuint (count_files (dir), ==, 1);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 static void
@@ -126,7 +114,7 @@ test_png_custom_size (void)
   if (!need_gnuplot ())
     return;
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *png = g_build_filename (dir, "small.PNG", NULL);
   PlotOptions options;
   plot_options_init (&options);
@@ -135,7 +123,7 @@ test_png_custom_size (void)
   g_assert_true (plot_timeline_file (t, NULL, &options, png, &error));
   g_assert_no_error (error);
   assert_png_size (png, 800, 500);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* A timeline against itself: every row gets two lanes; the picture is made
@@ -146,7 +134,7 @@ test_vs_self (void)
   if (!need_gnuplot ())
     return;
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *png = g_build_filename (dir, "vs.png", NULL);
   PlotOptions options;
   plot_options_init (&options);
@@ -155,7 +143,7 @@ test_vs_self (void)
   g_assert_true (plot_timeline_file (t, t, &options, png, &error));
   g_assert_no_error (error);
   assert_png_size (png, 1600, 900);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* ".svg" picks gnuplot's svg terminal: the file is an SVG document of the
@@ -166,7 +154,7 @@ test_svg (void)
   if (!need_gnuplot ())
     return;
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *svg = g_build_filename (dir, "t.svg", NULL);
   g_autoptr (GError) error = NULL;
   g_assert_true (plot_timeline_file (t, NULL, NULL, svg, &error));
@@ -176,7 +164,7 @@ test_svg (void)
   g_assert_nonnull (strstr (text, "<svg"));
   g_assert_nonnull (strstr (text, "width=\"1600\""));
   g_assert_nonnull (strstr (text, "big kernel"));
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* 64 streams and 10,000 ops, kernels four deep: still one picture of the
@@ -198,7 +186,7 @@ test_many_ops (void)
                           .end = start + (strcmp (engine, "compute") == 0 ? 2800 : 280) };
       timeline_append (t, &row);
     }
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *png = g_build_filename (dir, "many.png", NULL);
   PlotOptions options;
   plot_options_init (&options);
@@ -211,7 +199,7 @@ test_many_ops (void)
   g_test_message ("64 streams, 10000 ops drawn in %.2f s", seconds);
   g_assert_cmpfloat (seconds, <, 60.0);
   assert_png_size (png, 1600, 900);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* User errors: an unknown picture type, an empty timeline, one with
@@ -221,7 +209,7 @@ test_input_errors (void)
 {
   g_autoptr (Timeline) t = make_fixture ();
   g_autoptr (Timeline) empty = timeline_new ("empty.csv");
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *jpg = g_build_filename (dir, "t.jpg", NULL);
   g_autofree char *png = g_build_filename (dir, "t.png", NULL);
   g_autoptr (GError) error = NULL;
@@ -256,7 +244,7 @@ test_input_errors (void)
       g_assert_nonnull (strstr (error->message, "WIDTHxHEIGHT"));
       g_clear_error (&error);
     }
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* gnuplot missing: a clear error, no picture and no temporary left. */
@@ -264,7 +252,7 @@ static void
 test_gnuplot_missing (void)
 {
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *png = g_build_filename (dir, "t.png", NULL);
   g_setenv ("STREAMSIM_GNUPLOT", "streamsim-test-no-such-gnuplot", TRUE);
   g_autoptr (GError) error = NULL;
@@ -274,7 +262,7 @@ test_gnuplot_missing (void)
   g_assert_error (error, PLOT_ERROR, PLOT_ERROR_GNUPLOT);
   g_assert_nonnull (strstr (error->message, "gnuplot not found"));
   g_assert_cmpuint (count_files (dir), ==, 0);
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 /* gnuplot failing (a broken script): the error carries gnuplot's own
@@ -285,7 +273,7 @@ test_gnuplot_fails (void)
   if (!need_gnuplot ())
     return;
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *scripts = g_dir_make_tmp ("test-plot-scripts-XXXXXX", NULL);
   g_autofree char *script = g_build_filename (scripts, "gantt.gp", NULL);
   g_assert_true (g_file_set_contents (script,
@@ -307,8 +295,8 @@ test_gnuplot_fails (void)
   g_autofree char *old = NULL;
   g_assert_true (g_file_get_contents (png, &old, NULL, NULL));
   g_assert_cmpstr (old, ==, "old");
-  remove_dir (dir);
-  remove_dir (scripts);
+  temp_dir_remove (dir);
+  temp_dir_remove (scripts);
 }
 
 /* Strings reach gnuplot quoted: a quote is doubled, control characters
@@ -349,7 +337,7 @@ test_cli (void)
     return;
   /* timeline_read wants a stream in every row, so the sync names one here. */
   g_autoptr (Timeline) t = make_fixture_on ("default");
-  g_autofree char *dir = g_dir_make_tmp ("test-plot-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-plot");
   g_autofree char *csv = g_build_filename (dir, "t.csv", NULL);
   g_autoptr (GError) error = NULL;
   g_assert_true (timeline_write (t, csv, &error));
@@ -386,7 +374,7 @@ test_cli (void)
   g_assert_cmpint (run_cli (bad, &err), ==, 2);
   g_assert_nonnull (strstr (err, ".png or .svg"));
   g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
-  remove_dir (dir);
+  temp_dir_remove (dir);
 }
 
 int
