@@ -4,8 +4,10 @@
 #include "chrome_trace.h"
 #include "cli.h"
 #include "eng_check.h"
+#include "output_file.h"
 #include "plot.h"
 #include "prediction.h"
+#include "prediction_json.h"
 #include "units.h"
 
 static const char predict_description[] =
@@ -123,8 +125,7 @@ print_explain (const Prediction *p, FILE *out)
         continue;
       TimelineRow row;
       prediction_row (p, i, &row, scratch);
-      SimTime waited = (r->cause == ENG_CAUSE_SYNC ? r->end : r->start) - r->issue;
-      g_autofree char *w = units_format_time (waited);
+      g_autofree char *w = units_format_time (prediction_waited (p, i));
       fprintf (out, "  op %-5" G_GSIZE_FORMAT " line %-4u %-6s %-8s waited %10s: %s\n", i, row.line,
                row.kind, row.stream, w, row.cause);
       shown++;
@@ -140,6 +141,7 @@ cli_predict_main (int argc, char **argv)
   g_autofree char *csv = NULL;
   g_autofree char *plot = NULL;
   g_autofree char *chrome = NULL;
+  g_autofree char *json = NULL;
   g_auto (GStrv) defines = NULL;
   g_autofree char *connections_arg = NULL;
   g_autofree char *max_ops_arg = NULL;
@@ -163,7 +165,10 @@ cli_predict_main (int argc, char **argv)
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
-      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev)", "FILE" },
+      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout)", "FILE" },
+    { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
+      "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
+      "utilization, the overlaps (- for stdout)", "FILE" },
     { "max-ops", 0, 0, G_OPTION_ARG_STRING, &max_ops_arg,
       "Refuse schedules that expand to more ops (default 50000000)", "N" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &check,
@@ -194,6 +199,18 @@ cli_predict_main (int argc, char **argv)
                                                   &max_ops))
     return CLI_EXIT_INPUT;
   /* Refuse a picture type gnuplot cannot draw now, before the CSV is written. */
+  /* Standard output can carry one of them; the text summary then goes to
+   * standard error, so that the file piped on stays whole. */
+  const char *const to_stdout[] = { csv, json, chrome };
+  guint n_stdout = 0;
+  for (gsize i = 0; i < G_N_ELEMENTS (to_stdout); i++)
+    n_stdout += to_stdout[i] != NULL && strcmp (to_stdout[i], "-") == 0;
+  if (n_stdout > 1)
+    {
+      cli_error ("streamsim predict: only one of --csv, --json and --chrome can be - "
+                 "(standard output)");
+      return CLI_EXIT_INPUT;
+    }
   if (plot != NULL && !plot_check_output (plot, &error))
     {
       cli_error ("streamsim predict: --plot %s", error->message);
@@ -208,6 +225,13 @@ cli_predict_main (int argc, char **argv)
 
   if (csv != NULL && !prediction_write_csv (p, csv, &error))
     return cli_report_error (error);
+  if (json != NULL)
+    {
+      gsize length = 0;
+      g_autofree char *data = prediction_json_to_data (p, &length);
+      if (!output_file_set_contents (json, data, length, &error))
+        return cli_report_error (error);
+    }
   if (plot != NULL || chrome != NULL)
     {
       g_autoptr (Timeline) timeline = prediction_timeline (p);
@@ -222,7 +246,7 @@ cli_predict_main (int argc, char **argv)
             return cli_report_error (error);
         }
     }
-  FILE *out = (csv != NULL && strcmp (csv, "-") == 0) ? stderr : stdout;
+  FILE *out = n_stdout > 0 ? stderr : stdout;
   if (!quiet)
     print_summary (p, out);
   if (explain)

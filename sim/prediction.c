@@ -133,6 +133,15 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->cause = scratch->str;
 }
 
+SimTime
+prediction_waited (const Prediction *p, gsize index)
+{
+  const EngOpResult *r = &eng_sim_results (p->sim)[index];
+  if (r->cause == ENG_CAUSE_NONE)
+    return 0;
+  return (r->cause == ENG_CAUSE_SYNC ? r->end : r->start) - r->issue;
+}
+
 char **
 prediction_meta (const Prediction *p)
 {

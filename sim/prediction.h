@@ -41,6 +41,11 @@ SimTime prediction_makespan (const Prediction *prediction);
 void prediction_row (const Prediction *prediction, gsize index, TimelineRow *row,
                      GString *scratch);
 
+/* How long op `index` waited, as --explain reports it: from its issue to
+ * its start (a sync: to its end, since a sync's wait is its run); 0 for an
+ * op that waited for nothing (its cause ENG_CAUSE_NONE). */
+SimTime prediction_waited (const Prediction *prediction, gsize index);
+
 /* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
  * free with g_strfreev. */
 char **prediction_meta (const Prediction *prediction);

@@ -190,6 +190,9 @@ static const ErrorCase cases[] = {
     2, "streamsim: --device k2\\x010: bad profile name 'k2\\x010'", "a-z" },
   { "cli/control-character-in-define", OK_SCHED, NULL, NULL, "predict in.sched -D x\x02=1", 2,
     "streamsim: -D x\\x02=1: 'x\\x02' is not a parameter name", NULL },
+  /* Standard output carries one file at most. */
+  { "cli/two-outputs-on-stdout", OK_SCHED, NULL, NULL, "predict in.sched --csv - --json -", 2,
+    "streamsim predict: only one of --csv, --json and --chrome can be -", NULL },
   { "csv/plot-bad-row", NULL, NULL, CSV_HEADER "x,1,s,h2d,h2d,0,0,1\n", "plot in.csv -o out.png", 2,
     "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
 };

@@ -1,0 +1,79 @@
+/* prediction_json.c: the summary of a prediction as JSON (see prediction_json.h). */
+#include <json-glib/json-glib.h>
+#include "prediction_json.h"
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_string (JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_string_value (b, value);
+}
+
+char *
+prediction_json_to_data (const Prediction *p, gsize *length)
+{
+  g_return_val_if_fail (p != NULL, NULL);
+  PredictionSummary s;
+  prediction_summarize (p, &s);
+
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  /* source, schedule, device, connections, makespan_ns: the CSV's header
+   * lines, so that the two outputs of one run name it alike */
+  g_auto (GStrv) meta = prediction_meta (p);
+  for (char **kv = meta; kv[0] != NULL; kv += 2)
+    {
+      if (g_str_equal (kv[0], "connections"))
+        add_int (b, kv[0], (gint64) g_ascii_strtoull (kv[1], NULL, 10));
+      else if (g_str_equal (kv[0], "makespan_ns"))
+        continue; /* below, after ops */
+      else
+        add_string (b, kv[0], kv[1]);
+    }
+  add_int (b, "ops", (gint64) schedule_n_ops (prediction_schedule (p)));
+  add_int (b, "makespan_ns", s.makespan);
+
+  json_builder_set_member_name (b, "engines");
+  json_builder_begin_array (b);
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    {
+      /* as the text summary: markers' "stream" engine takes no time */
+      if (s.ops[e] == 0 || e == ENG_ENGINE_STREAM)
+        continue;
+      json_builder_begin_object (b);
+      add_string (b, "engine", eng_engine_name ((EngEngine) e));
+      add_int (b, "ops", s.ops[e]);
+      add_int (b, "busy_ns", s.busy[e]);
+      json_builder_set_member_name (b, "utilization");
+      json_builder_add_double_value (b, s.makespan > 0 ? (double) s.busy[e] / (double) s.makespan
+                                                      : 0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  add_int (b, "copy_busy_ns", s.copy_busy);
+  add_int (b, "copy_compute_overlap_ns", s.copy_compute_overlap);
+  add_int (b, "h2d_d2h_overlap_ns", s.h2d_d2h_overlap);
+  add_int (b, "host_blocked_ns", s.host_blocked);
+  json_builder_end_object (b);
+
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  g_autoptr (JsonGenerator) generator = json_generator_new ();
+  json_generator_set_pretty (generator, TRUE);
+  json_generator_set_root (generator, root);
+  gsize n = 0;
+  char *text = json_generator_to_data (generator, &n);
+  /* a text file ends in a line break */
+  char *data = g_strconcat (text, "\n", NULL);
+  g_free (text);
+  if (length != NULL)
+    *length = n + 1;
+  return data;
+}

@@ -1,0 +1,27 @@
+/* prediction_json.h: a prediction's summary as JSON, for scripts that run streamsim in a loop.
+ *
+ * The numbers `predict` prints as text, in whole nanoseconds, under stable
+ * names:
+ *
+ *   {"source": "predicted by streamsim 0.1.0", "schedule": "a.sched",
+ *    "device": "k20", "connections": 8, "ops": 9, "makespan_ns": 4123062,
+ *    "engines": [{"engine": "h2d", "ops": 3, "busy_ns": 2127153,
+ *                 "utilization": 0.516}, ...],
+ *    "copy_busy_ns": ..., "copy_compute_overlap_ns": ...,
+ *    "h2d_d2h_overlap_ns": ..., "host_blocked_ns": ...}
+ *
+ * "engines" lists the engines that ran an op, in the text summary's order;
+ * "utilization" is busy time over the makespan (0 to 1). Per-op times and
+ * causes are the timeline CSV's (--csv), not repeated here: a summary stays
+ * small whatever the schedule's length. */
+#ifndef PREDICTION_JSON_H
+#define PREDICTION_JSON_H
+
+#include <glib.h>
+#include "prediction.h"
+
+/* The JSON text, newly allocated, ending in a line break; sets *length
+ * when not NULL. */
+char *prediction_json_to_data (const Prediction *prediction, gsize *length);
+
+#endif /* PREDICTION_JSON_H */

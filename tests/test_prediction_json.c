@@ -1,0 +1,133 @@
+/* test_prediction_json.c: `predict --json`'s summary, read back and compared with a timeline worked out by hand. */
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include "prediction.h"
+#include "prediction_json.h"
+#include "support/temp_dir.h"
+
+/* Two streams, each an H2D, a kernel and a D2H, then a device sync, on the
+ * schematic K20: every phase takes exactly 1 ms, host calls and latencies
+ * take nothing, two copy engines, one SM holding one block. By hand:
+ *
+ *   H2D engine:  s1's copy 0-1 ms, s2's 1-2 ms (one engine per direction)
+ *   compute:     s1's kernel 1-2 ms (after its copy), s2's 2-3 ms
+ *   D2H engine:  s1's copy 2-3 ms, s2's 3-4 ms
+ *   host:        the sync, issued at 0, returns at 4 ms
+ *
+ * So the makespan is 4 ms; each engine is busy 2 ms (half of it); copies
+ * together 0-4 ms; copies and kernels overlap over 1-3 ms; H2D (0-2) and
+ * D2H (2-4) never overlap; the host is blocked 4 ms. */
+static const char schedule_text[] =
+  "device schematic-k20\n"
+  "stream s1\n"
+  "stream s2\n"
+  "h2d s1 4MiB\n"
+  "kernel s1 grid=1 block=32 time=1ms\n"
+  "d2h s1 4MiB\n"
+  "h2d s2 4MiB\n"
+  "kernel s2 grid=1 block=32 time=1ms\n"
+  "d2h s2 4MiB\n"
+  "sync device\n";
+
+static JsonObject *
+engine_entry (JsonArray *engines, const char *name)
+{
+  for (guint i = 0; i < json_array_get_length (engines); i++)
+    {
+      JsonObject *e = json_array_get_object_element (engines, i);
+      if (strcmp (json_object_get_string_member (e, "engine"), name) == 0)
+        return e;
+    }
+  g_error ("no engine '%s' in the summary", name);
+}
+
+static void
+assert_engine (JsonArray *engines, const char *name, gint64 ops, gint64 busy_ns,
+               double utilization)
+{
+  JsonObject *e = engine_entry (engines, name);
+  g_assert_cmpint (json_object_get_int_member (e, "ops"), ==, ops);
+  g_assert_cmpint (json_object_get_int_member (e, "busy_ns"), ==, busy_ns);
+  g_assert_cmpfloat_with_epsilon (json_object_get_double_member (e, "utilization"), utilization,
+                                  1e-12);
+}
+
+static void
+test_summary_by_hand (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-json");
+  temp_dir_write (dir, "two.sched", schedule_text);
+  g_autofree char *sched_path = g_build_filename (dir, "two.sched", NULL);
+  PredictionOptions options = { NULL, 0, NULL, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Prediction) p = prediction_run (sched_path, &options, &error);
+  g_assert_no_error (error);
+  gsize length = 0;
+  g_autofree char *data = prediction_json_to_data (p, &length);
+  g_assert_cmpuint (length, ==, strlen (data));
+  g_assert_true (g_str_has_suffix (data, "}\n"));
+
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, data, (gssize) length, &error));
+  g_assert_no_error (error);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (o, "source"),
+                                   "predicted by streamsim "));
+  g_assert_cmpstr (json_object_get_string_member (o, "schedule"), ==, sched_path);
+  g_assert_cmpstr (json_object_get_string_member (o, "device"), ==, "schematic-k20");
+  g_assert_cmpint (json_object_get_int_member (o, "connections"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (o, "ops"), ==, 7);
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 4000000);
+
+  JsonArray *engines = json_object_get_array_member (o, "engines");
+  /* h2d, d2h, compute, host: the engines that ran an op */
+  g_assert_cmpuint (json_array_get_length (engines), ==, 4);
+  assert_engine (engines, "h2d", 2, 2000000, 0.5);
+  assert_engine (engines, "d2h", 2, 2000000, 0.5);
+  assert_engine (engines, "compute", 2, 2000000, 0.5);
+  /* a sync blocks the host; it is not host work */
+  assert_engine (engines, "host", 1, 0, 0);
+
+  g_assert_cmpint (json_object_get_int_member (o, "copy_busy_ns"), ==, 4000000);
+  g_assert_cmpint (json_object_get_int_member (o, "copy_compute_overlap_ns"), ==, 2000000);
+  g_assert_cmpint (json_object_get_int_member (o, "h2d_d2h_overlap_ns"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "host_blocked_ns"), ==, 4000000);
+  temp_dir_remove (dir);
+}
+
+/* With --json - (or --chrome -), standard output holds the JSON alone and
+ * the text summary goes to standard error; before, --chrome - appended the
+ * summary to the JSON. */
+static void
+test_stdout_holds_json_alone (gconstpointer data)
+{
+  const char *option = data;
+  g_autofree char *dir = temp_dir_new ("streamsim-json");
+  temp_dir_write (dir, "two.sched", schedule_text);
+  char *argv[] = { (char *) STREAMSIM_BIN, (char *) "predict", (char *) "two.sched",
+                   (char *) option, (char *) "-", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (dir, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, &error));
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
+  temp_dir_remove (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/prediction-json/summary-by-hand", test_summary_by_hand);
+  g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/json", "--json",
+                        test_stdout_holds_json_alone);
+  g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/chrome", "--chrome",
+                        test_stdout_holds_json_alone);
+  return g_test_run ();
+}
