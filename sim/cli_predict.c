@@ -198,7 +198,6 @@ cli_predict_main (int argc, char **argv)
   if (max_ops_arg != NULL && !parse_count_option ("max-ops", max_ops_arg, 1, G_MAXUINT32 - 1,
                                                   &max_ops))
     return CLI_EXIT_INPUT;
-  /* Refuse a picture type gnuplot cannot draw now, before the CSV is written. */
   /* Standard output can carry one of them; the text summary then goes to
    * standard error, so that the file piped on stays whole. */
   const char *const to_stdout[] = { csv, json, chrome };
@@ -211,6 +210,7 @@ cli_predict_main (int argc, char **argv)
                  "(standard output)");
       return CLI_EXIT_INPUT;
     }
+  /* Refuse a picture type gnuplot cannot draw now, before the CSV is written. */
   if (plot != NULL && !plot_check_output (plot, &error))
     {
       cli_error ("streamsim predict: --plot %s", error->message);
