@@ -1,6 +1,7 @@
 /* cli_compare.c: `streamsim compare PREDICTED.csv MEASURED.csv`: per-op and makespan errors of a prediction. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "cli.h"
 #include "compare.h"
 #include "timeline.h"
@@ -97,6 +98,11 @@ cli_compare_main (int argc, char **argv)
     {
       cli_error ("streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
                  "(see streamsim compare --help)");
+      return CLI_EXIT_INPUT;
+    }
+  if (strcmp (argv[1], "-") == 0 && strcmp (argv[2], "-") == 0)
+    {
+      cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
       return CLI_EXIT_INPUT;
     }
   if (!(max_error >= 0) || isinf (max_error))

@@ -84,6 +84,11 @@ cli_plot_main (int argc, char **argv)
 
   if (output != NULL && !plot_check_output (output, &error))
     return report_plot_error (error);
+  if (vs_path != NULL && strcmp (argv[1], "-") == 0 && strcmp (vs_path, "-") == 0)
+    {
+      cli_error ("streamsim: plot can read only one of TIMELINE and --vs from - (standard input)");
+      return CLI_EXIT_INPUT;
+    }
 
   g_autoptr (Timeline) timeline = timeline_read (argv[1], &error);
   if (timeline == NULL)

@@ -193,6 +193,11 @@ static const ErrorCase cases[] = {
   /* Standard output carries one file at most. */
   { "cli/two-outputs-on-stdout", OK_SCHED, NULL, NULL, "predict in.sched --csv - --json -", 2,
     "streamsim predict: only one of --csv, --json and --chrome can be -", NULL },
+  /* Standard input holds one timeline, not two. */
+  { "cli/compare-stdin-twice", NULL, NULL, NULL, "compare - -", 2,
+    "streamsim: compare can read only one of its timelines from -", NULL },
+  { "cli/plot-stdin-twice", NULL, NULL, NULL, "plot - --vs - -o out.png", 2,
+    "streamsim: plot can read only one of TIMELINE and --vs from -", NULL },
   { "csv/plot-bad-row", NULL, NULL, CSV_HEADER "x,1,s,h2d,h2d,0,0,1\n", "plot in.csv -o out.png", 2,
     "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
 };
