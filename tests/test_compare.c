@@ -5,6 +5,7 @@
 #include <glib/gstdio.h>
 #include "compare.h"
 #include "timeline.h"
+#include "support/cli_run.h"
 
 static void
 add_on (Timeline *t, const char *stream, guint32 op, guint32 line, const char *kind,
@@ -165,19 +166,8 @@ test_identical_and_empty (void)
 static int
 run_compare (const char *a, const char *b, const char *max_error)
 {
-  const char *argv[] = { STREAMSIM_BIN, "compare", a, b, "--max-error", max_error, NULL };
-  int status = 0;
-  GError *error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL,
-                               G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-                               NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  if (g_spawn_check_wait_status (status, &error))
-    return 0;
-  g_assert_error (error, G_SPAWN_EXIT_ERROR, error->code);
-  int code = error->code;
-  g_error_free (error);
-  return code;
+  const char *const args[] = { "compare", a, b, "--max-error", max_error, NULL };
+  return cli_run (NULL, args, NULL, NULL, NULL);
 }
 
 /* The CLI on the files of test_errors (makespan error 20%): --max-error 25

@@ -12,8 +12,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#include "support/cli_run.h"
 #include "support/temp_dir.h"
 
 #define OK_SCHED "device k20\nstream s\nh2d s 1MiB\nkernel s grid=1 block=32 time=1ms\n"
@@ -202,24 +202,13 @@ static const ErrorCase cases[] = {
     "streamsim: in.csv:2:1: bad op 'x'", "non-negative integer" },
 };
 
-/* Runs streamsim in `dir`; returns its exit status and stderr. */
+/* Runs streamsim in `dir` with `args` split on spaces; returns its exit
+ * status and stderr. */
 static int
 run_in (const char *dir, const char *args, char **err)
 {
   g_auto (GStrv) words = g_strsplit (args, " ", -1);
-  GPtrArray *argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) STREAMSIM_BIN);
-  for (char **w = words; *w != NULL; w++)
-    g_ptr_array_add (argv, *w);
-  g_ptr_array_add (argv, NULL);
-  int wait_status = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
-                               NULL, NULL, err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_ptr_array_free (argv, TRUE);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
+  return cli_run (dir, (const char *const *) words, NULL, NULL, err);
 }
 
 static void
@@ -322,44 +311,30 @@ test_errors_outputs_through_links (void)
   temp_dir_remove (dir);
 }
 
-/* Runs `streamsim ARGS < in.sched` in `dir` through the shell; returns its
- * exit status, stdout and stderr. */
-static int
-run_with_stdin (const char *dir, const char *args, char **out, char **err)
-{
-  g_autofree char *script = g_strdup_printf ("exec \"$0\" %s < in.sched", args);
-  char *argv[] = { (char *) "/bin/sh", (char *) "-c", script, (char *) STREAMSIM_BIN, NULL };
-  int wait_status = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (dir, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err,
-                               &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
-}
-
 /* A schedule read from standard input ("-") is named <stdin> in messages
  * and in the summary; sweep, which parses its schedule once per value, refuses
  * it rather than reading an empty second copy. */
 static void
 test_errors_schedule_from_stdin (void)
 {
+  static const char *const predict[] = { "predict", "-", NULL };
+  static const char *const sweep[] = { "sweep", "-", "-D", "x=1..2", NULL };
   g_autofree char *dir = temp_dir_new ("streamsim-errors");
   temp_dir_write (dir, "in.sched", "device k20\nhost 1us\x01\n");
   g_autofree char *out = NULL, *err = NULL;
-  g_assert_cmpint (run_with_stdin (dir, "predict -", &out, &err), ==, 2);
+  g_assert_cmpint (cli_run (dir, predict, "in.sched", &out, &err), ==, 2);
   g_assert_true (g_str_has_prefix (err, "streamsim: <stdin>:2:6: bad time"));
 
   temp_dir_write (dir, "in.sched", OK_SCHED);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_with_stdin (dir, "predict -", &out, &err), ==, 0);
+  g_assert_cmpint (cli_run (dir, predict, "in.sched", &out, &err), ==, 0);
   g_assert_true (g_str_has_prefix (out, "schedule     <stdin>\n"));
   g_assert_cmpstr (err, ==, "");
 
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_with_stdin (dir, "sweep - -D x=1..2", &out, &err), ==, 2);
+  g_assert_cmpint (cli_run (dir, sweep, "in.sched", &out, &err), ==, 2);
   g_assert_true (g_str_has_prefix (err, "streamsim: sweep reads SCHEDULE once per value"));
   temp_dir_remove (dir);
 }

@@ -1,10 +1,10 @@
 /* test_plot.c: Gantt charts come out of gnuplot at the requested size, and failures leave no file. */
 #include <string.h>
-#include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "plot.h"
 #include "timeline.h"
+#include "support/cli_run.h"
 #include "support/temp_dir.h"
 
 /* Tests that draw need gnuplot; without it they are skipped, saying so. */
@@ -311,23 +311,6 @@ test_vars (void)
   g_assert_cmpstr (cmd->str, ==, "a='it''s x';n=-42;e='';");
 }
 
-static int
-run_cli (const char *const *args, char **err)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (gpointer) STREAMSIM_BIN);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  gint status = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-                               NULL, NULL, NULL, err, &status, &error));
-  g_assert_no_error (error);
-  g_ptr_array_free (argv, TRUE);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 /* `streamsim plot` on a CSV: a PNG of --size, a --vs overlay, --chrome
  * alone (no picture then), and exit 2 for an unknown picture type. */
 static void
@@ -346,32 +329,32 @@ test_cli (void)
   g_autofree char *png = g_build_filename (dir, "out.png", NULL);
   const char *plot[] = { "plot", csv, "-o", png, "--streams", "--size", "1000x600", NULL };
   g_autofree char *err = NULL;
-  g_assert_cmpint (run_cli (plot, &err), ==, 0);
+  g_assert_cmpint (cli_run (NULL, plot, NULL, NULL, &err), ==, 0);
   assert_png_size (png, 1000, 600);
 
   g_autofree char *vs = g_build_filename (dir, "vs.png", NULL);
   const char *overlay[] = { "plot", csv, "--vs", csv, "-o", vs, NULL };
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (overlay, &err), ==, 0);
+  g_assert_cmpint (cli_run (NULL, overlay, NULL, NULL, &err), ==, 0);
   assert_png_size (vs, 1600, 900);
 
   g_autofree char *json = g_build_filename (dir, "t.json", NULL);
   g_autofree char *default_png = g_build_filename (dir, "t.png", NULL);
   const char *chrome[] = { "plot", csv, "--chrome", json, NULL };
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (chrome, &err), ==, 0);
+  g_assert_cmpint (cli_run (NULL, chrome, NULL, NULL, &err), ==, 0);
   g_assert_true (g_file_test (json, G_FILE_TEST_IS_REGULAR));
   g_assert_false (g_file_test (default_png, G_FILE_TEST_EXISTS));
 
   const char *plain[] = { "plot", csv, NULL };
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (plain, &err), ==, 0);
+  g_assert_cmpint (cli_run (NULL, plain, NULL, NULL, &err), ==, 0);
   assert_png_size (default_png, 1600, 900);
 
   g_autofree char *gif = g_build_filename (dir, "t.gif", NULL);
   const char *bad[] = { "plot", csv, "-o", gif, NULL };
   g_clear_pointer (&err, g_free);
-  g_assert_cmpint (run_cli (bad, &err), ==, 2);
+  g_assert_cmpint (cli_run (NULL, bad, NULL, NULL, &err), ==, 2);
   g_assert_nonnull (strstr (err, ".png or .svg"));
   g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
   temp_dir_remove (dir);

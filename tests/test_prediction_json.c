@@ -3,6 +3,7 @@
 #include <string.h>
 #include "prediction.h"
 #include "prediction_json.h"
+#include "support/cli_run.h"
 #include "support/temp_dir.h"
 
 /* Two streams, each an H2D, a kernel and a D2H, then a device sync, on the
@@ -104,15 +105,10 @@ test_stdout_holds_json_alone (gconstpointer data)
   const char *option = data;
   g_autofree char *dir = temp_dir_new ("streamsim-json");
   temp_dir_write (dir, "two.sched", schedule_text);
-  char *argv[] = { (char *) STREAMSIM_BIN, (char *) "predict", (char *) "two.sched",
-                   (char *) option, (char *) "-", NULL };
+  const char *const args[] = { "predict", "two.sched", option, "-", NULL };
   g_autofree char *out = NULL, *err = NULL;
-  int wait_status = 0;
+  g_assert_cmpint (cli_run (dir, args, NULL, &out, &err), ==, 0);
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (dir, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                               &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_spawn_check_wait_status (wait_status, &error));
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
   g_assert_no_error (error);

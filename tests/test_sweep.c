@@ -1,6 +1,5 @@
 /* test_sweep.c: sweep value lists, and a sweep's makespans against single predictions (API and CLI). */
 #include <string.h>
-#include <sys/wait.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "eng_sim.h"
@@ -8,6 +7,7 @@
 #include "profile_file.h"
 #include "schedule.h"
 #include "sweep.h"
+#include "support/cli_run.h"
 
 #define PIPELINE SRCDIR "/traces/seed/pipeline.sched"
 
@@ -129,24 +129,6 @@ makespan_by_api (const char *device, const char *const *defines)
   return makespan;
 }
 
-static int
-run_cli (const char *const *args)
-{
-  GPtrArray *argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (gpointer) STREAMSIM_BIN);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (gpointer) args[i]);
-  g_ptr_array_add (argv, NULL);
-  gint status = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL,
-                               G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-                               NULL, NULL, NULL, &status, &error));
-  g_assert_no_error (error);
-  g_ptr_array_free (argv, TRUE);
-  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
-}
-
 /* The CSV's records, split on commas outside quotes (RFC 4180), '#' lines
  * skipped: enough for the timeline and sweep files written here. */
 static GPtrArray *
@@ -201,7 +183,7 @@ makespan_by_predict (const char *dir, const char *device, const char *value)
   g_autofree char *define = g_strdup_printf ("nchunks=%s", value);
   const char *args[] = { "predict", PIPELINE, "--device", device, "-D", define, "--csv", csv,
                          "-q", NULL };
-  g_assert_cmpint (run_cli (args), ==, 0);
+  g_assert_cmpint (cli_run (NULL, args, NULL, NULL, NULL), ==, 0);
   g_autoptr (GPtrArray) records = read_csv (csv);
   g_assert_cmpuint (records->len, >, 1);
   guint end = column_of (g_ptr_array_index (records, 0), "end_ns");
@@ -246,7 +228,7 @@ test_matches_predict (void)
   g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
   const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1..8*2", "--device", "c1060,c2050",
                          "--device", "k20", "--csv", csv, "-q", NULL };
-  g_assert_cmpint (run_cli (args), ==, 0);
+  g_assert_cmpint (cli_run (NULL, args, NULL, NULL, NULL), ==, 0);
   g_autoptr (GPtrArray) records = read_csv (csv);
   g_assert_cmpuint (records->len, ==, 1 + 4 * 3);
   g_assert_cmpstrv (g_ptr_array_index (records, 0),
@@ -341,7 +323,7 @@ test_plot (void)
   g_autofree char *svg = g_build_filename (dir, "sweep.svg", NULL);
   const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1,3,5", "--device", "c2050",
                          "-o", svg, "-q", NULL };
-  g_assert_cmpint (run_cli (args), ==, 0);
+  g_assert_cmpint (cli_run (NULL, args, NULL, NULL, NULL), ==, 0);
   g_autofree char *text = NULL;
   g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "<svg"));
@@ -360,15 +342,15 @@ test_cli_errors (void)
   g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
   g_autofree char *gif = g_build_filename (dir, "s.gif", NULL);
   const char *range[] = { "sweep", PIPELINE, "-D", "nchunks=5..1", "--csv", csv, NULL };
-  g_assert_cmpint (run_cli (range), ==, 2);
+  g_assert_cmpint (cli_run (NULL, range, NULL, NULL, NULL), ==, 2);
   const char *none[] = { "sweep", PIPELINE, "-D", "nchunks=4", "--csv", csv, NULL };
-  g_assert_cmpint (run_cli (none), ==, 2);
+  g_assert_cmpint (cli_run (NULL, none, NULL, NULL, NULL), ==, 2);
   const char *device[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "--device",
                            "no-such-gpu", "--csv", csv, NULL };
-  g_assert_cmpint (run_cli (device), ==, 2);
+  g_assert_cmpint (cli_run (NULL, device, NULL, NULL, NULL), ==, 2);
   const char *picture[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "-o", gif, "--csv", csv,
                             NULL };
-  g_assert_cmpint (run_cli (picture), ==, 2);
+  g_assert_cmpint (cli_run (NULL, picture, NULL, NULL, NULL), ==, 2);
   g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
   g_rmdir (dir);
