@@ -3,6 +3,7 @@
 #include <string.h>
 #include "prediction.h"
 #include "profile_file.h"
+#include "timeline_writer.h"
 
 struct Prediction
 {

@@ -42,22 +42,8 @@ typedef enum
   TIMELINE_ERROR_PARSE, /* message starts with "file:line:column: " */
 } TimelineError;
 
-/* ---- Writing, streamed: rows are not kept in memory. ---- */
-
-typedef struct TimelineWriter TimelineWriter;
-
-/* Writes to a temporary file beside `path`; timeline_writer_finish() renames
- * it into place, timeline_writer_abort() (or a failed finish) removes it, so
- * a failed run never leaves a partial file. `path` "-" writes to stdout.
- * `meta` is NULL or NULL-ended pairs {key, value, key, value, ..., NULL}. */
-TimelineWriter *timeline_writer_new (const char *path, const char *const *meta,
-                                     GError **error);
-gboolean timeline_writer_add (TimelineWriter *writer, const TimelineRow *row,
-                              GError **error);
-gboolean timeline_writer_finish (TimelineWriter *writer, GError **error);
-void timeline_writer_abort (TimelineWriter *writer);
-
-/* ---- Reading, whole file. ---- */
+/* ---- A timeline in memory, read whole (the streamed writer is in
+ * timeline_writer.h). ---- */
 
 typedef struct Timeline Timeline;
 
@@ -77,7 +63,7 @@ SimTime timeline_makespan (const Timeline *timeline);
 Timeline *timeline_new (const char *path);
 void timeline_append (Timeline *timeline, const TimelineRow *row);
 void timeline_set_meta (Timeline *timeline, const char *key, const char *value);
-/* Writes a whole timeline with the writer above. */
+/* Writes a whole timeline through the streamed writer. */
 gboolean timeline_write (const Timeline *timeline, const char *path, GError **error);
 
 #endif /* TIMELINE_H */

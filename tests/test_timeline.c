@@ -1,7 +1,7 @@
 /* test_timeline.c: the timeline CSV: round trips, any column order, malformed files with positions, safe writing. */
 #include <string.h>
 #include <glib/gstdio.h>
-#include "timeline.h"
+#include "timeline_writer.h"
 
 #define HEADER "op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause"
 

@@ -9,7 +9,7 @@
 #include "calib_order.h"
 #include "profile_file.h"
 #include "schedule.h"
-#include "timeline.h"
+#include "timeline_writer.h"
 #include "val_calibrate.h"
 #include "val_cuda.h"
 #include "val_device.h"

@@ -1,0 +1,20 @@
+/* timeline_writer.h: the timeline CSV written row by row; rows are not kept in memory. */
+#ifndef TIMELINE_WRITER_H
+#define TIMELINE_WRITER_H
+
+#include "timeline.h"
+
+typedef struct TimelineWriter TimelineWriter;
+
+/* Writes to a temporary file beside `path`; timeline_writer_finish() renames
+ * it into place, timeline_writer_abort() (or a failed finish) removes it, so
+ * a failed run never leaves a partial file. `path` "-" writes to stdout.
+ * `meta` is NULL or NULL-ended pairs {key, value, key, value, ..., NULL}. */
+TimelineWriter *timeline_writer_new (const char *path, const char *const *meta,
+                                     GError **error);
+gboolean timeline_writer_add (TimelineWriter *writer, const TimelineRow *row,
+                              GError **error);
+gboolean timeline_writer_finish (TimelineWriter *writer, GError **error);
+void timeline_writer_abort (TimelineWriter *writer);
+
+#endif /* TIMELINE_WRITER_H */
