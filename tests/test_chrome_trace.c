@@ -6,6 +6,7 @@
 #include <json-glib/json-glib.h>
 #include "chrome_trace.h"
 #include "timeline.h"
+#include "support/temp_dir.h"
 
 /* A Fermi-like run of four streams, times in ns (MODEL.md's seed, V2 order):
  *   op 0-3   h2d s1..s4        [1000i, 1000i+1000)           engine h2d
@@ -367,7 +368,7 @@ static void
 test_write (void)
 {
   g_autoptr (Timeline) t = make_fixture ();
-  g_autofree char *dir = g_dir_make_tmp ("test-chrome-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-chrome");
   g_autofree char *bad = g_build_filename (dir, "missing", "t.json", NULL);
   g_autoptr (GError) error = NULL;
   g_assert_false (chrome_trace_write (t, bad, &error));
@@ -385,7 +386,7 @@ test_write (void)
   g_assert_cmpstr (json_object_get_string_member (other, "device"), ==, "c2050");
   g_assert_cmpint (json_object_get_int_member (other, "makespan_ns"), ==, 9500);
   g_unlink (good);
-  g_rmdir (dir);
+  temp_dir_remove_empty (dir);
 }
 
 int

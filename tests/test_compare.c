@@ -6,6 +6,7 @@
 #include "compare.h"
 #include "timeline.h"
 #include "support/cli_run.h"
+#include "support/temp_dir.h"
 
 static void
 add_on (Timeline *t, const char *stream, guint32 op, guint32 line, const char *kind,
@@ -175,8 +176,7 @@ run_compare (const char *a, const char *b, const char *max_error)
 static void
 test_cli_exit_codes (void)
 {
-  char *dir = g_dir_make_tmp ("streamsim-compare-XXXXXX", NULL);
-  g_assert_nonnull (dir);
+  char *dir = temp_dir_new ("streamsim-compare");
   char *pred = g_build_filename (dir, "pred.csv", NULL);
   char *meas = g_build_filename (dir, "meas.csv", NULL);
   char *bad = g_build_filename (dir, "bad.csv", NULL);
@@ -190,10 +190,7 @@ test_cli_exit_codes (void)
   g_assert_cmpint (run_compare (pred, meas, "10"), ==, 1);
   g_assert_cmpint (run_compare (pred, bad, "10"), ==, 2);
 
-  g_unlink (pred);
-  g_unlink (meas);
-  g_unlink (bad);
-  g_rmdir (dir);
+  temp_dir_remove (dir);
   g_free (pred);
   g_free (meas);
   g_free (bad);

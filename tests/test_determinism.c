@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "support/temp_dir.h"
 
 typedef struct
 {
@@ -107,9 +108,7 @@ test_determinism_traces (void)
   collect (SRCDIR "/traces", scheds);
   collect (SRCDIR "/tests/schedules", scheds);
   g_ptr_array_sort (scheds, compare_paths); /* the same device for each, on every machine */
-  g_autoptr (GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("streamsim-determinism-XXXXXX", &error);
-  g_assert_no_error (error);
+  g_autofree char *dir = temp_dir_new ("streamsim-determinism");
 
   guint ran = 0;
   for (guint i = 0; i < scheds->len; i++)
@@ -137,7 +136,7 @@ test_determinism_traces (void)
       outputs_clear (&c);
       ran++;
     }
-  g_rmdir (dir);
+  temp_dir_remove_empty (dir);
   g_test_message ("%u schedules predicted three times each", ran);
   g_assert_cmpuint (ran, >=, 30);
 }

@@ -72,14 +72,7 @@ replay_profile (const char *path)
   if (profile_load (path, &profile, &error))
     {
       g_assert_cmpuint (profile.sm_count, >=, 1);
-      for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
-        g_free (profile.names[i]);
-      g_free (profile.description);
-      g_free (profile.gpu);
-      g_free (profile.driver);
-      g_free (profile.cuda);
-      g_free (profile.date);
-      g_free (profile.source);
+      eng_profile_clear (&profile);
       return;
     }
   g_test_message ("%s", error->message);

@@ -8,6 +8,7 @@
 #include "schedule.h"
 #include "sweep.h"
 #include "support/cli_run.h"
+#include "support/temp_dir.h"
 
 #define PIPELINE SRCDIR "/traces/seed/pipeline.sched"
 
@@ -210,7 +211,7 @@ test_matches_predict (void)
   g_assert_no_error (error);
   g_assert_cmpuint (sweep_n_values (sweep), ==, 4);
 
-  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-sweep");
   for (guint v = 0; v < sweep_n_values (sweep); v++)
     {
       g_auto (GStrv) point = sweep_defines (sweep, v);
@@ -242,7 +243,7 @@ test_matches_predict (void)
         g_assert_cmpint (g_ascii_strtoll (row[2], NULL, 10), ==, sweep_makespan (sweep, v, d));
       }
   g_unlink (csv);
-  g_rmdir (dir);
+  temp_dir_remove_empty (dir);
 }
 
 /* pipeline.sched with 4 chunks is the seed's async V1, op for op (4 MiB
@@ -305,7 +306,7 @@ test_plot (void)
       g_test_skip ("gnuplot is not on PATH (Debian: apt-get install gnuplot-nox)");
       return;
     }
-  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-sweep");
   g_autofree char *png = g_build_filename (dir, "sweep.png", NULL);
   const char *defines[] = { "nchunks=1..16*2", NULL };
   const char *devices[] = { "c1060,k20", NULL };
@@ -328,9 +329,7 @@ test_plot (void)
   g_assert_true (g_file_get_contents (svg, &text, NULL, NULL));
   g_assert_nonnull (strstr (text, "<svg"));
   g_assert_nonnull (strstr (text, "c2050"));
-  g_unlink (png);
-  g_unlink (svg);
-  g_rmdir (dir);
+  temp_dir_remove (dir);
 }
 
 /* Bad input exits 2 and writes nothing: an empty range, no swept -D, an
@@ -338,7 +337,7 @@ test_plot (void)
 static void
 test_cli_errors (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *dir = temp_dir_new ("test-sweep");
   g_autofree char *csv = g_build_filename (dir, "s.csv", NULL);
   g_autofree char *gif = g_build_filename (dir, "s.gif", NULL);
   const char *range[] = { "sweep", PIPELINE, "-D", "nchunks=5..1", "--csv", csv, NULL };
@@ -353,7 +352,7 @@ test_cli_errors (void)
   g_assert_cmpint (cli_run (NULL, picture, NULL, NULL, NULL), ==, 2);
   g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
-  g_rmdir (dir);
+  temp_dir_remove_empty (dir); /* nor a temporary file */
 }
 
 int

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "timeline_writer.h"
+#include "support/temp_dir.h"
 
 #define HEADER "op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause"
 
@@ -14,17 +15,16 @@ static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
   (void) data;
-  f->dir = g_dir_make_tmp ("test_timeline_XXXXXX", NULL);
-  g_assert_nonnull (f->dir);
+  f->dir = temp_dir_new ("test_timeline");
 }
 
 /* The folder must be empty again: every test removes what it wrote, so a
- * leftover temporary file makes g_rmdir fail. */
+ * leftover temporary file fails the test. */
 static void
 fixture_tear_down (Fixture *f, gconstpointer data)
 {
   (void) data;
-  g_assert_cmpint (g_rmdir (f->dir), ==, 0);
+  temp_dir_remove_empty (f->dir);
   g_free (f->dir);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
+#include "eng_profile.h"
 #include "profile_file.h"
 
 int
@@ -20,16 +21,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_assert (error == NULL);
       g_assert (profile.sm_count >= 1 && profile.copy_engines >= 1);
       g_assert (profile.default_connections <= profile.max_connections);
-      /* profile_load leaves the strings to the caller; free them as
-       * eng_profile_clear() would (this target links no engine). */
-      for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
-        g_free (profile.names[i]);
-      g_free (profile.description);
-      g_free (profile.gpu);
-      g_free (profile.driver);
-      g_free (profile.cuda);
-      g_free (profile.date);
-      g_free (profile.source);
+      eng_profile_clear (&profile);
     }
   else
     {

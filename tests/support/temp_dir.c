@@ -33,3 +33,15 @@ temp_dir_remove (const char *dir)
     }
   g_rmdir (dir);
 }
+
+void
+temp_dir_remove_empty (const char *dir)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GDir) d = g_dir_open (dir, 0, &error);
+  g_assert_no_error (error);
+  const char *left = g_dir_read_name (d);
+  if (left != NULL)
+    g_error ("%s should be empty, but holds %s", dir, left);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}

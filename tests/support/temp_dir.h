@@ -15,4 +15,9 @@ void temp_dir_write (const char *dir, const char *name, const char *text);
  * subfolders). */
 void temp_dir_remove (const char *dir);
 
+/* Removes `dir`, which the test has emptied; fails the calling test, naming
+ * what is left, if it holds anything (a writer that left its temporary file
+ * behind, or a file written where none should have been). */
+void temp_dir_remove_empty (const char *dir);
+
 #endif /* TEMP_DIR_H */
