@@ -1,4 +1,4 @@
-/* schedule_private.h: the Schedule struct, shared by schedule.c (reading) and schedule_parse.c (building). */
+/* schedule_private.h: the Schedule struct, shared by schedule.c (reading) and the parser (schedule_parse.c and the files of schedule_parser.h: building). */
 #ifndef SCHEDULE_PRIVATE_H
 #define SCHEDULE_PRIVATE_H
 

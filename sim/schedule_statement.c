@@ -1,0 +1,728 @@
+/* schedule_statement.c: pass 3 of the schedule parser: one statement's tokens read into an op, a stream or a setting of the Schedule. */
+#include "schedule_parser.h"
+#include "units.h"
+
+/* units.c starts the phrases for well-formed values out of range with
+ * "negative" or "too large". */
+static ScheduleError
+why_code (const char *why)
+{
+  if (g_str_has_prefix (why, "negative") || g_str_has_prefix (why, "too large"))
+    return SCHEDULE_ERROR_RANGE;
+  return SCHEDULE_ERROR_SYNTAX;
+}
+
+/* Stream, event and device names: [A-Za-z0-9_.-]+. */
+static gboolean
+is_object_name (const char *s)
+{
+  if (*s == '\0')
+    return FALSE;
+  for (; *s != '\0'; s++)
+    if (!g_ascii_isalnum (*s) && *s != '_' && *s != '.' && *s != '-')
+      return FALSE;
+  return TRUE;
+}
+
+static SchedOp *
+parser_op (Parser *p, SchedOpKind kind)
+{
+  Schedule *sched = p->sched;
+  SchedOp *op;
+
+  if (sched->n_ops == p->ops_cap)
+    {
+      /* Pass 2 counts every op, so this only happens if it miscounted. */
+      p->ops_cap = MAX (16, p->ops_cap * 2);
+      sched->ops = g_renew (SchedOp, sched->ops, p->ops_cap);
+    }
+  op = &sched->ops[sched->n_ops++];
+  memset (op, 0, sizeof *op);
+  op->kind = kind;
+  op->line = p->lineno;
+  op->column = p->tokens[0].col;
+  op->stream = SCHED_NONE;
+  op->event = SCHED_NONE;
+  return op;
+}
+
+static const char *
+parser_intern (Parser *p, const char *s)
+{
+  return g_string_chunk_insert_const (p->sched->strings, s);
+}
+
+static guint
+event_line (const Schedule *sched, guint index)
+{
+  return g_array_index (sched->event_lines, guint32, index);
+}
+
+static gboolean
+parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
+{
+  gpointer found = g_hash_table_lookup (p->sched->stream_index, t->s);
+
+  if (found != NULL)
+    {
+      *index = GPOINTER_TO_UINT (found) - 1;
+      return TRUE;
+    }
+  found = g_hash_table_lookup (p->sched->event_index, t->s);
+  if (found != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
+                        "'%s' is an event (first used at line %u), not a stream; "
+                        "declare streams with `stream NAME`",
+                        t->s, event_line (p->sched, GPOINTER_TO_UINT (found) - 1));
+  return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
+                      "undefined stream '%s'; declare it with `stream %s` before its first use, "
+                      "or use `default`", t->s, t->s);
+}
+
+/* Events come into being at their first use. */
+static gboolean
+parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
+{
+  Schedule *sched = p->sched;
+  gpointer found = g_hash_table_lookup (sched->event_index, t->s);
+  const char *name;
+  guint32 line;
+
+  if (found != NULL)
+    {
+      *index = GPOINTER_TO_UINT (found) - 1;
+      return TRUE;
+    }
+  found = g_hash_table_lookup (sched->stream_index, t->s);
+  if (found != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t->col,
+                        "'%s' is a stream, not an event; streams and events need different names",
+                        t->s);
+  if (!is_object_name (t->s) || strcmp (t->s, "device") == 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "'%s' is not an event name; names use letters, digits, '_', '.' and '-', "
+                        "and `device` is reserved for `sync device`", t->s);
+  if (sched->events->len >= G_MAXUINT32 - 1)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t->col, "too many events");
+  name = parser_intern (p, t->s);
+  line = p->lineno;
+  *index = sched->events->len;
+  g_ptr_array_add (sched->events, (gpointer) name);
+  g_array_append_val (sched->event_lines, line);
+  g_hash_table_insert (sched->event_index, (gpointer) name, GUINT_TO_POINTER (*index + 1));
+  return TRUE;
+}
+
+/* `key=...`: the value after '=', or NULL. */
+static const char *
+token_attr (const Token *t, const char *key, gsize key_len)
+{
+  if (t->len > key_len && t->s[key_len] == '=' && memcmp (t->s, key, key_len) == 0)
+    return t->s + key_len + 1;
+  return NULL;
+}
+#define TOKEN_ATTR(t, key) token_attr ((t), key, sizeof (key) - 1)
+
+static gboolean
+parser_label (Parser *p, const Token *t, const char *value, SchedOp *op, GError **error)
+{
+  if (op->label != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "label= is given twice; an op has one label");
+  if (*value == '\0')
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "label= needs a name, for example label=upload");
+  op->label = parser_intern (p, value);
+  return TRUE;
+}
+
+/* Tokens from `first` on may only be label=NAME. */
+static gboolean
+parser_label_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
+{
+  for (guint i = first; i < p->n_tokens; i++)
+    {
+      const Token *t = &p->tokens[i];
+      const char *value = TOKEN_ATTR (t, "label");
+      if (value == NULL)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "unexpected '%s'; expected %s", t->s, usage);
+      if (!parser_label (p, t, value, op, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 max,
+             const char *what, guint64 *out, GError **error)
+{
+  const char *why;
+
+  if (!units_parse_uint (value, G_MAXUINT64, out, &why))
+    return parser_fail (p, error, why_code (why), t->col,
+                        "%s%s%s: %s; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+                        what, g_str_has_suffix (what, "=") ? "" : " ", value, why, what, min,
+                        max);
+  if (*out < min || *out > max)
+    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                        "%s%s%s is out of range; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+                        what, g_str_has_suffix (what, "=") ? "" : " ", value, what, min, max);
+  return TRUE;
+}
+
+static gboolean
+stmt_device (Parser *p, GError **error)
+{
+  Schedule *sched = p->sched;
+  const Token *t = p->tokens;
+
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
+                        "expected `device NAME` with one profile name, for example `device k20`");
+  if (!is_object_name (t[1].s))
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "'%s' is not a device name; names use letters, digits, '_', '.' and '-'",
+                        t[1].s);
+  if (sched->device != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
+                        "`device` is given twice; the first is at line %u", sched->device_line);
+  sched->device = parser_intern (p, t[1].s);
+  sched->device_line = p->lineno;
+  sched->device_column = t[1].col;
+  return TRUE;
+}
+
+static gboolean
+stmt_connections (Parser *p, GError **error)
+{
+  Schedule *sched = p->sched;
+  const Token *t = p->tokens;
+  guint64 n;
+
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
+                        "expected `connections N` with N from 1 to 32 (CUDA_DEVICE_MAX_CONNECTIONS)");
+  if (sched->connections != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
+                        "`connections` is given twice; the first is at line %u",
+                        sched->connections_line);
+  if (!parser_uint (p, &t[1], t[1].s, 1, 32, "connections", &n, error))
+    return FALSE;
+  sched->connections = (guint) n;
+  sched->connections_line = p->lineno;
+  return TRUE;
+}
+
+static gboolean
+stmt_stream (Parser *p, GError **error)
+{
+  Schedule *sched = p->sched;
+  const Token *t = p->tokens;
+  SchedStream stream = { 0 };
+  gpointer found;
+  gboolean have_priority = FALSE;
+
+  if (p->n_tokens < 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "expected `stream NAME [priority=N] [nonblocking]`");
+  if (strcmp (t[1].s, "default") == 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "'default' is the legacy default stream, which always exists; "
+                        "give this stream another name");
+  if (!is_object_name (t[1].s) || strcmp (t[1].s, "device") == 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "'%s' is not a stream name; names use letters, digits, '_', '.' and '-', "
+                        "and `device` is reserved for `sync device`", t[1].s);
+  found = g_hash_table_lookup (sched->stream_index, t[1].s);
+  if (found != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "stream '%s' is declared twice; the first declaration is at line %u",
+                        t[1].s, g_array_index (sched->streams, SchedStream,
+                                               GPOINTER_TO_UINT (found) - 1).line);
+  found = g_hash_table_lookup (sched->event_index, t[1].s);
+  if (found != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "'%s' is already an event (first used at line %u); "
+                        "streams and events need different names",
+                        t[1].s, event_line (sched, GPOINTER_TO_UINT (found) - 1));
+
+  for (guint i = 2; i < p->n_tokens; i++)
+    {
+      const char *value;
+      if (strcmp (t[i].s, "nonblocking") == 0)
+        {
+          if (stream.nonblocking)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[i].col,
+                                "nonblocking is given twice");
+          stream.nonblocking = TRUE;
+        }
+      else if ((value = TOKEN_ATTR (&t[i], "priority")) != NULL)
+        {
+          gint64 priority;
+          gboolean too_large;
+          if (have_priority)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[i].col,
+                                "priority= is given twice");
+          if (!parse_int64 (value, strlen (value), &priority, &too_large))
+            return parser_fail (p, error, too_large ? SCHEDULE_ERROR_RANGE : SCHEDULE_ERROR_SYNTAX,
+                                t[i].col, "priority=%s: expected an integer from -5 to 0 "
+                                "(lower is more urgent)", value);
+          if (priority < -5 || priority > 0)
+            return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t[i].col,
+                                "priority=%s is out of range; priority= takes -5 (most urgent) to 0",
+                                value);
+          stream.priority = (gint) priority;
+          have_priority = TRUE;
+        }
+      else
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[i].col,
+                            "unknown stream attribute '%s'; `stream NAME` takes priority=N "
+                            "(-5 to 0, lower is more urgent) and nonblocking", t[i].s);
+    }
+
+  if (sched->streams->len >= G_MAXUINT32 - 1)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t[1].col, "too many streams");
+  stream.name = parser_intern (p, t[1].s);
+  stream.line = p->lineno;
+  g_array_append_val (sched->streams, stream);
+  g_hash_table_insert (sched->stream_index, (gpointer) stream.name,
+                       GUINT_TO_POINTER (sched->streams->len));
+  return TRUE;
+}
+
+/* The optional tokens after a copy's size: pageable or pinned, label=. */
+static gboolean
+parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
+{
+  gboolean have_memory = FALSE;
+
+  for (guint i = first; i < p->n_tokens; i++)
+    {
+      const Token *t = &p->tokens[i];
+      const char *value;
+      gboolean pageable = strcmp (t->s, "pageable") == 0;
+
+      if (pageable || strcmp (t->s, "pinned") == 0)
+        {
+          if (have_memory)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                                "give at most one of pageable or pinned");
+          op->u.copy.pageable = pageable;
+          have_memory = TRUE;
+        }
+      else if ((value = TOKEN_ATTR (t, "label")) != NULL)
+        {
+          if (!parser_label (p, t, value, op, error))
+            return FALSE;
+        }
+      else
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "unexpected '%s'; expected %s", t->s, usage);
+    }
+  return TRUE;
+}
+
+static gboolean
+parser_size (Parser *p, const Token *t, guint64 *bytes, GError **error)
+{
+  const char *why;
+
+  if (!units_parse_size (t->s, bytes, &why))
+    return parser_fail (p, error, why_code (why), t->col, "bad size '%s': %s", t->s, why);
+  return TRUE;
+}
+
+static gboolean
+stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
+{
+  static const char *const usages[] = {
+    "`h2d STREAM SIZE [pageable|pinned] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable|pinned] [label=NAME]`",
+    "`d2d STREAM SIZE [pageable|pinned] [label=NAME]`",
+  };
+  const Token *t = p->tokens;
+  SchedOp *op;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usages[dir]);
+  op = parser_op (p, SCHED_OP_COPY);
+  op->u.copy.dir = dir;
+  return parser_stream_ref (p, &t[1], &op->stream, error)
+         && parser_size (p, &t[2], &op->u.copy.bytes, error)
+         && parser_copy_tail (p, 3, op, usages[dir], error);
+}
+
+static gboolean
+stmt_memcpy (Parser *p, GError **error)
+{
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable|pinned] [label=NAME]`";
+  const Token *t = p->tokens;
+  SchedOp *op;
+  SchedCopyDir dir;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  if (strcmp (t[1].s, "h2d") == 0)
+    dir = SCHED_DIR_H2D;
+  else if (strcmp (t[1].s, "d2h") == 0)
+    dir = SCHED_DIR_D2H;
+  else if (strcmp (t[1].s, "d2d") == 0)
+    dir = SCHED_DIR_D2D;
+  else
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "unknown copy direction '%s'; expected h2d, d2h or d2d", t[1].s);
+  op = parser_op (p, SCHED_OP_MEMCPY);
+  op->stream = SCHED_STREAM_DEFAULT;
+  op->u.copy.dir = dir;
+  return parser_size (p, &t[2], &op->u.copy.bytes, error)
+         && parser_copy_tail (p, 3, op, usage, error);
+}
+
+/* time=2ms, or time=c1060:4.3ms,k20:0.4ms,1ms (a bare entry is the fallback). */
+static gboolean
+parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError **error)
+{
+  Schedule *sched = p->sched;
+  ScheduleTimeList list;
+  char *s = value;
+
+  if (p->have_last_times && strcmp (value, p->last_times) == 0)
+    {
+      *index = p->last_times_index;
+      return TRUE;
+    }
+  gpointer seen = g_hash_table_lookup (p->time_lists, value);
+  if (seen != NULL)
+    {
+      *index = GPOINTER_TO_UINT (seen) - 1;
+      strcpy (p->last_times, value);
+      p->last_times_index = *index;
+      p->have_last_times = TRUE;
+      return TRUE;
+    }
+  p->have_last_times = FALSE;
+  strcpy (p->last_times, value);
+  if (sched->time_lists->len >= G_MAXUINT32 - 1)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t->col, "too many time= lists");
+
+  list.first = sched->times->len;
+  list.n = 0;
+  for (;;)
+    {
+      char *comma = strchr (s, ',');
+      char *colon;
+      SchedDeviceTime entry = { NULL, 0 };
+      const char *time_text = s;
+      const char *why;
+
+      if (comma != NULL)
+        *comma = '\0';
+      if (*s == '\0')
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, parser_col (p, s),
+                            "empty entry in time=; write time=2ms or time=k20:0.4ms,c2050:1.1ms,2ms");
+      colon = strchr (s, ':');
+      if (colon != NULL)
+        {
+          *colon = '\0';
+          if (!is_object_name (s))
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, parser_col (p, s),
+                                "'%s' is not a device name in time=; names use letters, digits, "
+                                "'_', '.' and '-', as in time=k20:0.4ms", s);
+          entry.device = s;
+          time_text = colon + 1;
+        }
+      if (!units_parse_time (time_text, &entry.time, &why))
+        return parser_fail (p, error, why_code (why), parser_col (p, time_text),
+                            "bad time '%s' in time=: %s", time_text, why);
+      for (guint i = 0; i < list.n; i++)
+        {
+          const SchedDeviceTime *other = &g_array_index (sched->times, SchedDeviceTime,
+                                                         list.first + i);
+          if (entry.device == NULL && other->device == NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "time= has two entries without a device; "
+                                "give at most one fallback time");
+          if (entry.device != NULL && other->device != NULL
+              && strcmp (entry.device, other->device) == 0)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "device '%s' appears twice in time=", entry.device);
+        }
+      if (entry.device != NULL)
+        entry.device = parser_intern (p, entry.device);
+      g_array_append_val (sched->times, entry);
+      list.n++;
+      if (comma == NULL)
+        break;
+      s = comma + 1;
+    }
+  *index = sched->time_lists->len;
+  g_array_append_val (sched->time_lists, list);
+  p->last_times_index = *index;
+  p->have_last_times = TRUE;
+  g_hash_table_insert (p->time_lists, g_strdup (p->last_times), GUINT_TO_POINTER (*index + 1));
+  return TRUE;
+}
+
+static gboolean
+stmt_kernel (Parser *p, GError **error)
+{
+  static const char attrs[] =
+    "kernel takes grid=BLOCKS, block=THREADS, time=TIME or block_time=TIME, "
+    "and optionally smem=SIZE, regs=N and label=NAME";
+  const Token *t = p->tokens;
+  const Token *timing = NULL;
+  gboolean have_grid = FALSE, have_block = FALSE, have_smem = FALSE, have_regs = FALSE;
+  SchedKernel *k;
+  SchedOp *op;
+
+  if (p->n_tokens < 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "expected `kernel STREAM grid=BLOCKS block=THREADS time=TIME`; %s", attrs);
+  op = parser_op (p, SCHED_OP_KERNEL);
+  k = &op->u.kernel;
+  k->block_time = -1;
+  k->times = SCHED_NONE;
+  if (!parser_stream_ref (p, &t[1], &op->stream, error))
+    return FALSE;
+
+  for (guint i = 2; i < p->n_tokens; i++)
+    {
+      const Token *a = &p->tokens[i];
+      char *eq = strchr (a->s, '=');
+      char *value;
+      gsize key_len;
+      guint64 n;
+
+      if (eq == NULL)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
+                            "unexpected '%s'; %s", a->s, attrs);
+      key_len = eq - a->s;
+      value = eq + 1;
+#define KEY_IS(key) (key_len == sizeof (key) - 1 && memcmp (a->s, key, key_len) == 0)
+#define ONCE(flag, key)                                                               \
+  G_STMT_START                                                                        \
+  {                                                                                   \
+    if (flag)                                                                         \
+      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, key " is given twice"); \
+    flag = TRUE;                                                                      \
+  }                                                                                   \
+  G_STMT_END
+      if (KEY_IS ("grid"))
+        {
+          ONCE (have_grid, "grid=");
+          if (!parser_uint (p, a, value, 1, G_MAXINT32, "grid=", &n, error))
+            return FALSE;
+          k->grid = (guint32) n;
+        }
+      else if (KEY_IS ("block"))
+        {
+          ONCE (have_block, "block=");
+          if (!parser_uint (p, a, value, 1, 1024, "block=", &n, error))
+            return FALSE;
+          k->block = (guint32) n;
+        }
+      else if (KEY_IS ("smem"))
+        {
+          const char *why;
+          ONCE (have_smem, "smem=");
+          if (!units_parse_size (value, &n, &why))
+            return parser_fail (p, error, why_code (why), a->col, "bad smem= '%s': %s", value, why);
+          if (n > G_MAXUINT32)
+            return parser_fail (p, error, SCHEDULE_ERROR_RANGE, a->col,
+                                "smem=%s is out of range; shared memory per block must be below 4GiB",
+                                value);
+          k->smem = (guint32) n;
+        }
+      else if (KEY_IS ("regs"))
+        {
+          ONCE (have_regs, "regs=");
+          if (!parser_uint (p, a, value, 1, 255, "regs=", &n, error))
+            return FALSE;
+          k->regs = (guint32) n;
+        }
+      else if (KEY_IS ("time") || KEY_IS ("block_time"))
+        {
+          gboolean per_block = KEY_IS ("block_time");
+          if (timing != NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
+                                "give exactly one of time= or block_time=");
+          timing = a;
+          if (per_block)
+            {
+              const char *why;
+              if (!units_parse_time (value, &k->block_time, &why))
+                return parser_fail (p, error, why_code (why), a->col, "bad block_time= '%s': %s",
+                                    value, why);
+            }
+          else if (!parser_time_list (p, a, value, &k->times, error))
+            return FALSE;
+        }
+      else if (KEY_IS ("label"))
+        {
+          if (!parser_label (p, a, value, op, error))
+            return FALSE;
+        }
+      else
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
+                            "unknown kernel attribute '%.*s'; %s", (int) key_len, a->s, attrs);
+#undef KEY_IS
+#undef ONCE
+    }
+  if (!have_grid)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "kernel needs grid=BLOCKS (1 to 2147483647)");
+  if (!have_block)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "kernel needs block=THREADS (1 to 1024)");
+  if (timing == NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "give exactly one of time= or block_time=");
+  return TRUE;
+}
+
+static gboolean
+stmt_record (Parser *p, GError **error)
+{
+  static const char usage[] = "`record EVENT STREAM [label=NAME]`";
+  const Token *t = p->tokens;
+  SchedOp *op;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  op = parser_op (p, SCHED_OP_RECORD);
+  return parser_event_ref (p, &t[1], &op->event, error)
+         && parser_stream_ref (p, &t[2], &op->stream, error)
+         && parser_label_tail (p, 3, op, usage, error);
+}
+
+static gboolean
+stmt_wait (Parser *p, GError **error)
+{
+  static const char usage[] = "`wait STREAM EVENT [label=NAME]`";
+  const Token *t = p->tokens;
+  SchedOp *op;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  op = parser_op (p, SCHED_OP_WAIT);
+  return parser_stream_ref (p, &t[1], &op->stream, error)
+         && parser_event_ref (p, &t[2], &op->event, error)
+         && parser_label_tail (p, 3, op, usage, error);
+}
+
+/* `sync NAME` means the stream NAME if there is one, else the event NAME. */
+static gboolean
+stmt_sync (Parser *p, GError **error)
+{
+  static const char usage[] = "`sync STREAM`, `sync EVENT` or `sync device`, then optionally label=NAME";
+  const Token *t = p->tokens;
+  gpointer stream;
+  SchedOp *op;
+
+  if (p->n_tokens < 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  stream = g_hash_table_lookup (p->sched->stream_index, t[1].s);
+  if (strcmp (t[1].s, "device") == 0)
+    op = parser_op (p, SCHED_OP_SYNC_DEVICE);
+  else if (stream != NULL)
+    {
+      op = parser_op (p, SCHED_OP_SYNC_STREAM);
+      op->stream = GPOINTER_TO_UINT (stream) - 1;
+    }
+  else
+    {
+      op = parser_op (p, SCHED_OP_SYNC_EVENT);
+      if (!parser_event_ref (p, &t[1], &op->event, error))
+        return FALSE;
+    }
+  return parser_label_tail (p, 2, op, usage, error);
+}
+
+static gboolean
+stmt_host (Parser *p, GError **error)
+{
+  static const char usage[] = "`host TIME [label=NAME]`";
+  const Token *t = p->tokens;
+  const char *why;
+  SchedOp *op;
+
+  if (p->n_tokens < 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  op = parser_op (p, SCHED_OP_HOST);
+  if (!units_parse_time (t[1].s, &op->u.duration, &why))
+    return parser_fail (p, error, why_code (why), t[1].col, "bad time '%s': %s", t[1].s, why);
+  return parser_label_tail (p, 2, op, usage, error);
+}
+
+gboolean
+parser_statement (Parser *p, GError **error)
+{
+  const char *kw = p->tokens[0].s;
+  const guint kw_len = p->tokens[0].len;
+/* The token's length is known, so a keyword is a few compares, not a strcmp. */
+#define KW_IS(w) (kw_len == sizeof (w) - 1 && memcmp (kw, w, sizeof (w) - 1) == 0)
+
+  switch (kw[0])
+    {
+    case 'c':
+      if (KW_IS ("connections"))
+        return stmt_connections (p, error);
+      break;
+    case 'd':
+      if (KW_IS ("d2h"))
+        return stmt_copy (p, SCHED_DIR_D2H, error);
+      if (KW_IS ("d2d"))
+        return stmt_copy (p, SCHED_DIR_D2D, error);
+      if (KW_IS ("device"))
+        return stmt_device (p, error);
+      break;
+    case 'e':
+      if (KW_IS ("end"))
+        goto structural;
+      break;
+    case 'h':
+      if (KW_IS ("h2d"))
+        return stmt_copy (p, SCHED_DIR_H2D, error);
+      if (KW_IS ("host"))
+        return stmt_host (p, error);
+      break;
+    case 'k':
+      if (KW_IS ("kernel"))
+        return stmt_kernel (p, error);
+      break;
+    case 'l':
+      if (KW_IS ("let"))
+        goto structural;
+      break;
+    case 'm':
+      if (KW_IS ("memcpy"))
+        return stmt_memcpy (p, error);
+      break;
+    case 'r':
+      if (KW_IS ("record"))
+        return stmt_record (p, error);
+      if (KW_IS ("repeat"))
+        goto structural;
+      break;
+    case 's':
+      if (KW_IS ("stream"))
+        return stmt_stream (p, error);
+      if (KW_IS ("sync"))
+        return stmt_sync (p, error);
+      break;
+    case 'w':
+      if (KW_IS ("wait"))
+        return stmt_wait (p, error);
+      break;
+    default:
+      break;
+    }
+  return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
+                      "unknown statement '%s'; expected one of device, connections, let, stream, "
+                      "repeat, end, h2d, d2h, d2d, memcpy, kernel, record, wait, sync, host", kw);
+structural:
+  return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
+                      "`%s` must be written out, not produced by a substitution", kw);
+}
+#undef KW_IS
