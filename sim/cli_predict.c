@@ -13,7 +13,8 @@
 static const char predict_description[] =
   "Simulates SCHEDULE (the order in which a program issues copies, kernels,\n"
   "events and synchronizations) on a device profile and prints the makespan,\n"
-  "how busy each engine was and how much copying overlapped computing.\n"
+  "how busy each engine was, how much copying overlapped computing, and what\n"
+  "the ops waited for (added up by cause; --explain lists each op).\n"
   "\n"
   "Examples:\n"
   "  streamsim predict traces/seed/async-v2.sched --device c2050 --explain\n"
@@ -26,6 +27,41 @@ static const char predict_description[] =
   "Devices: a profile name (see `streamsim devices`) or a path to a .ini file.\n"
   "Exit status: 0 success, 1 --check found a violation, 2 bad input (with\n"
   "file:line:column), 3 I/O failure.";
+
+/* What each cause of --explain means, in a few words for the summary. */
+static const char *const cause_glosses[ENG_N_CAUSES] = {
+  [ENG_CAUSE_NONE] = "",
+  [ENG_CAUSE_HOST] = "the host issued it late",
+  [ENG_CAUSE_STREAM] = "the op before it in its stream",
+  [ENG_CAUSE_EVENT] = "the record of an event it waits for",
+  [ENG_CAUSE_LEGACY] = "the legacy default stream",
+  [ENG_CAUSE_QUEUE] = "false dependency: another stream's op in its hardware queue",
+  [ENG_CAUSE_ENGINE] = "its copy engine was busy",
+  [ENG_CAUSE_SLOTS] = "SM slots or the concurrent-kernel limit",
+  [ENG_CAUSE_DEFERRED] = "Fermi held a completion until its launch run ended",
+  [ENG_CAUSE_SYNC] = "a synchronize call waiting for the device",
+};
+
+/* The causes of --explain added up, the longest total first, so that what
+ * holds a schedule back shows without reading every op. */
+static void
+print_waits (const PredictionSummary *s, FILE *out)
+{
+  EngCause order[ENG_N_CAUSES];
+  guint n = prediction_summary_wait_order (s, order);
+  if (n == 0)
+    return;
+  fprintf (out, "\n%-10s %4s %12s %12s  (the last thing each op waited for)\n", "waited for",
+           "ops", "total", "longest");
+  for (guint i = 0; i < n; i++)
+    {
+      EngCause c = order[i];
+      g_autofree char *total = units_format_time (s->waited[c]);
+      g_autofree char *longest = units_format_time (s->longest_wait[c]);
+      fprintf (out, "%-10s %4u %12s %12s  %s\n", eng_cause_name (c), s->waits[c], total, longest,
+               cause_glosses[c]);
+    }
+}
 
 static void
 print_summary (const Prediction *p, FILE *out)
@@ -62,6 +98,7 @@ print_summary (const Prediction *p, FILE *out)
       g_autofree char *duplex = units_format_time (s.h2d_d2h_overlap);
       fprintf (out, "h2d/d2h overlap       %s\n", duplex);
     }
+  print_waits (&s, out);
 }
 
 /* --check: the model's results against its contract (engines/eng_check.c).
@@ -168,7 +205,7 @@ cli_predict_main (int argc, char **argv)
       "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout)", "FILE" },
     { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
       "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
-      "utilization, the overlaps (- for stdout)", "FILE" },
+      "utilization, the overlaps, the waits by cause (- for stdout)", "FILE" },
     { "max-ops", 0, 0, G_OPTION_ARG_STRING, &max_ops_arg,
       "Refuse schedules that expand to more ops (default 50000000)", "N" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &check,

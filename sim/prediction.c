@@ -276,6 +276,10 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
       const EngOpResult *r = &results[i];
       Span span = { r->start, r->end };
       s->ops[r->engine]++;
+      SimTime waited = prediction_waited (p, i);
+      s->waits[r->cause]++;
+      s->waited[r->cause] += waited;
+      s->longest_wait[r->cause] = sim_time_max (s->longest_wait[r->cause], waited);
       if (schedule_op (p->sched, i)->kind >= SCHED_OP_SYNC_STREAM
           && schedule_op (p->sched, i)->kind <= SCHED_OP_SYNC_DEVICE)
         {
@@ -308,4 +312,21 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   g_array_free (copies, TRUE);
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     g_array_free (spans[e], TRUE);
+}
+
+guint
+prediction_summary_wait_order (const PredictionSummary *s, EngCause order[ENG_N_CAUSES])
+{
+  guint n = 0;
+  for (guint c = 0; c < ENG_N_CAUSES; c++)
+    {
+      if (c == ENG_CAUSE_NONE || s->waits[c] == 0)
+        continue;
+      /* insertion: after every cause with as long a total */
+      guint i = n++;
+      for (; i > 0 && s->waited[order[i - 1]] < s->waited[c]; i--)
+        order[i] = order[i - 1];
+      order[i] = (EngCause) c;
+    }
+  return n;
 }

@@ -66,8 +66,20 @@ typedef struct
   SimTime h2d_d2h_overlap;       /* copies in both directions at once */
   SimTime host_blocked;          /* the host waiting in syncs (not counted as busy) */
   guint ops[ENG_N_ENGINES];
+  /* Ops by the last thing each waited for (--explain's causes), with their
+   * waits (prediction_waited) summed and the longest; [ENG_CAUSE_NONE]
+   * counts the ops that waited for nothing. */
+  guint waits[ENG_N_CAUSES];
+  SimTime waited[ENG_N_CAUSES];
+  SimTime longest_wait[ENG_N_CAUSES];
 } PredictionSummary;
 
 void prediction_summarize (const Prediction *prediction, PredictionSummary *summary);
+
+/* The causes some op waited for (ENG_CAUSE_NONE left out), the longest total
+ * wait first, ties in the order of EngCause; returns how many. The text
+ * summary and the JSON list them in this order. */
+guint prediction_summary_wait_order (const PredictionSummary *summary,
+                                     EngCause order[ENG_N_CAUSES]);
 
 #endif /* PREDICTION_H */

@@ -62,6 +62,22 @@ prediction_json_to_data (const Prediction *p, gsize *length)
   add_int (b, "copy_compute_overlap_ns", s.copy_compute_overlap);
   add_int (b, "h2d_d2h_overlap_ns", s.h2d_d2h_overlap);
   add_int (b, "host_blocked_ns", s.host_blocked);
+
+  /* the causes of the CSV's cause column, added up, the longest total first */
+  json_builder_set_member_name (b, "waits");
+  json_builder_begin_array (b);
+  EngCause order[ENG_N_CAUSES];
+  guint n_causes = prediction_summary_wait_order (&s, order);
+  for (guint i = 0; i < n_causes; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "cause", eng_cause_name (order[i]));
+      add_int (b, "ops", s.waits[order[i]]);
+      add_int (b, "total_ns", s.waited[order[i]]);
+      add_int (b, "longest_ns", s.longest_wait[order[i]]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_end_object (b);
 
   g_autoptr (JsonNode) root = json_builder_get_root (b);

@@ -96,24 +96,104 @@ test_summary_by_hand (void)
   temp_dir_remove (dir);
 }
 
+/* What ops waited for, on the schematic K20 (as above: 1 ms phases, free
+ * host calls and latencies, one H2D and one D2H engine, s1 and s2 on
+ * connections 0 and 1). By hand, each wait has a single cause:
+ *
+ *   op 0  h2d s1     0-1 ms  waited for nothing
+ *   op 1  h2d s2     1-2 ms  engine: the H2D engine is busy with op 0 (1 ms)
+ *   op 2  kernel s1  1-2 ms  stream: after op 0 (1 ms; the SM is free)
+ *   op 3  d2h s1     2-3 ms  stream: after op 2 (2 ms; the D2H engine is free)
+ *   op 4  sync device        sync: returns at 3 ms, when op 3 ends (3 ms)
+ *
+ * So stream: 2 ops, 3 ms in all, 2 ms the longest; sync: 1 op, 3 ms;
+ * engine: 1 op, 1 ms. Stream and sync tie at 3 ms and are listed in the
+ * order of EngCause (stream first), engine last. */
+static const char waits_text[] =
+  "device schematic-k20\n"
+  "stream s1\n"
+  "stream s2\n"
+  "h2d s1 4MiB\n"
+  "h2d s2 4MiB\n"
+  "kernel s1 grid=1 block=32 time=1ms\n"
+  "d2h s1 4MiB\n"
+  "sync device\n";
+
+static void
+assert_wait (JsonArray *waits, guint index, const char *cause, gint64 ops, gint64 total_ns,
+             gint64 longest_ns)
+{
+  JsonObject *w = json_array_get_object_element (waits, index);
+  g_assert_cmpstr (json_object_get_string_member (w, "cause"), ==, cause);
+  g_assert_cmpint (json_object_get_int_member (w, "ops"), ==, ops);
+  g_assert_cmpint (json_object_get_int_member (w, "total_ns"), ==, total_ns);
+  g_assert_cmpint (json_object_get_int_member (w, "longest_ns"), ==, longest_ns);
+}
+
+/* `streamsim predict S OPTION -` on a schedule of text `sched_text`: stdout
+ * parsed as JSON (which fails the test if it is not), stderr into *err. */
+static JsonParser *
+predict_to_stdout (const char *sched_text, const char *option, char **err)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-json");
+  temp_dir_write (dir, "s.sched", sched_text);
+  const char *const args[] = { "predict", "s.sched", option, "-", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (dir, args, NULL, &out, err), ==, 0);
+  g_autoptr (GError) error = NULL;
+  JsonParser *parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
+  g_assert_no_error (error);
+  temp_dir_remove (dir);
+  return parser;
+}
+
+static void
+test_waits_by_hand (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (waits_text, "--json", &err);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 3000000);
+  JsonArray *waits = json_object_get_array_member (o, "waits");
+  g_assert_cmpuint (json_array_get_length (waits), ==, 3);
+  assert_wait (waits, 0, "stream", 2, 3000000, 2000000);
+  assert_wait (waits, 1, "sync", 1, 3000000, 3000000);
+  assert_wait (waits, 2, "engine", 1, 1000000, 1000000);
+
+  /* The text summary (on stderr here) lists the same rows in that order:
+   * cause, ops, total, longest. */
+  const char *table = strstr (err, "\nwaited for ");
+  g_assert_nonnull (table);
+  g_auto (GStrv) lines = g_strsplit (table + 1, "\n", -1);
+  const char *expected[][5] = { { "stream", "2", "3", "ms", "2" },
+                                { "sync", "1", "3", "ms", "3" },
+                                { "engine", "1", "1", "ms", "1" } };
+  g_assert_cmpuint (g_strv_length (lines), >=, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto (GStrv) words = g_strsplit_set (lines[i + 1], " ", -1);
+      GPtrArray *kept = g_ptr_array_new ();
+      for (char **w = words; *w != NULL; w++)
+        if (**w != '\0')
+          g_ptr_array_add (kept, *w);
+      g_assert_cmpuint (kept->len, >=, 5);
+      for (guint k = 0; k < 5; k++)
+        g_assert_cmpstr (g_ptr_array_index (kept, k), ==, expected[i][k]);
+      g_ptr_array_free (kept, TRUE);
+    }
+  g_assert_cmpstr (lines[4], ==, "");
+}
+
 /* With --json - (or --chrome -), standard output holds the JSON alone and
  * the text summary goes to standard error; before, --chrome - appended the
  * summary to the JSON. */
 static void
 test_stdout_holds_json_alone (gconstpointer data)
 {
-  const char *option = data;
-  g_autofree char *dir = temp_dir_new ("streamsim-json");
-  temp_dir_write (dir, "two.sched", schedule_text);
-  const char *const args[] = { "predict", "two.sched", option, "-", NULL };
-  g_autofree char *out = NULL, *err = NULL;
-  g_assert_cmpint (cli_run (dir, args, NULL, &out, &err), ==, 0);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_assert_true (json_parser_load_from_data (parser, out, -1, &error));
-  g_assert_no_error (error);
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (schedule_text, data, &err);
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
-  temp_dir_remove (dir);
 }
 
 int
@@ -121,6 +201,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/prediction-json/summary-by-hand", test_summary_by_hand);
+  g_test_add_func ("/prediction-json/waits-by-hand", test_waits_by_hand);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/chrome", "--chrome",
