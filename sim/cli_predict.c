@@ -51,14 +51,14 @@ print_waits (const PredictionSummary *s, FILE *out)
   guint n = prediction_summary_wait_order (s, order);
   if (n == 0)
     return;
-  fprintf (out, "\n%-10s %4s %12s %12s  (the last thing each op waited for)\n", "waited for",
+  fprintf (out, "\n%-10s %8s %12s %12s  (the last thing each op waited for)\n", "waited for",
            "ops", "total", "longest");
   for (guint i = 0; i < n; i++)
     {
       EngCause c = order[i];
       g_autofree char *total = units_format_time (s->waited[c]);
       g_autofree char *longest = units_format_time (s->longest_wait[c]);
-      fprintf (out, "%-10s %4u %12s %12s  %s\n", eng_cause_name (c), s->waits[c], total, longest,
+      fprintf (out, "%-10s %8u %12s %12s  %s\n", eng_cause_name (c), s->waits[c], total, longest,
                cause_glosses[c]);
     }
 }
@@ -75,14 +75,15 @@ print_summary (const Prediction *p, FILE *out)
            eng_sim_connections (sim), eng_sim_connections (sim) == 1 ? "" : "s");
   fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
   fprintf (out, "makespan     %s\n\n", makespan);
-  fprintf (out, "%-8s %6s %14s %8s\n", "engine", "ops", "busy", "util");
+  /* the waits' table below keeps these columns: name, ops, a time */
+  fprintf (out, "%-10s %8s %12s %8s\n", "engine", "ops", "busy", "util");
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     {
       if (s.ops[e] == 0 || e == ENG_ENGINE_STREAM)
         continue;
       g_autofree char *busy = units_format_time (s.busy[e]);
       double util = s.makespan > 0 ? 100.0 * (double) s.busy[e] / (double) s.makespan : 0;
-      fprintf (out, "%-8s %6u %14s %7.1f%%\n", eng_engine_name ((EngEngine) e), s.ops[e], busy,
+      fprintf (out, "%-10s %8u %12s %7.1f%%\n", eng_engine_name ((EngEngine) e), s.ops[e], busy,
                util);
     }
   g_autofree char *overlap = units_format_time (s.copy_compute_overlap);
