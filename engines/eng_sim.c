@@ -378,18 +378,12 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
       STR_APPEND_LITERAL (out, " (SMs full or concurrency limit)");
       return;
     case ENG_CAUSE_DEFERRED:
-      {
-        const EngOp *k = &sim->ops[ref];
-        guint32 last = ref;
-        if (k->run != ENG_NONE)
-          last = g_array_index (sim->runs, EngRun, k->run).released_by;
-        STR_APPEND_LITERAL (out, "deferred completion of op ");
-        str_append_uint (out, ref);
-        STR_APPEND_LITERAL (out, " held until op ");
-        str_append_uint (out, last);
-        STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
-        return;
-      }
+      STR_APPEND_LITERAL (out, "deferred completion of op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " held until op ");
+      str_append_uint (out, eng_sim_waited_for (sim, op));
+      STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
+      return;
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)
         {
@@ -404,6 +398,24 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
       break;
     }
   g_assert_not_reached ();
+}
+
+guint32
+eng_sim_waited_for (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, ENG_NO_REF);
+  const EngOpResult *r = &sim->results[op];
+  if (r->cause == ENG_CAUSE_NONE)
+    return ENG_NO_REF;
+  if (r->cause == ENG_CAUSE_DEFERRED)
+    {
+      /* The dependency ended earlier; its completion was signalled when
+       * the last kernel of its launch run ended. */
+      const EngOp *k = &sim->ops[r->cause_ref];
+      if (k->run != ENG_NONE)
+        return g_array_index (sim->runs, EngRun, k->run).released_by;
+    }
+  return r->cause_ref;
 }
 
 char *

@@ -87,6 +87,11 @@ char *eng_sim_describe_cause (const EngSim *sim, gsize op);
 /* The same sentence, appended to `out` (no allocation per op: the CSV
  * writer calls it for every row). */
 void eng_sim_append_cause (const EngSim *sim, gsize op, GString *out);
+/* The op whose progress let `op` go, the link a critical path follows: the
+ * op its cause names, except for a Fermi deferred completion, where it is
+ * the kernel whose end released the launch run. ENG_NO_REF when the op
+ * waited for no op (nothing, or a limit no single op holds). */
+guint32 eng_sim_waited_for (const EngSim *sim, gsize op);
 
 #define ENG_ERROR (eng_error_quark ())
 GQuark eng_error_quark (void);

@@ -172,6 +172,44 @@ print_explain (const Prediction *p, FILE *out)
     fprintf (out, "  no op waited\n");
 }
 
+/* The chain of waits that sets the makespan, first op first: shortening
+ * any op on it, or a gap between two of them, is what can make the whole
+ * schedule shorter. */
+static void
+print_critical_path (const Prediction *p, FILE *out)
+{
+  g_autoptr (GArray) path = prediction_critical_path (p);
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  fprintf (out, "\ncritical path (each op waited for the one above it; the last ends at the "
+                "makespan):\n");
+  for (guint i = 0; i < path->len; i++)
+    {
+      TimelineRow row;
+      prediction_row (p, g_array_index (path, guint32, i), &row, scratch);
+      g_autofree char *start = units_format_time (row.start);
+      g_autofree char *end = units_format_time (row.end);
+      fprintf (out, "  op %-5u line %-4u %-6s %-8s %10s - ", row.op, row.line, row.kind,
+               row.stream, start);
+      if (*row.cause == '\0') /* the first op, which waited for nothing */
+        fprintf (out, "%s\n", end);
+      else
+        fprintf (out, "%-10s  %s\n", end, row.cause);
+    }
+  /* The chain stops at an op that waited for no op; when the host issued
+   * that one late, the host's own progress is the rest of the path. */
+  if (path->len > 0)
+    {
+      guint32 first = g_array_index (path, guint32, 0);
+      SimTime issue = eng_sim_results (prediction_sim (p))[first].issue;
+      if (issue > 0)
+        {
+          g_autofree char *at = units_format_time (issue);
+          fprintf (out, "  (op %u waited for no op: the host issued it at %s, a time its earlier "
+                        "calls set: their costs, blocking copies and syncs)\n", first, at);
+        }
+    }
+}
+
 int
 cli_predict_main (int argc, char **argv)
 {
@@ -187,6 +225,7 @@ cli_predict_main (int argc, char **argv)
   guint64 max_ops = 0;
   gboolean check = FALSE;
   gboolean explain = FALSE;
+  gboolean critical_path = FALSE;
   gboolean quiet = FALSE;
   gboolean streams = FALSE;
   GOptionEntry entries[] = {
@@ -200,13 +239,15 @@ cli_predict_main (int argc, char **argv)
       "Write the timeline CSV (one row per op; - for stdout)", "FILE" },
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain,
       "For each op that waited, say what it waited for", NULL },
+    { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
+      "List the chain of waits that ends at the makespan, first op first", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
       "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout)", "FILE" },
     { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
       "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
-      "utilization, the overlaps, the waits by cause (- for stdout)", "FILE" },
+      "utilization, the overlaps, the waits by cause, the critical path (- for stdout)", "FILE" },
     { "max-ops", 0, 0, G_OPTION_ARG_STRING, &max_ops_arg,
       "Refuse schedules that expand to more ops (default 50000000)", "N" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &check,
@@ -289,6 +330,8 @@ cli_predict_main (int argc, char **argv)
     print_summary (p, out);
   if (explain)
     print_explain (p, out);
+  if (critical_path)
+    print_critical_path (p, out);
   if (check && !print_check (p, out, quiet))
     return CLI_EXIT_NO;
   return CLI_EXIT_OK;

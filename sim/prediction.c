@@ -143,6 +143,32 @@ prediction_waited (const Prediction *p, gsize index)
   return (r->cause == ENG_CAUSE_SYNC ? r->end : r->start) - r->issue;
 }
 
+GArray *
+prediction_critical_path (const Prediction *p)
+{
+  GArray *path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gsize n = schedule_n_ops (p->sched);
+  if (n == 0)
+    return path;
+  const EngOpResult *results = eng_sim_results (p->sim);
+  guint32 last = 0;
+  for (gsize i = 1; i < n; i++)
+    if (results[i].end >= results[last].end)
+      last = (guint32) i;
+  /* Each link goes to an op that let this one go, so it cannot come back;
+   * the length bound guards the walk all the same. */
+  for (guint32 op = last; op != ENG_NO_REF && path->len < n;
+       op = eng_sim_waited_for (p->sim, op))
+    g_array_append_val (path, op);
+  for (guint i = 0, j = path->len - 1; i < j; i++, j--)
+    {
+      guint32 t = g_array_index (path, guint32, i);
+      g_array_index (path, guint32, i) = g_array_index (path, guint32, j);
+      g_array_index (path, guint32, j) = t;
+    }
+  return path;
+}
+
 char **
 prediction_meta (const Prediction *p)
 {

@@ -46,6 +46,12 @@ void prediction_row (const Prediction *prediction, gsize index, TimelineRow *row
  * op that waited for nothing (its cause ENG_CAUSE_NONE). */
 SimTime prediction_waited (const Prediction *prediction, gsize index);
 
+/* The critical path: from the op that ends last (the latest issued among
+ * those ending at the makespan) back along what each op waited for
+ * (eng_sim_waited_for) to an op that waited for none. The op indices
+ * (guint32), first op first; empty for an empty schedule. */
+GArray *prediction_critical_path (const Prediction *prediction);
+
 /* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
  * free with g_strfreev. */
 char **prediction_meta (const Prediction *prediction);

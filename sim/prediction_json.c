@@ -78,6 +78,25 @@ prediction_json_to_data (const Prediction *p, gsize *length)
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+
+  /* prediction_critical_path, first op first, with the CSV's cause text */
+  json_builder_set_member_name (b, "critical_path");
+  json_builder_begin_array (b);
+  g_autoptr (GArray) path = prediction_critical_path (p);
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  for (guint i = 0; i < path->len; i++)
+    {
+      TimelineRow row;
+      prediction_row (p, g_array_index (path, guint32, i), &row, scratch);
+      json_builder_begin_object (b);
+      add_int (b, "op", row.op);
+      add_int (b, "issue_ns", row.issue);
+      add_int (b, "start_ns", row.start);
+      add_int (b, "end_ns", row.end);
+      add_string (b, "cause", row.cause);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_end_object (b);
 
   g_autoptr (JsonNode) root = json_builder_get_root (b);

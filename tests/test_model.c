@@ -105,7 +105,9 @@ test_schematic_table (void)
  * declarations produce no op). H2D i: i..i+1. Kernel i waits for H2D i:
  * i+1..i+2. D2H i: its kernel ended at i+2 but the launch run (ops 4..7) ends
  * at 5, so D2H 0 runs 5..6 and the others follow in the d2h engine: 6..7,
- * 7..8, 8..9. D2H 0 waited for a deferred completion of op 4. */
+ * 7..8, 8..9. D2H 0 waited for a deferred completion of op 4, which the
+ * end of the run's last kernel (op 7, at 5) released: that is the op a
+ * critical path follows from D2H 0. */
 static void
 test_fermi_deferred (void)
 {
@@ -117,6 +119,7 @@ test_fermi_deferred (void)
       assert_span (run, 8 + i, 5 + i, 6 + i);
     }
   assert_cause (run, 8, ENG_CAUSE_DEFERRED, 4);
+  g_assert_cmpuint (eng_sim_waited_for (run->sim, 8), ==, 7);
   /* later D2Hs are behind the d2h engine, or their own held kernel */
   g_assert_cmpuint (op (run, 9)->cause, !=, ENG_CAUSE_NONE);
   run_free (run);

@@ -108,7 +108,11 @@ test_summary_by_hand (void)
  *
  * So stream: 2 ops, 3 ms in all, 2 ms the longest; sync: 1 op, 3 ms;
  * engine: 1 op, 1 ms. Stream and sync tie at 3 ms and are listed in the
- * order of EngCause (stream first), engine last. */
+ * order of EngCause (stream first), engine last.
+ *
+ * The critical path: the sync ends last (at 3 ms, with op 3), and it waited
+ * for op 3, op 3 for op 2, op 2 for op 0, which waited for nothing:
+ * ops 0, 2, 3, 4. Op 1 ends at 2 ms and is not on it. */
 static const char waits_text[] =
   "device schematic-k20\n"
   "stream s1\n"
@@ -161,6 +165,23 @@ test_waits_by_hand (void)
   assert_wait (waits, 1, "sync", 1, 3000000, 3000000);
   assert_wait (waits, 2, "engine", 1, 1000000, 1000000);
 
+  JsonArray *path = json_object_get_array_member (o, "critical_path");
+  const gint64 expected_path[][3] = { /* op, start, end */
+                                      { 0, 0, 1000000 },
+                                      { 2, 1000000, 2000000 },
+                                      { 3, 2000000, 3000000 },
+                                      { 4, 0, 3000000 } };
+  g_assert_cmpuint (json_array_get_length (path), ==, G_N_ELEMENTS (expected_path));
+  for (guint i = 0; i < G_N_ELEMENTS (expected_path); i++)
+    {
+      JsonObject *step = json_array_get_object_element (path, i);
+      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected_path[i][0]);
+      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected_path[i][1]);
+      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected_path[i][2]);
+    }
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (path, 0),
+                                                  "cause"), ==, "");
+
   /* The text summary (on stderr here) lists the same rows in that order:
    * cause, ops, total, longest. */
   const char *table = strstr (err, "\nwaited for ");
@@ -201,7 +222,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/prediction-json/summary-by-hand", test_summary_by_hand);
-  g_test_add_func ("/prediction-json/waits-by-hand", test_waits_by_hand);
+  g_test_add_func ("/prediction-json/waits-and-critical-path-by-hand", test_waits_by_hand);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/chrome", "--chrome",

@@ -76,6 +76,32 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       abort ();
     }
   eng_check_free (check);
+
+  /* The links a critical path follows (eng_sim_waited_for) end at an op that
+   * waited for no op; they never go round in a circle. Each walk marks its
+   * ops 1, then 2 once it is known to end, so all walks together are O(n). */
+  gsize n = schedule_n_ops (sched);
+  guint8 *state = g_new0 (guint8, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    {
+      guint32 op = (guint32) i;
+      while (op != ENG_NO_REF && state[op] == 0)
+        {
+          state[op] = 1;
+          guint32 next = eng_sim_waited_for (sim, op);
+          g_assert (next == ENG_NO_REF || next < n);
+          op = next;
+        }
+      if (op != ENG_NO_REF && state[op] == 1)
+        {
+          fprintf (stderr, "fuzz_predict: on %s, what op %u waited for leads round to it\n",
+                   eng_profile_name (profile), op);
+          abort ();
+        }
+      for (op = (guint32) i; op != ENG_NO_REF && state[op] == 1; op = eng_sim_waited_for (sim, op))
+        state[op] = 2;
+    }
+  g_free (state);
   eng_sim_free (sim);
   schedule_free (sched);
   return 0;
