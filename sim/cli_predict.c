@@ -195,6 +195,8 @@ print_critical_path (const Prediction *p, FILE *out)
       else
         fprintf (out, "%-10s  %s\n", end, row.cause);
     }
+  if (path->len == 0)
+    fprintf (out, "  no op\n");
   /* The chain stops at an op that waited for no op; when the host issued
    * that one late, the host's own progress is the rest of the path. */
   if (path->len > 0)

@@ -134,14 +134,15 @@ assert_wait (JsonArray *waits, guint index, const char *cause, gint64 ops, gint6
   g_assert_cmpint (json_object_get_int_member (w, "longest_ns"), ==, longest_ns);
 }
 
-/* `streamsim predict S OPTION -` on a schedule of text `sched_text`: stdout
- * parsed as JSON (which fails the test if it is not), stderr into *err. */
+/* `streamsim predict S OPTION - [EXTRA]` on a schedule of text `sched_text`:
+ * stdout parsed as JSON (which fails the test if it is not), stderr into
+ * *err. */
 static JsonParser *
-predict_to_stdout (const char *sched_text, const char *option, char **err)
+predict_to_stdout (const char *sched_text, const char *option, const char *extra, char **err)
 {
   g_autofree char *dir = temp_dir_new ("streamsim-json");
   temp_dir_write (dir, "s.sched", sched_text);
-  const char *const args[] = { "predict", "s.sched", option, "-", NULL };
+  const char *const args[] = { "predict", "s.sched", option, "-", extra, NULL };
   g_autofree char *out = NULL;
   g_assert_cmpint (cli_run (dir, args, NULL, &out, err), ==, 0);
   g_autoptr (GError) error = NULL;
@@ -156,7 +157,7 @@ static void
 test_waits_by_hand (void)
 {
   g_autofree char *err = NULL;
-  g_autoptr (JsonParser) parser = predict_to_stdout (waits_text, "--json", &err);
+  g_autoptr (JsonParser) parser = predict_to_stdout (waits_text, "--json", NULL, &err);
   JsonObject *o = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 3000000);
   JsonArray *waits = json_object_get_array_member (o, "waits");
@@ -206,6 +207,24 @@ test_waits_by_hand (void)
   g_assert_cmpstr (lines[4], ==, "");
 }
 
+/* A schedule without ops: nothing waited and the critical path is empty,
+ * in the JSON and in --critical-path's text. */
+static void
+test_no_ops (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser
+    = predict_to_stdout ("device schematic-k20\nstream s1\n", "--json", "--critical-path", &err);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "ops"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "waits")), ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "critical_path")),
+                    ==, 0);
+  g_assert_true (g_str_has_suffix (err, "makespan):\n  no op\n"));
+  g_assert_null (strstr (err, "\nwaited for ")); /* no waits table */
+}
+
 /* With --json - (or --chrome -), standard output holds the JSON alone and
  * the text summary goes to standard error; before, --chrome - appended the
  * summary to the JSON. */
@@ -213,7 +232,7 @@ static void
 test_stdout_holds_json_alone (gconstpointer data)
 {
   g_autofree char *err = NULL;
-  g_autoptr (JsonParser) parser = predict_to_stdout (schedule_text, data, &err);
+  g_autoptr (JsonParser) parser = predict_to_stdout (schedule_text, data, NULL, &err);
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
 }
 
@@ -223,6 +242,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/prediction-json/summary-by-hand", test_summary_by_hand);
   g_test_add_func ("/prediction-json/waits-and-critical-path-by-hand", test_waits_by_hand);
+  g_test_add_func ("/prediction-json/no-ops", test_no_ops);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
   g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/chrome", "--chrome",
