@@ -148,8 +148,34 @@ parse_count_option (const char *name, const char *text, guint64 min, guint64 max
   return FALSE;
 }
 
+/* --explain-only's list of causes into show[]; FALSE (and a message) for a
+ * word that names none. */
+static gboolean
+parse_causes (const char *list, gboolean show[ENG_N_CAUSES])
+{
+  g_auto (GStrv) words = g_strsplit (list, ",", -1);
+  for (char **w = words; *w != NULL; w++)
+    {
+      guint c = ENG_CAUSE_NONE + 1;
+      while (c < ENG_N_CAUSES && strcmp (*w, eng_cause_name ((EngCause) c)) != 0)
+        c++;
+      if (c == ENG_N_CAUSES)
+        {
+          g_autoptr (GString) names = g_string_new (NULL);
+          for (guint k = ENG_CAUSE_NONE + 1; k < ENG_N_CAUSES; k++)
+            g_string_append_printf (names, "%s%s", k > 1 ? ", " : "", eng_cause_name ((EngCause) k));
+          cli_error ("streamsim predict: --explain-only %s: '%s' is not a cause; the causes: %s",
+                     list, *w, names->str);
+          return FALSE;
+        }
+      show[c] = TRUE;
+    }
+  return TRUE;
+}
+
+/* Every op that waited, or (show not NULL) those whose cause is shown. */
 static void
-print_explain (const Prediction *p, FILE *out)
+print_explain (const Prediction *p, const gboolean *show, FILE *out)
 {
   const Schedule *sched = prediction_schedule (p);
   const EngOpResult *results = eng_sim_results (prediction_sim (p));
@@ -159,7 +185,7 @@ print_explain (const Prediction *p, FILE *out)
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {
       const EngOpResult *r = &results[i];
-      if (r->cause == ENG_CAUSE_NONE)
+      if (r->cause == ENG_CAUSE_NONE || (show != NULL && !show[r->cause]))
         continue;
       TimelineRow row;
       prediction_row (p, i, &row, scratch);
@@ -169,7 +195,7 @@ print_explain (const Prediction *p, FILE *out)
       shown++;
     }
   if (shown == 0)
-    fprintf (out, "  no op waited\n");
+    fprintf (out, show != NULL ? "  no op waited for these causes\n" : "  no op waited\n");
 }
 
 /* The chain of waits that sets the makespan, first op first: shortening
@@ -227,6 +253,7 @@ cli_predict_main (int argc, char **argv)
   guint64 max_ops = 0;
   gboolean check = FALSE;
   gboolean explain = FALSE;
+  g_autofree char *explain_only = NULL;
   gboolean critical_path = FALSE;
   gboolean quiet = FALSE;
   gboolean streams = FALSE;
@@ -241,6 +268,9 @@ cli_predict_main (int argc, char **argv)
       "Write the timeline CSV (one row per op; - for stdout)", "FILE" },
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain,
       "For each op that waited, say what it waited for", NULL },
+    { "explain-only", 0, 0, G_OPTION_ARG_STRING, &explain_only,
+      "--explain for the ops that waited for one of CAUSES, e.g. queue,engine (causes: host, "
+      "stream, event, legacy, queue, engine, slots, deferred, sync)", "CAUSES" },
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
       "List the chain of waits that ends at the makespan, first op first", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
@@ -278,6 +308,9 @@ cli_predict_main (int argc, char **argv)
   /* The model indexes ops with 32 bits (eng_sim_new). */
   if (max_ops_arg != NULL && !parse_count_option ("max-ops", max_ops_arg, 1, G_MAXUINT32 - 1,
                                                   &max_ops))
+    return CLI_EXIT_INPUT;
+  gboolean show[ENG_N_CAUSES] = { FALSE };
+  if (explain_only != NULL && !parse_causes (explain_only, show))
     return CLI_EXIT_INPUT;
   /* Standard output can carry one of them; the text summary then goes to
    * standard error, so that the file piped on stays whole. */
@@ -330,8 +363,8 @@ cli_predict_main (int argc, char **argv)
   FILE *out = n_stdout > 0 ? stderr : stdout;
   if (!quiet)
     print_summary (p, out);
-  if (explain)
-    print_explain (p, out);
+  if (explain || explain_only != NULL)
+    print_explain (p, explain_only != NULL ? show : NULL, out);
   if (critical_path)
     print_critical_path (p, out);
   if (check && !print_check (p, out, quiet))

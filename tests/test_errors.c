@@ -193,6 +193,11 @@ static const ErrorCase cases[] = {
   /* Standard output carries one file at most. */
   { "cli/two-outputs-on-stdout", OK_SCHED, NULL, NULL, "predict in.sched --csv - --json -", 2,
     "streamsim predict: only one of --csv, --json and --chrome can be -", NULL },
+  /* --explain-only takes causes by their names in the CSV's cause column. */
+  { "cli/explain-only-unknown-cause", OK_SCHED, NULL, NULL,
+    "predict in.sched --explain-only queue,slot", 2,
+    "streamsim predict: --explain-only queue,slot: 'slot' is not a cause; the causes: host, stream,",
+    "slots, deferred, sync" },
   /* Standard input holds one timeline, not two. */
   { "cli/compare-stdin-twice", NULL, NULL, NULL, "compare - -", 2,
     "streamsim: compare can read only one of its timelines from -", NULL },

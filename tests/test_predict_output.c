@@ -1,4 +1,4 @@
-/* test_prediction_json.c: `predict --json`'s summary, read back and compared with a timeline worked out by hand. */
+/* test_predict_output.c: what `predict` reports (the summary as JSON and as text, --explain, --critical-path), compared with timelines worked out by hand. */
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include "prediction.h"
@@ -207,6 +207,53 @@ test_waits_by_hand (void)
   g_assert_cmpstr (lines[4], ==, "");
 }
 
+/* --explain lists every op that waited, with the waits worked out for
+ * waits_text above (op 1: 1 ms, op 2: 1 ms, op 3: 2 ms, op 4: 3 ms);
+ * --explain-only keeps the ops of the causes it names, in issue order. */
+static void
+test_explain_only (void)
+{
+  struct
+  {
+    const char *causes;          /* NULL: --explain */
+    const char *lines[5];        /* "op N ... waited W" of each listed op */
+  } cases[] = {
+    { NULL, { "op 1 line 5 h2d s2 waited 1 ms", "op 2 line 6 kernel s1 waited 1 ms",
+              "op 3 line 7 d2h s1 waited 2 ms", "op 4 line 8 sync waited 3 ms", NULL } },
+    { "engine", { "op 1 line 5 h2d s2 waited 1 ms", NULL } },
+    { "sync,stream", { "op 2 line 6 kernel s1 waited 1 ms", "op 3 line 7 d2h s1 waited 2 ms",
+                       "op 4 line 8 sync waited 3 ms", NULL } },
+    { "queue", { NULL } },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL;
+      g_autofree char *option = cases[i].causes != NULL
+                                  ? g_strconcat ("--explain-only=", cases[i].causes, NULL)
+                                  : g_strdup ("--explain");
+      g_autoptr (JsonParser) parser = predict_to_stdout (waits_text, "--json", option, &err);
+      const char *list = strstr (err, "\nwhy ops waited");
+      g_assert_nonnull (list);
+      g_auto (GStrv) lines = g_strsplit (list + 1, "\n", -1);
+      guint n = 0;
+      while (cases[i].lines[n] != NULL)
+        {
+          /* the words up to the wait, blanks collapsed */
+          g_auto (GStrv) words = g_strsplit_set (lines[n + 1], " :", -1);
+          g_autoptr (GString) joined = g_string_new (NULL);
+          for (char **w = words; *w != NULL && joined->len < strlen (cases[i].lines[n]); w++)
+            if (**w != '\0')
+              g_string_append_printf (joined, "%s%s", joined->len > 0 ? " " : "", *w);
+          g_assert_cmpstr (joined->str, ==, cases[i].lines[n]);
+          n++;
+        }
+      if (n == 0)
+        g_assert_cmpstr (lines[1], ==, "  no op waited for these causes");
+      else
+        g_assert_false (g_str_has_prefix (lines[n + 1], "  op "));
+    }
+}
+
 /* A schedule without ops: nothing waited and the critical path is empty,
  * in the JSON and in --critical-path's text. */
 static void
@@ -240,12 +287,13 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/prediction-json/summary-by-hand", test_summary_by_hand);
-  g_test_add_func ("/prediction-json/waits-and-critical-path-by-hand", test_waits_by_hand);
-  g_test_add_func ("/prediction-json/no-ops", test_no_ops);
-  g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/json", "--json",
+  g_test_add_func ("/predict-output/summary-by-hand", test_summary_by_hand);
+  g_test_add_func ("/predict-output/waits-and-critical-path-by-hand", test_waits_by_hand);
+  g_test_add_func ("/predict-output/explain-only", test_explain_only);
+  g_test_add_func ("/predict-output/no-ops", test_no_ops);
+  g_test_add_data_func ("/predict-output/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
-  g_test_add_data_func ("/prediction-json/stdout-holds-json-alone/chrome", "--chrome",
+  g_test_add_data_func ("/predict-output/stdout-holds-json-alone/chrome", "--chrome",
                         test_stdout_holds_json_alone);
   return g_test_run ();
 }
