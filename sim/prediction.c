@@ -155,8 +155,9 @@ prediction_critical_path (const Prediction *p)
   for (gsize i = 1; i < n; i++)
     if (results[i].end >= results[last].end)
       last = (guint32) i;
-  /* Each link goes to an op that let this one go, so it cannot come back;
-   * the length bound guards the walk all the same. */
+  /* Each link goes to an op that let this one go, earlier in the run, so
+   * the walk cannot come back (fuzz_predict checks it on every op); the
+   * length bound guards it all the same. */
   for (guint32 op = last; op != ENG_NO_REF && path->len < n;
        op = eng_sim_waited_for (p->sim, op))
     g_array_append_val (path, op);
