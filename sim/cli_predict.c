@@ -64,12 +64,10 @@ print_waits (const PredictionSummary *s, FILE *out)
 }
 
 static void
-print_summary (const Prediction *p, FILE *out)
+print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
 {
-  PredictionSummary s;
-  prediction_summarize (p, &s);
   const EngSim *sim = prediction_sim (p);
-  g_autofree char *makespan = units_format_time (s.makespan);
+  g_autofree char *makespan = units_format_time (s->makespan);
   fprintf (out, "schedule     %s\n", schedule_path (prediction_schedule (p)));
   fprintf (out, "device       %s (%u connection%s)\n", eng_profile_name (prediction_profile (p)),
            eng_sim_connections (sim), eng_sim_connections (sim) == 1 ? "" : "s");
@@ -79,27 +77,27 @@ print_summary (const Prediction *p, FILE *out)
   fprintf (out, "%-10s %8s %12s %8s\n", "engine", "ops", "busy", "util");
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     {
-      if (s.ops[e] == 0 || e == ENG_ENGINE_STREAM)
+      if (s->ops[e] == 0 || e == ENG_ENGINE_STREAM)
         continue;
-      g_autofree char *busy = units_format_time (s.busy[e]);
-      double util = s.makespan > 0 ? 100.0 * (double) s.busy[e] / (double) s.makespan : 0;
-      fprintf (out, "%-10s %8u %12s %7.1f%%\n", eng_engine_name ((EngEngine) e), s.ops[e], busy,
+      g_autofree char *busy = units_format_time (s->busy[e]);
+      double util = s->makespan > 0 ? 100.0 * (double) s->busy[e] / (double) s->makespan : 0;
+      fprintf (out, "%-10s %8u %12s %7.1f%%\n", eng_engine_name ((EngEngine) e), s->ops[e], busy,
                util);
     }
-  g_autofree char *overlap = units_format_time (s.copy_compute_overlap);
-  double of_copy = s.copy_busy > 0 ? 100.0 * (double) s.copy_compute_overlap / (double) s.copy_busy : 0;
+  g_autofree char *overlap = units_format_time (s->copy_compute_overlap);
+  double of_copy = s->copy_busy > 0 ? 100.0 * (double) s->copy_compute_overlap / (double) s->copy_busy : 0;
   fprintf (out, "\ncopy/compute overlap  %s (%.1f%% of copy time)\n", overlap, of_copy);
-  if (s.host_blocked > 0)
+  if (s->host_blocked > 0)
     {
-      g_autofree char *blocked = units_format_time (s.host_blocked);
+      g_autofree char *blocked = units_format_time (s->host_blocked);
       fprintf (out, "host blocked in syncs %s\n", blocked);
     }
-  if (s.h2d_d2h_overlap > 0)
+  if (s->h2d_d2h_overlap > 0)
     {
-      g_autofree char *duplex = units_format_time (s.h2d_d2h_overlap);
+      g_autofree char *duplex = units_format_time (s->h2d_d2h_overlap);
       fprintf (out, "h2d/d2h overlap       %s\n", duplex);
     }
-  print_waits (&s, out);
+  print_waits (s, out);
 }
 
 /* --check: the model's results against its contract (engines/eng_check.c).
@@ -148,6 +146,18 @@ parse_count_option (const char *name, const char *text, guint64 min, guint64 max
   return FALSE;
 }
 
+/* "host, stream, ...": the causes --explain-only takes, for its help and
+ * its error message. */
+static char *
+cause_names (void)
+{
+  GString *names = g_string_new (NULL);
+  for (guint c = ENG_CAUSE_NONE + 1; c < ENG_N_CAUSES; c++)
+    g_string_append_printf (names, "%s%s", names->len > 0 ? ", " : "",
+                            eng_cause_name ((EngCause) c));
+  return g_string_free (names, FALSE);
+}
+
 /* --explain-only's list of causes into show[]; FALSE (and a message) for a
  * word that names none. */
 static gboolean
@@ -161,11 +171,9 @@ parse_causes (const char *list, gboolean show[ENG_N_CAUSES])
         c++;
       if (c == ENG_N_CAUSES)
         {
-          g_autoptr (GString) names = g_string_new (NULL);
-          for (guint k = ENG_CAUSE_NONE + 1; k < ENG_N_CAUSES; k++)
-            g_string_append_printf (names, "%s%s", k > 1 ? ", " : "", eng_cause_name ((EngCause) k));
+          g_autofree char *names = cause_names ();
           cli_error ("streamsim predict: --explain-only %s: '%s' is not a cause; the causes: %s",
-                     list, *w, names->str);
+                     list, *w, names);
           return FALSE;
         }
       show[c] = TRUE;
@@ -222,19 +230,19 @@ print_critical_path (const Prediction *p, FILE *out)
         fprintf (out, "%-10s  %s\n", end, row.cause);
     }
   if (path->len == 0)
-    fprintf (out, "  no op\n");
+    {
+      fprintf (out, "  no op\n");
+      return;
+    }
   /* The chain stops at an op that waited for no op; when the host issued
    * that one late, the host's own progress is the rest of the path. */
-  if (path->len > 0)
+  guint32 first = g_array_index (path, guint32, 0);
+  SimTime issue = eng_sim_results (prediction_sim (p))[first].issue;
+  if (issue > 0)
     {
-      guint32 first = g_array_index (path, guint32, 0);
-      SimTime issue = eng_sim_results (prediction_sim (p))[first].issue;
-      if (issue > 0)
-        {
-          g_autofree char *at = units_format_time (issue);
-          fprintf (out, "  (op %u waited for no op: the host issued it at %s, a time its earlier "
-                        "calls set: their costs, blocking copies and syncs)\n", first, at);
-        }
+      g_autofree char *at = units_format_time (issue);
+      fprintf (out, "  (op %u waited for no op: the host issued it at %s, a time its earlier "
+                    "calls set: their costs, blocking copies and syncs)\n", first, at);
     }
 }
 
@@ -257,6 +265,10 @@ cli_predict_main (int argc, char **argv)
   gboolean critical_path = FALSE;
   gboolean quiet = FALSE;
   gboolean streams = FALSE;
+  g_autofree char *causes = cause_names ();
+  g_autofree char *explain_only_help
+    = g_strdup_printf ("--explain for the ops that waited for one of CAUSES, e.g. queue,engine "
+                       "(causes: %s)", causes);
   GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING, &device,
       "Device profile: a name (c1060, c2050, k20, ...) or a .ini path; overrides the schedule's `device`", "D" },
@@ -268,9 +280,7 @@ cli_predict_main (int argc, char **argv)
       "Write the timeline CSV (one row per op; - for stdout)", "FILE" },
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain,
       "For each op that waited, say what it waited for", NULL },
-    { "explain-only", 0, 0, G_OPTION_ARG_STRING, &explain_only,
-      "--explain for the ops that waited for one of CAUSES, e.g. queue,engine (causes: host, "
-      "stream, event, legacy, queue, engine, slots, deferred, sync)", "CAUSES" },
+    { "explain-only", 0, 0, G_OPTION_ARG_STRING, &explain_only, explain_only_help, "CAUSES" },
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
       "List the chain of waits that ends at the makespan, first op first", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
@@ -339,10 +349,14 @@ cli_predict_main (int argc, char **argv)
 
   if (csv != NULL && !prediction_write_csv (p, csv, &error))
     return cli_report_error (error);
+  /* one summary for the text and the JSON: it merges every engine's spans */
+  PredictionSummary summary;
+  if (!quiet || json != NULL)
+    prediction_summarize (p, &summary);
   if (json != NULL)
     {
       gsize length = 0;
-      g_autofree char *data = prediction_json_to_data (p, &length);
+      g_autofree char *data = prediction_json_to_data (p, &summary, &length);
       if (!output_file_set_contents (json, data, length, &error))
         return cli_report_error (error);
     }
@@ -362,7 +376,7 @@ cli_predict_main (int argc, char **argv)
     }
   FILE *out = n_stdout > 0 ? stderr : stdout;
   if (!quiet)
-    print_summary (p, out);
+    print_summary (p, &summary, out);
   if (explain || explain_only != NULL)
     print_explain (p, explain_only != NULL ? show : NULL, out);
   if (critical_path)

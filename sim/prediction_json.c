@@ -17,11 +17,9 @@ add_string (JsonBuilder *b, const char *name, const char *value)
 }
 
 char *
-prediction_json_to_data (const Prediction *p, gsize *length)
+prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize *length)
 {
-  g_return_val_if_fail (p != NULL, NULL);
-  PredictionSummary s;
-  prediction_summarize (p, &s);
+  g_return_val_if_fail (p != NULL && s != NULL, NULL);
 
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -38,43 +36,43 @@ prediction_json_to_data (const Prediction *p, gsize *length)
         add_string (b, kv[0], kv[1]);
     }
   add_int (b, "ops", (gint64) schedule_n_ops (prediction_schedule (p)));
-  add_int (b, "makespan_ns", s.makespan);
+  add_int (b, "makespan_ns", s->makespan);
 
   json_builder_set_member_name (b, "engines");
   json_builder_begin_array (b);
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     {
       /* as the text summary: markers' "stream" engine takes no time */
-      if (s.ops[e] == 0 || e == ENG_ENGINE_STREAM)
+      if (s->ops[e] == 0 || e == ENG_ENGINE_STREAM)
         continue;
       json_builder_begin_object (b);
       add_string (b, "engine", eng_engine_name ((EngEngine) e));
-      add_int (b, "ops", s.ops[e]);
-      add_int (b, "busy_ns", s.busy[e]);
+      add_int (b, "ops", s->ops[e]);
+      add_int (b, "busy_ns", s->busy[e]);
       json_builder_set_member_name (b, "utilization");
-      json_builder_add_double_value (b, s.makespan > 0 ? (double) s.busy[e] / (double) s.makespan
+      json_builder_add_double_value (b, s->makespan > 0 ? (double) s->busy[e] / (double) s->makespan
                                                       : 0);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 
-  add_int (b, "copy_busy_ns", s.copy_busy);
-  add_int (b, "copy_compute_overlap_ns", s.copy_compute_overlap);
-  add_int (b, "h2d_d2h_overlap_ns", s.h2d_d2h_overlap);
-  add_int (b, "host_blocked_ns", s.host_blocked);
+  add_int (b, "copy_busy_ns", s->copy_busy);
+  add_int (b, "copy_compute_overlap_ns", s->copy_compute_overlap);
+  add_int (b, "h2d_d2h_overlap_ns", s->h2d_d2h_overlap);
+  add_int (b, "host_blocked_ns", s->host_blocked);
 
   /* the causes of the CSV's cause column, added up, the longest total first */
   json_builder_set_member_name (b, "waits");
   json_builder_begin_array (b);
   EngCause order[ENG_N_CAUSES];
-  guint n_causes = prediction_summary_wait_order (&s, order);
+  guint n_causes = prediction_summary_wait_order (s, order);
   for (guint i = 0; i < n_causes; i++)
     {
       json_builder_begin_object (b);
       add_string (b, "cause", eng_cause_name (order[i]));
-      add_int (b, "ops", s.waits[order[i]]);
-      add_int (b, "total_ns", s.waited[order[i]]);
-      add_int (b, "longest_ns", s.longest_wait[order[i]]);
+      add_int (b, "ops", s->waits[order[i]]);
+      add_int (b, "total_ns", s->waited[order[i]]);
+      add_int (b, "longest_ns", s->longest_wait[order[i]]);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

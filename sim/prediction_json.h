@@ -8,20 +8,28 @@
  *    "engines": [{"engine": "h2d", "ops": 3, "busy_ns": 2127153,
  *                 "utilization": 0.516}, ...],
  *    "copy_busy_ns": ..., "copy_compute_overlap_ns": ...,
- *    "h2d_d2h_overlap_ns": ..., "host_blocked_ns": ...}
+ *    "h2d_d2h_overlap_ns": ..., "host_blocked_ns": ...,
+ *    "waits": [{"cause": "stream", "ops": 4, "total_ns": ...,
+ *               "longest_ns": ...}, ...],
+ *    "critical_path": [{"op": 0, "issue_ns": ..., "start_ns": ...,
+ *                       "end_ns": ..., "cause": ""}, ...]}
  *
  * "engines" lists the engines that ran an op, in the text summary's order;
- * "utilization" is busy time over the makespan (0 to 1). Per-op times and
- * causes are the timeline CSV's (--csv), not repeated here: a summary stays
- * small whatever the schedule's length. */
+ * "utilization" is busy time over the makespan (0 to 1). "waits" adds up
+ * the causes, the longest total first (prediction_summary_wait_order);
+ * "critical_path" is prediction_critical_path, first op first, each with
+ * the CSV's cause text. Every other op's times and cause are the timeline
+ * CSV's (--csv), not repeated here. */
 #ifndef PREDICTION_JSON_H
 #define PREDICTION_JSON_H
 
 #include <glib.h>
 #include "prediction.h"
 
-/* The JSON text, newly allocated, ending in a line break; sets *length
- * when not NULL. */
-char *prediction_json_to_data (const Prediction *prediction, gsize *length);
+/* The JSON text of `prediction` and its `summary` (prediction_summarize,
+ * which the caller has often made already for the text summary), newly
+ * allocated, ending in a line break; sets *length when not NULL. */
+char *prediction_json_to_data (const Prediction *prediction, const PredictionSummary *summary,
+                               gsize *length);
 
 #endif /* PREDICTION_JSON_H */

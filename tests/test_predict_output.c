@@ -64,7 +64,9 @@ test_summary_by_hand (void)
   g_autoptr (Prediction) p = prediction_run (sched_path, &options, &error);
   g_assert_no_error (error);
   gsize length = 0;
-  g_autofree char *data = prediction_json_to_data (p, &length);
+  PredictionSummary summary;
+  prediction_summarize (p, &summary);
+  g_autofree char *data = prediction_json_to_data (p, &summary, &length);
   g_assert_cmpuint (length, ==, strlen (data));
   g_assert_true (g_str_has_suffix (data, "}\n"));
 
