@@ -164,6 +164,32 @@ begin_sync (EngSim *sim, guint32 op, const SchedOp *sop)
   return !ready;
 }
 
+/* cudaMemcpy, and cudaMemcpyAsync from or to pageable memory (through a
+ * staging buffer; a device-to-device copy touches no host memory), return
+ * when the copy is done. */
+static inline gboolean
+copy_blocks (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_MEMCPY
+         || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable
+             && sop->u.copy.dir != SCHED_DIR_D2D);
+}
+
+gboolean
+eng_host_call_holds (const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_HOST:
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_SYNC_DEVICE:
+      return TRUE;
+    default:
+      return copy_blocks (sop);
+    }
+}
+
 /* Host work and synchronizations are done in the host's call itself, on
  * no engine (eng_op_finish is for ops that run on one). */
 static inline void
@@ -232,10 +258,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       *last = arrival;
     }
   sim_queue_schedule (sim->events, arrival, arrive_event, sim, op);
-  gboolean blocking = sop->kind == SCHED_OP_MEMCPY
-                      || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable
-                          && sop->u.copy.dir != SCHED_DIR_D2D);
-  if (blocking)
+  if (copy_blocks (sop))
     {
       sim->host_wait_op = op;
       sim->host_wait_since = now + cost;

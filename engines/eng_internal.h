@@ -377,6 +377,9 @@ eng_sm_next_after_refill (const EngSim *sim, const EngPlacement *pl, guint start
 /* eng_host.c */
 void eng_host_start (EngSim *sim);
 void eng_host_op_signaled (EngSim *sim, guint32 op, SimTime now);
+/* TRUE for a call that holds the host until something happens, not just
+ * for its cost: host work, a synchronize, a blocking copy. */
+gboolean eng_host_call_holds (const SchedOp *sop);
 
 /* helpers */
 static inline const SchedOp *

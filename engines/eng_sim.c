@@ -400,6 +400,21 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
   g_assert_not_reached ();
 }
 
+/* The op whose end let a wait of `cause` on `ref` go: `ref`, except for a
+ * Fermi deferred completion, where the dependency ended earlier and its
+ * completion was signalled when the last kernel of its launch run ended. */
+static guint32
+link_of (const EngSim *sim, EngCause cause, guint32 ref)
+{
+  if (cause == ENG_CAUSE_DEFERRED && ref != ENG_NO_REF)
+    {
+      const EngOp *k = &sim->ops[ref];
+      if (k->run != ENG_NONE)
+        return g_array_index (sim->runs, EngRun, k->run).released_by;
+    }
+  return ref;
+}
+
 guint32
 eng_sim_waited_for (const EngSim *sim, gsize op)
 {
@@ -407,15 +422,55 @@ eng_sim_waited_for (const EngSim *sim, gsize op)
   const EngOpResult *r = &sim->results[op];
   if (r->cause == ENG_CAUSE_NONE)
     return ENG_NO_REF;
-  if (r->cause == ENG_CAUSE_DEFERRED)
-    {
-      /* The dependency ended earlier; its completion was signalled when
-       * the last kernel of its launch run ended. */
-      const EngOp *k = &sim->ops[r->cause_ref];
-      if (k->run != ENG_NONE)
-        return g_array_index (sim->runs, EngRun, k->run).released_by;
-    }
-  return r->cause_ref;
+  return link_of (sim, (EngCause) r->cause, r->cause_ref);
+}
+
+gboolean
+eng_sim_behind_overtaken (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, FALSE);
+  const EngOpResult *r = &sim->results[op];
+  return r->cause == ENG_CAUSE_QUEUE && sim->results[r->cause_ref].start > r->start;
+}
+
+guint32
+eng_sim_queue_released_by (const EngSim *sim, gsize op)
+{
+  if (!eng_sim_behind_overtaken (sim, op))
+    return ENG_NO_REF;
+  /* The op ahead left the queue when the kernel engine admitted it, before
+   * this op started, and started itself later, after kernels of a higher
+   * priority (the left-over policy). Its own cause explains that later
+   * start, not its leaving. A false dependency is only charged to an op
+   * held at the head by its dependencies (eng_sim_started), so those are
+   * what held the queue. */
+  const EngOp *ahead = &sim->ops[sim->results[op].cause_ref];
+  if (ahead->deps_cause == ENG_CAUSE_NONE)
+    return ENG_NO_REF;
+  return link_of (sim, (EngCause) ahead->deps_cause, ahead->deps_ref);
+}
+
+guint32
+eng_sim_issued_after (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, ENG_NO_REF);
+  /* The host issues the ops in their order; the calls between the one
+   * found and `op` each held it for their cost only. */
+  for (gsize i = op; i-- > 0;)
+    if (eng_host_call_holds (eng_sop (sim, (guint32) i)))
+      return (guint32) i;
+  return ENG_NO_REF;
+}
+
+guint32
+eng_sim_path_link (const EngSim *sim, gsize op)
+{
+  g_return_val_if_fail (op < sim->n_ops, ENG_NO_REF);
+  if (sim->results[op].cause == ENG_CAUSE_NONE)
+    return eng_sim_issued_after (sim, op);
+  if (eng_sim_behind_overtaken (sim, op))
+    return eng_sim_queue_released_by (sim, op);
+  return eng_sim_waited_for (sim, op);
 }
 
 char *

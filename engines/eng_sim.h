@@ -92,6 +92,26 @@ void eng_sim_append_cause (const EngSim *sim, gsize op, GString *out);
  * the kernel whose end released the launch run. ENG_NO_REF when the op
  * waited for no op (nothing, or a limit no single op holds). */
 guint32 eng_sim_waited_for (const EngSim *sim, gsize op);
+/* The call whose return let the host issue `op`: the latest call before it
+ * that held the host until something happened (host work, a synchronize, a
+ * blocking copy); the host issued `op` when that call returned plus the
+ * costs of the calls in between. ENG_NO_REF when no call before `op` held
+ * the host: its issue time is the costs of the calls before it. */
+guint32 eng_sim_issued_after (const EngSim *sim, gsize op);
+/* TRUE for an op that waited in its queue behind a kernel (ENG_CAUSE_QUEUE)
+ * that then started after it did: admitted first, that kernel was
+ * overtaken in the dispatch list by this op, of a higher priority. */
+gboolean eng_sim_behind_overtaken (const EngSim *sim, gsize op);
+/* For such an op, what held the kernel ahead at the head of the queue: its
+ * last dependency's op. ENG_NO_REF for any other op, or when none did. */
+guint32 eng_sim_queue_released_by (const EngSim *sim, gsize op);
+/* The link a critical path follows from `op`: eng_sim_waited_for; for an
+ * op that waited for nothing (ENG_CAUSE_NONE: it started when it was
+ * issued and reached its engine), eng_sim_issued_after; for one behind an
+ * overtaken kernel in its queue, eng_sim_queue_released_by. Each link goes
+ * to an op that started no later than `op`. ENG_NO_REF at the start of the
+ * path. */
+guint32 eng_sim_path_link (const EngSim *sim, gsize op);
 
 #define ENG_ERROR (eng_error_quark ())
 GQuark eng_error_quark (void);

@@ -14,11 +14,13 @@ static const char predict_description[] =
   "Simulates SCHEDULE (the order in which a program issues copies, kernels,\n"
   "events and synchronizations) on a device profile and prints the makespan,\n"
   "how busy each engine was, how much copying overlapped computing, and what\n"
-  "the ops waited for (added up by cause; --explain lists each op).\n"
+  "the ops waited for (added up by cause; --explain lists each op,\n"
+  "--critical-path the chain of waits that set the makespan).\n"
   "\n"
   "Examples:\n"
   "  streamsim predict traces/seed/async-v2.sched --device c2050 --explain\n"
   "  streamsim predict traces/seed/async-v1.sched --device k20 --csv t.csv\n"
+  "  streamsim predict traces/seed/sequential.sched --device c2050 --critical-path\n"
   "  streamsim predict traces/examples/false-dependency.sched --connections 1 --explain\n"
   "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB --plot t.png\n"
   "  python3 gen.py | streamsim predict - --device k20 --csv t.csv\n"
@@ -214,35 +216,42 @@ print_critical_path (const Prediction *p, FILE *out)
 {
   g_autoptr (GArray) path = prediction_critical_path (p);
   g_autoptr (GString) scratch = g_string_new (NULL);
+  g_autoptr (GString) why = g_string_new (NULL);
   fprintf (out, "\ncritical path (each op waited for the one above it; the last ends at the "
                 "makespan):\n");
   for (guint i = 0; i < path->len; i++)
     {
+      guint32 op = g_array_index (path, guint32, i);
       TimelineRow row;
-      prediction_row (p, g_array_index (path, guint32, i), &row, scratch);
+      prediction_row (p, op, &row, scratch);
+      g_string_truncate (why, 0);
+      prediction_append_path_cause (p, op, why);
       g_autofree char *start = units_format_time (row.start);
       g_autofree char *end = units_format_time (row.end);
       fprintf (out, "  op %-5u line %-4u %-6s %-8s %10s - ", row.op, row.line, row.kind,
                row.stream, start);
-      if (*row.cause == '\0') /* the first op, which waited for nothing */
+      if (why->len == 0) /* the first op, which waited for nothing */
         fprintf (out, "%s\n", end);
       else
-        fprintf (out, "%-10s  %s\n", end, row.cause);
+        fprintf (out, "%-10s  %s\n", end, why->str);
     }
   if (path->len == 0)
     {
       fprintf (out, "  no op\n");
       return;
     }
-  /* The chain stops at an op that waited for no op; when the host issued
-   * that one late, the host's own progress is the rest of the path. */
+  /* The chain ends at an op that waited for nothing and that no call
+   * before it held the host for: only the calls' costs set its issue. */
   guint32 first = g_array_index (path, guint32, 0);
   SimTime issue = eng_sim_results (prediction_sim (p))[first].issue;
-  if (issue > 0)
+  if (issue > 0 && eng_sim_results (prediction_sim (p))[first].cause == ENG_CAUSE_NONE)
     {
       g_autofree char *at = units_format_time (issue);
-      fprintf (out, "  (op %u waited for no op: the host issued it at %s, a time its earlier "
-                    "calls set: their costs, blocking copies and syncs)\n", first, at);
+      if (first == 1)
+        fprintf (out, "  (the host issued op 1 at %s, after the cost of the call before it)\n", at);
+      else
+        fprintf (out, "  (the host issued op %u at %s, after the costs of the %u calls before it)\n",
+                 first, at, first);
     }
 }
 
@@ -282,7 +291,8 @@ cli_predict_main (int argc, char **argv)
       "For each op that waited, say what it waited for", NULL },
     { "explain-only", 0, 0, G_OPTION_ARG_STRING, &explain_only, explain_only_help, "CAUSES" },
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
-      "List the chain of waits that ends at the makespan, first op first", NULL },
+      "List the chain of waits that ends at the makespan, first op first, through the "
+      "device and the host calls that issued its ops late", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "prediction.h"
 #include "profile_file.h"
+#include "str_append.h"
 #include "timeline_writer.h"
 
 struct Prediction
@@ -156,10 +157,14 @@ prediction_critical_path (const Prediction *p)
     if (results[i].end >= results[last].end)
       last = (guint32) i;
   /* Each link goes to an op that let this one go, earlier in the run, so
-   * the walk cannot come back (fuzz_predict checks it on every op); the
-   * length bound guards it all the same. */
+   * the walk cannot come back (tests/support/path_links.c checks it from
+   * every op, in fuzz_predict and on the regressions); the length bound
+   * guards it all the same. The host links cost a scan back
+   * to the call that held the host; the ops after that call were issued
+   * after it returned and cannot come later on the path, so the scans do
+   * not overlap and the walk stays O(n). */
   for (guint32 op = last; op != ENG_NO_REF && path->len < n;
-       op = eng_sim_waited_for (p->sim, op))
+       op = eng_sim_path_link (p->sim, op))
     g_array_append_val (path, op);
   for (guint i = 0, j = path->len - 1; i < j; i++, j--)
     {
@@ -168,6 +173,42 @@ prediction_critical_path (const Prediction *p)
       g_array_index (path, guint32, j) = t;
     }
   return path;
+}
+
+void
+prediction_append_path_cause (const Prediction *p, gsize index, GString *out)
+{
+  eng_sim_append_cause (p->sim, index, out);
+  const EngOpResult *r = &eng_sim_results (p->sim)[index];
+  if (eng_sim_behind_overtaken (p->sim, index))
+    {
+      /* the path goes on from what held the kernel ahead, not from it */
+      STR_APPEND_LITERAL (out, " (op ");
+      str_append_uint (out, r->cause_ref);
+      STR_APPEND_LITERAL (out, " left the queue");
+      guint32 held = eng_sim_queue_released_by (p->sim, index);
+      if (held != ENG_NO_REF)
+        {
+          STR_APPEND_LITERAL (out, " after op ");
+          str_append_uint (out, held);
+        }
+      STR_APPEND_LITERAL (out, ", then waited for SMs)");
+      return;
+    }
+  if (out->len > 0 || r->cause != ENG_CAUSE_NONE)
+    return;
+  guint32 held = eng_sim_issued_after (p->sim, index);
+  if (held == ENG_NO_REF)
+    return;
+  STR_APPEND_LITERAL (out, "host issued it after op ");
+  str_append_uint (out, held);
+  STR_APPEND_LITERAL (out, " returned");
+  if (index - held > 1)
+    {
+      STR_APPEND_LITERAL (out, " and ");
+      str_append_uint (out, index - held - 1);
+      g_string_append (out, index - held > 2 ? " other calls" : " other call");
+    }
 }
 
 char **

@@ -48,9 +48,18 @@ SimTime prediction_waited (const Prediction *prediction, gsize index);
 
 /* The critical path: from the op that ends last (the latest issued among
  * those ending at the makespan) back along what each op waited for
- * (eng_sim_waited_for) to an op that waited for none. The op indices
- * (guint32), first op first; empty for an empty schedule. */
+ * (eng_sim_waited_for) and, from an op that waited for nothing, to the
+ * host call whose return let the host issue it (eng_sim_issued_after),
+ * up to an op that waited for nothing and was issued after call costs
+ * alone. The op indices (guint32), first op first; empty for an empty
+ * schedule. */
 GArray *prediction_critical_path (const Prediction *prediction);
+
+/* Why op `index` of a critical path waited for the op before it, appended
+ * to `out`: the CSV's cause, or for an op that waited for nothing, "host
+ * issued it after op J returned and N other calls". Nothing for an op
+ * issued after call costs alone (the path's first). */
+void prediction_append_path_cause (const Prediction *prediction, gsize index, GString *out);
 
 /* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
  * free with g_strfreev. */

@@ -256,6 +256,137 @@ test_explain_only (void)
     }
 }
 
+/* The critical path through the host, on the schematic K20 (as above; a
+ * pageable copy runs at half the pinned bandwidth, 2 ms for 4 MiB, and a
+ * 4 MiB device-to-device copy takes 1 ms). By hand:
+ *
+ *   op 0  h2d s1 pageable   issued 0, runs 0-2 ms, holds the host until then
+ *   op 1  d2d s2 pageable   issued 2 ms, runs 2-3 ms; touches no host memory,
+ *                           so it does not hold the host
+ *   op 2  host 2ms          issued 2 ms (ops 0, 1 cost nothing), 2-4 ms
+ *   op 3  kernel s1         issued 4 ms, when the host work ended; its stream
+ *                           and the SM are free: 4-5 ms, the makespan
+ *
+ * Ops 2 and 3 waited for no op; the host issued them late. So the path is
+ * op 0, then op 2 (issued after op 0 returned and one other call, op 1),
+ * then op 3 (after op 2 returned). Op 0 was issued at 0: no closing line.
+ * Taking the d2d for a blocking copy would put op 1 in op 0's place. */
+static const char host_path_text[] =
+  "device schematic-k20\n"
+  "stream s1\n"
+  "stream s2\n"
+  "h2d s1 4MiB pageable\n"
+  "d2d s2 4MiB pageable\n"
+  "host 2ms\n"
+  "kernel s1 grid=1 block=32 time=1ms\n";
+
+static void
+test_critical_path_through_host (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser
+    = predict_to_stdout (host_path_text, "--json", "--critical-path", &err);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 5000000);
+  JsonArray *path = json_object_get_array_member (o, "critical_path");
+  struct
+  {
+    gint64 op, issue, start, end;
+    const char *cause;
+  } expected[] = {
+    { 0, 0, 0, 2000000, "" },
+    { 2, 2000000, 2000000, 4000000, "host issued it after op 0 returned and 1 other call" },
+    { 3, 4000000, 4000000, 5000000, "host issued it after op 2 returned" },
+  };
+  g_assert_cmpuint (json_array_get_length (path), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonObject *step = json_array_get_object_element (path, i);
+      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected[i].op);
+      g_assert_cmpint (json_object_get_int_member (step, "issue_ns"), ==, expected[i].issue);
+      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected[i].start);
+      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected[i].end);
+      g_assert_cmpstr (json_object_get_string_member (step, "cause"), ==, expected[i].cause);
+    }
+  /* the text lists the same ops and causes, and ends there */
+  const char *text = strstr (err, "makespan):\n");
+  g_assert_nonnull (text);
+  g_auto (GStrv) lines = g_strsplit (strchr (text, '\n') + 1, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *head = g_strdup_printf ("  op %-5" G_GINT64_FORMAT " ", expected[i].op);
+      g_assert_true (g_str_has_prefix (lines[i], head));
+      g_assert_true (g_str_has_suffix (lines[i], expected[i].cause));
+    }
+  g_assert_cmpstr (lines[3], ==, "");
+}
+
+/* The critical path past a kernel that was overtaken after it left its
+ * queue, on slots4 (two SMs of 1024 threads and two blocks; as the
+ * schematic K20: 1 ms per 4 MiB pinned copy, nothing for calls and
+ * latencies). One connection, so s2's and s3's kernels share a compute
+ * queue. By hand:
+ *
+ *   op 0  kernel s1 2 x 512 threads  0-2 ms, a block on each SM
+ *   op 1  h2d s4                     0-1 ms
+ *   op 2  record e s4                1 ms
+ *   op 3  wait s2 e                  1 ms
+ *   op 4  kernel s2 1 x 1024         held at the head of the queue by the
+ *                                    event until 1 ms; admitted then, but
+ *                                    no SM has 1024 threads free until op 0
+ *                                    ends: 2-3 ms
+ *   op 5  kernel s3 1 x 256, priority -1: behind op 4 in the queue until
+ *                                    1 ms (a false dependency), then ahead
+ *                                    of it in the dispatch list, and 256
+ *                                    threads are free: 1-2 ms
+ *   op 6  d2h s3 pageable            after op 5: 2-4 ms, the makespan
+ *
+ * So op 5 started before op 4, the op it waited behind; what let op 5 go
+ * is what held op 4 in the queue, the record (op 2), which waited for the
+ * copy (op 1). The path: 1, 2, 5, 6. Following op 4's own wait instead
+ * (op 0's slots) would put op 4 above op 5 and start the path at op 0. */
+static const char overtaken_text[] =
+  "device slots4\n"
+  "connections 1\n"
+  "stream s1\n"
+  "stream s2\n"
+  "stream s3 priority=-1\n"
+  "stream s4\n"
+  "kernel s1 grid=2 block=512 time=2ms\n"
+  "h2d s4 4MiB\n"
+  "record e s4\n"
+  "wait s2 e\n"
+  "kernel s2 grid=1 block=1024 time=1ms\n"
+  "kernel s3 grid=1 block=256 time=1ms\n"
+  "d2h s3 4MiB pageable\n";
+
+static void
+test_critical_path_past_overtaken_kernel (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (overtaken_text, "--json", NULL, &err);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 4000000);
+  JsonArray *path = json_object_get_array_member (o, "critical_path");
+  const gint64 expected[][3] = { /* op, start, end */
+                                 { 1, 0, 1000000 },
+                                 { 2, 1000000, 1000000 },
+                                 { 5, 1000000, 2000000 },
+                                 { 6, 2000000, 4000000 } };
+  g_assert_cmpuint (json_array_get_length (path), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      JsonObject *step = json_array_get_object_element (path, i);
+      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected[i][0]);
+      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected[i][1]);
+      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected[i][2]);
+    }
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (path, 2), "cause"),
+                   ==, "queue conn0/compute behind op 4 (stream s2): false dependency "
+                       "(op 4 left the queue after op 2, then waited for SMs)");
+}
+
 /* A schedule without ops: nothing waited and the critical path is empty,
  * in the JSON and in --critical-path's text. */
 static void
@@ -291,6 +422,9 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/predict-output/summary-by-hand", test_summary_by_hand);
   g_test_add_func ("/predict-output/waits-and-critical-path-by-hand", test_waits_by_hand);
+  g_test_add_func ("/predict-output/critical-path-through-host", test_critical_path_through_host);
+  g_test_add_func ("/predict-output/critical-path-past-an-overtaken-kernel",
+                   test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/json", "--json",

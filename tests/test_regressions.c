@@ -8,7 +8,8 @@
  * fuzz target's convention: a first line "#D A=1 B=2" also passes -D A=1 B=2.
  * predict-* files are fuzz_predict's inputs (first byte: the profile, see
  * tests/fuzz/fuzz_predict.c): simulated, they must break no rule of the
- * invariant checker.
+ * invariant checker, and their critical path's links must pass
+ * support/path_links.c.
  * When a fuzzer finds a crash, its input goes into that folder with a name
  * saying what it was, and the fix comes with it. */
 #include <glib.h>
@@ -19,6 +20,7 @@
 #include "eng_sim.h"
 #include "profile_file.h"
 #include "schedule.h"
+#include "support/path_links.h"
 #include "timeline.h"
 
 #define REGRESSION_DIR SRCDIR "/tests/fuzz/regressions"
@@ -126,6 +128,10 @@ replay_predict (const char *path)
                             eng_check_rule_name (eng_check_violation (check, i)->rule),
                             eng_check_violation (check, i)->message);
           g_assert_cmpuint (eng_check_n_violations (check), ==, 0);
+          g_autofree char *broken = path_links_check (sim, sched, &profile);
+          if (broken != NULL)
+            g_test_message ("%s", broken);
+          g_assert_null (broken);
         }
       else
         g_assert_true (names_position (error->message, path));

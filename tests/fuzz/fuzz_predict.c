@@ -2,8 +2,9 @@
  *
  * The input is a schedule; its first byte picks one of the shipped profiles.
  * Whatever the parser accepts must simulate without a crash, an assertion or
- * a sanitizer report, and the results must break none of the rules of
- * engines/eng_check.c: a violation aborts, so libFuzzer keeps the input. The
+ * a sanitizer report, the results must break none of the rules of
+ * engines/eng_check.c, and the critical path's links must pass
+ * tests/support/path_links.c: a failure aborts, so libFuzzer keeps the input. The
  * op limit is small so that one input stays fast. To look past a known model
  * bug, STREAMSIM_FUZZ_IGNORE=queue,stream (rule names) lets those rules pass. */
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include "eng_sim.h"
 #include "profile_file.h"
 #include "schedule.h"
+#include "support/path_links.h"
 
 static const char *const profile_names[] = { "c1060", "c2050", "k20", "h100", "h200" };
 static EngProfile profiles[G_N_ELEMENTS (profile_names)];
@@ -77,31 +79,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   eng_check_free (check);
 
-  /* The links a critical path follows (eng_sim_waited_for) end at an op that
-   * waited for no op; they never go round in a circle. Each walk marks its
-   * ops 1, then 2 once it is known to end, so all walks together are O(n). */
-  gsize n = schedule_n_ops (sched);
-  guint8 *state = g_new0 (guint8, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
+  /* The links a critical path follows end, going back in time, and the
+   * host links agree with the times. */
+  char *broken = path_links_check (sim, sched, profile);
+  if (broken != NULL)
     {
-      guint32 op = (guint32) i;
-      while (op != ENG_NO_REF && state[op] == 0)
-        {
-          state[op] = 1;
-          guint32 next = eng_sim_waited_for (sim, op);
-          g_assert (next == ENG_NO_REF || next < n);
-          op = next;
-        }
-      if (op != ENG_NO_REF && state[op] == 1)
-        {
-          fprintf (stderr, "fuzz_predict: on %s, what op %u waited for leads round to it\n",
-                   eng_profile_name (profile), op);
-          abort ();
-        }
-      for (op = (guint32) i; op != ENG_NO_REF && state[op] == 1; op = eng_sim_waited_for (sim, op))
-        state[op] = 2;
+      fprintf (stderr, "fuzz_predict: on %s, %s\n", eng_profile_name (profile), broken);
+      abort ();
     }
-  g_free (state);
   eng_sim_free (sim);
   schedule_free (sched);
   return 0;

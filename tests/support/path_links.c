@@ -1,0 +1,98 @@
+/* path_links.c: checks of the links a critical path follows, from the results and the schedule alone.
+ *
+ * The walk of prediction_critical_path trusts two claims of eng_sim.h: the
+ * links never go round in a circle, and a host link (eng_sim_issued_after)
+ * names the call whose return set the op's issue time. Both are checked
+ * here on the times, not on the code that makes the links: a link to the
+ * kernel ahead in a queue that started later than the op behind it made a
+ * circle once (tests/fuzz/regressions/predict-path-loop-k20). */
+#include "support/path_links.h"
+
+/* When the host returned from call `op`: at the end of host work and of a
+ * synchronize, the cudaMemcpy overhead after a blocking copy's end, after
+ * its cost for any other call. */
+static SimTime
+returned_at (const EngOpResult *r, const SchedOp *sop, const EngProfile *profile,
+             gboolean holds)
+{
+  if (!holds)
+    return r->issue + eng_profile_call_cost (profile, sop->kind);
+  if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
+    return r->end + profile->host_memcpy_sync;
+  return r->end;
+}
+
+static char *
+check_host_links (const EngSim *sim, const Schedule *sched, const EngProfile *profile)
+{
+  const EngOpResult *results = eng_sim_results (sim);
+  gsize n = schedule_n_ops (sched);
+  for (gsize i = 0; i < n; i++)
+    {
+      if (results[i].cause != ENG_CAUSE_NONE)
+        continue;
+      guint32 held = eng_sim_issued_after (sim, i);
+      SimTime t = 0;
+      if (held != ENG_NO_REF)
+        t = returned_at (&results[held], schedule_op (sched, held), profile, TRUE);
+      for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
+        t += eng_profile_call_cost (profile, schedule_op (sched, k)->kind);
+      if (t != results[i].issue)
+        return g_strdup_printf ("op %" G_GSIZE_FORMAT " was issued at %" G_GINT64_FORMAT
+                                " ns, not at %" G_GINT64_FORMAT " ns as its host link (op %d) says",
+                                i, results[i].issue, t, held == ENG_NO_REF ? -1 : (int) held);
+    }
+  return NULL;
+}
+
+/* The time a link from `op` must not pass: its start, or a synchronize's
+ * return (it is called before what it waits for starts). */
+static SimTime
+link_bound (const EngOpResult *r, const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_SYNC_DEVICE:
+      return r->end;
+    default:
+      return r->start;
+    }
+}
+
+char *
+path_links_check (const EngSim *sim, const Schedule *sched, const EngProfile *profile)
+{
+  char *broken = check_host_links (sim, sched, profile);
+  if (broken != NULL)
+    return broken;
+  /* Each walk marks its ops 1, then 2 once it is known to end, so all
+   * walks together are O(n) links. */
+  const EngOpResult *results = eng_sim_results (sim);
+  gsize n = schedule_n_ops (sched);
+  guint8 *state = g_new0 (guint8, MAX (n, 1));
+  for (gsize i = 0; i < n && broken == NULL; i++)
+    {
+      guint32 op = (guint32) i;
+      while (op != ENG_NO_REF && state[op] == 0)
+        {
+          state[op] = 1;
+          guint32 next = eng_sim_path_link (sim, op);
+          if (next != ENG_NO_REF
+              && (next >= n || results[next].start > link_bound (&results[op], schedule_op (sched, op))))
+            {
+              broken = g_strdup_printf ("the path link from op %u goes to op %u, which started "
+                                        "later", op, next);
+              break;
+            }
+          op = next;
+        }
+      if (broken == NULL && op != ENG_NO_REF && state[op] == 1)
+        broken = g_strdup_printf ("the path links from op %u lead round to it", op);
+      for (op = (guint32) i; op != ENG_NO_REF && state[op] == 1; op = eng_sim_path_link (sim, op))
+        state[op] = 2;
+    }
+  g_free (state);
+  return broken;
+}
