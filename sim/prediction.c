@@ -176,6 +176,50 @@ prediction_critical_path (const Prediction *p)
 }
 
 void
+prediction_critical_path_time (const Prediction *p, const GArray *path, PredictionPathTime *time)
+{
+  memset (time, 0, sizeof *time);
+  const EngOpResult *results = eng_sim_results (p->sim);
+  /* The ops of a path run one after another, except where one waited for
+   * the op above it to leave a queue or started a synchronize before it:
+   * the parts covered twice count once, to the op above. */
+  SimTime covered = 0;
+  for (guint i = 0; i < path->len; i++)
+    {
+      guint32 op = g_array_index (path, guint32, i);
+      const EngOpResult *r = &results[op];
+      SchedOpKind kind = schedule_op (p->sched, op)->kind;
+      gboolean runs = kind != SCHED_OP_SYNC_STREAM && kind != SCHED_OP_SYNC_EVENT
+                      && kind != SCHED_OP_SYNC_DEVICE;
+      SimTime from = MAX (covered, r->start);
+      SimTime to = MAX (covered, r->end);
+      time->between += from - covered;
+      if (runs)
+        time->on_engine[r->engine] += to - from;
+      else
+        time->between += to - from;
+      covered = to;
+    }
+}
+
+guint
+prediction_path_time_order (const PredictionPathTime *t, EngEngine order[ENG_N_ENGINES])
+{
+  guint n = 0;
+  for (guint e = 0; e < ENG_N_ENGINES; e++)
+    {
+      if (t->on_engine[e] == 0)
+        continue;
+      /* insertion: after every engine with as much time */
+      guint i = n++;
+      for (; i > 0 && t->on_engine[order[i - 1]] < t->on_engine[e]; i--)
+        order[i] = order[i - 1];
+      order[i] = (EngEngine) e;
+    }
+  return n;
+}
+
+void
 prediction_append_path_cause (const Prediction *p, gsize index, GString *out)
 {
   eng_sim_append_cause (p->sim, index, out);

@@ -55,6 +55,23 @@ SimTime prediction_waited (const Prediction *prediction, gsize index);
  * schedule. */
 GArray *prediction_critical_path (const Prediction *prediction);
 
+/* How a critical path's time divides, parts that add up to the makespan:
+ * each op of `path` owns the part of its run that no op before it on the
+ * path covered, counted to its engine (host work to "host"); what no op's
+ * run covers (call costs, submit and dependency latencies, a synchronize's
+ * return after what it waited for) goes to `between`. */
+typedef struct
+{
+  SimTime on_engine[ENG_N_ENGINES];
+  SimTime between;
+} PredictionPathTime;
+
+void prediction_critical_path_time (const Prediction *prediction, const GArray *path,
+                                    PredictionPathTime *time);
+/* The engines with time on the path, the most first (ties in EngEngine
+ * order); returns how many. */
+guint prediction_path_time_order (const PredictionPathTime *time, EngEngine order[ENG_N_ENGINES]);
+
 /* Why op `index` of a critical path waited for the op before it, appended
  * to `out`: the CSV's cause, or for an op that waited for nothing, "host
  * issued it after op J returned and N other calls". Nothing for an op

@@ -100,6 +100,27 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize 
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
+
+  /* prediction_critical_path_time: the engines, the most first, then what
+   * is between the ops */
+  json_builder_set_member_name (b, "critical_path_time");
+  json_builder_begin_array (b);
+  PredictionPathTime time;
+  prediction_critical_path_time (p, path, &time);
+  EngEngine order_engines[ENG_N_ENGINES];
+  guint n_engines = prediction_path_time_order (&time, order_engines);
+  for (guint i = 0; i < n_engines; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "part", eng_engine_name (order_engines[i]));
+      add_int (b, "ns", time.on_engine[order_engines[i]]);
+      json_builder_end_object (b);
+    }
+  json_builder_begin_object (b);
+  add_string (b, "part", "between");
+  add_int (b, "ns", time.between);
+  json_builder_end_object (b);
+  json_builder_end_array (b);
   json_builder_end_object (b);
 
   g_autoptr (JsonNode) root = json_builder_get_root (b);

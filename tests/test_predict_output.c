@@ -136,6 +136,29 @@ assert_wait (JsonArray *waits, guint index, const char *cause, gint64 ops, gint6
   g_assert_cmpint (json_object_get_int_member (w, "longest_ns"), ==, longest_ns);
 }
 
+/* The JSON's critical_path_time: `parts` pairs of a name and nanoseconds,
+ * in order, NULL-ended. */
+typedef struct
+{
+  const char *part;
+  gint64 ns;
+} PathPart;
+
+static void
+assert_path_time (JsonObject *o, const PathPart *parts)
+{
+  JsonArray *time = json_object_get_array_member (o, "critical_path_time");
+  guint n = 0;
+  for (; parts[n].part != NULL; n++)
+    {
+      g_assert_cmpuint (n, <, json_array_get_length (time));
+      JsonObject *part = json_array_get_object_element (time, n);
+      g_assert_cmpstr (json_object_get_string_member (part, "part"), ==, parts[n].part);
+      g_assert_cmpint (json_object_get_int_member (part, "ns"), ==, parts[n].ns);
+    }
+  g_assert_cmpuint (json_array_get_length (time), ==, n);
+}
+
 /* `streamsim predict S OPTION - [EXTRA]` on a schedule of text `sched_text`:
  * stdout parsed as JSON (which fails the test if it is not), stderr into
  * *err. */
@@ -184,6 +207,11 @@ test_waits_by_hand (void)
     }
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (path, 0),
                                                   "cause"), ==, "");
+  /* each op of the path runs its 1 ms after the one above; the sync returns
+   * with op 3, at no cost: ties (1 ms each) in engine order */
+  const PathPart parts[] = { { "h2d", 1000000 }, { "d2h", 1000000 }, { "compute", 1000000 },
+                             { "between", 0 }, { NULL, 0 } };
+  assert_path_time (o, parts);
 
   /* The text summary (on stderr here) lists the same rows in that order:
    * cause, ops, total, longest. */
@@ -308,18 +336,55 @@ test_critical_path_through_host (void)
       g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected[i].end);
       g_assert_cmpstr (json_object_get_string_member (step, "cause"), ==, expected[i].cause);
     }
-  /* the text lists the same ops and causes, and ends there */
+  const PathPart parts[] = { { "h2d", 2000000 }, { "host", 2000000 }, { "compute", 1000000 },
+                             { "between", 0 }, { NULL, 0 } };
+  assert_path_time (o, parts);
+  /* the text lists the same ops and causes, then the time on the path */
   const char *text = strstr (err, "makespan):\n");
   g_assert_nonnull (text);
   g_auto (GStrv) lines = g_strsplit (strchr (text, '\n') + 1, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 4);
+  g_assert_cmpuint (g_strv_length (lines), ==, 5);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     {
       g_autofree char *head = g_strdup_printf ("  op %-5" G_GINT64_FORMAT " ", expected[i].op);
       g_assert_true (g_str_has_prefix (lines[i], head));
       g_assert_true (g_str_has_suffix (lines[i], expected[i].cause));
     }
-  g_assert_cmpstr (lines[3], ==, "");
+  g_assert_cmpstr (lines[3], ==,
+                   "  time on the path: h2d 2 ms, host 2 ms, compute 1 ms, calls and latencies 0 ns");
+  g_assert_cmpstr (lines[4], ==, "");
+}
+
+/* The time on the critical path where calls and latencies cost something,
+ * on tests/profiles/test_base.ini. By hand, from its numbers:
+ *
+ *   op 0  h2d 10 MB   issued 0; its call (memcpy_async 3 us) and the copy
+ *                     submit latency (2 us) bring it to the engine at 5 us;
+ *                     it takes 10 us + 10 MB / 10 GB/s = 1010 us: 5-1015 us
+ *   op 1  kernel      issued at 3 us; after op 0 and the dependency latency
+ *                     (1 us): 1016-1116 us
+ *   op 2  sync s1     issued at 7 us; returns sync (2.5 us) after op 1:
+ *                     1118.5 us, the makespan
+ *
+ * Path 0, 1, 2: h2d 1010 us, compute 100 us, and between them 5 + 1 + 2.5
+ * = 8.5 us; together the makespan. */
+static void
+test_critical_path_time_by_hand (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser
+    = predict_to_stdout ("device test_base\nstream s1\nh2d s1 10MB\n"
+                         "kernel s1 grid=1 block=32 time=100us\nsync s1\n",
+                         "--json", "--critical-path", &err);
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 1118500);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "critical_path")), ==,
+                    3);
+  const PathPart parts[] = { { "h2d", 1010000 }, { "compute", 100000 }, { "between", 8500 },
+                             { NULL, 0 } };
+  assert_path_time (o, parts);
+  g_assert_nonnull (
+    strstr (err, "\n  time on the path: h2d 1.01 ms, compute 100 us, calls and latencies 8.5 us\n"));
 }
 
 /* The critical path past a kernel that was overtaken after it left its
@@ -423,6 +488,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict-output/summary-by-hand", test_summary_by_hand);
   g_test_add_func ("/predict-output/waits-and-critical-path-by-hand", test_waits_by_hand);
   g_test_add_func ("/predict-output/critical-path-through-host", test_critical_path_through_host);
+  g_test_add_func ("/predict-output/critical-path-time-by-hand", test_critical_path_time_by_hand);
   g_test_add_func ("/predict-output/critical-path-past-an-overtaken-kernel",
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
