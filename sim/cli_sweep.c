@@ -15,7 +15,8 @@ report_sweep_error (const GError *error)
   return status;
 }
 
-/* The makespans as a table on stdout: a row per value, a column per device. */
+/* The makespans as a table on stdout, a row per value and a column per
+ * device, then the fastest value on each device. */
 static void
 print_table (const Sweep *sweep)
 {
@@ -32,6 +33,17 @@ print_table (const Sweep *sweep)
           printf (" %14s", time);
         }
       printf ("\n");
+    }
+  /* The question a sweep answers: which value to use on each device. */
+  if (sweep_n_values (sweep) < 2)
+    return;
+  printf ("\n");
+  for (guint d = 0; d < sweep_n_devices (sweep); d++)
+    {
+      guint v = sweep_fastest (sweep, d);
+      g_autofree char *time = units_format_time (sweep_makespan (sweep, v, d));
+      g_autofree char *on = g_strdup_printf ("fastest on %s:", sweep_device (sweep, d));
+      printf ("%-20s %s=%s, %s\n", on, sweep_param (sweep), sweep_value (sweep, v), time);
     }
 }
 
@@ -68,7 +80,8 @@ cli_sweep_main (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE");
   g_option_context_set_summary (context,
     "Predicts SCHEDULE for every value of one parameter on every device, prints the\n"
-    "makespans, and plots makespan against the parameter, one line per device.\n"
+    "makespans and the fastest value on each device, and plots makespan against the\n"
+    "parameter, one line per device.\n"
     "Exit status: 0 done, 2 bad input, 3 gnuplot or a file failed.");
   g_option_context_set_description (context,
     "Example:\n"

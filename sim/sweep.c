@@ -315,6 +315,17 @@ sweep_makespan (const Sweep *sweep, guint value, guint device)
   return sweep->makespan[(gsize) value * sweep->devices->len + device];
 }
 
+guint
+sweep_fastest (const Sweep *sweep, guint device)
+{
+  g_return_val_if_fail (sweep != NULL && device < sweep->devices->len, 0);
+  guint best = 0;
+  for (guint v = 1; v < sweep->values->len; v++)
+    if (sweep_makespan (sweep, v, device) < sweep_makespan (sweep, best, device))
+      best = v;
+  return best;
+}
+
 /* RFC 4180, as the timeline CSV: quote a field holding a comma, quote or
  * line break. */
 static void

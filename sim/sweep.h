@@ -50,6 +50,9 @@ gboolean sweep_run (Sweep *sweep, const char *schedule_path, guint connections,
 
 /* After sweep_run(). */
 SimTime sweep_makespan (const Sweep *sweep, guint value, guint device);
+/* The index of the value with the shortest makespan on `device`, the first
+ * of several equal ones (after sweep_run()). */
+guint sweep_fastest (const Sweep *sweep, guint device);
 
 /* CSV with the header param,device,makespan_ns and one row per point, value
  * by value, devices in the order given; written through a temporary file. */

@@ -246,6 +246,79 @@ test_matches_predict (void)
   temp_dir_remove_empty (dir);
 }
 
+/* The "fastest on DEVICE: PARAM=VALUE, TIME" lines of `streamsim sweep`,
+ * as DEVICE -> VALUE. */
+static GHashTable *
+fastest_lines (const char *out)
+{
+  GHashTable *fastest = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  for (char **line = lines; *line != NULL; line++)
+    {
+      if (!g_str_has_prefix (*line, "fastest on "))
+        continue;
+      const char *device = *line + strlen ("fastest on ");
+      const char *colon = strchr (device, ':');
+      const char *equals = strchr (device, '=');
+      const char *comma = strchr (device, ',');
+      g_assert_true (colon != NULL && equals != NULL && comma != NULL && equals < comma);
+      g_hash_table_insert (fastest, g_strndup (device, (gsize) (colon - device)),
+                           g_strndup (equals + 1, (gsize) (comma - equals - 1)));
+    }
+  return fastest;
+}
+
+/* The table ends with the fastest value on each device: the first of the
+ * shortest makespans in the CSV the same run wrote (each of which
+ * /sweep/matches-predict checks against predict). And by hand: on `wide`
+ * (16 SMs of one block), a kernel of n <= 16 blocks and time=1ms runs one
+ * wave of 1 ms whatever n is, so every value ties and the first listed,
+ * 4, is the fastest. */
+static void
+test_fastest (void)
+{
+  g_autofree char *dir = temp_dir_new ("test-sweep");
+  g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
+  const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1..64*2", "--device",
+                         "c1060,c2050,k20", "--csv", csv, NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  g_autoptr (GHashTable) fastest = fastest_lines (out);
+  g_assert_cmpuint (g_hash_table_size (fastest), ==, 3);
+  g_autoptr (GPtrArray) records = read_csv (csv);
+  static const char *const devices[] = { "c1060", "c2050", "k20" };
+  for (guint d = 0; d < G_N_ELEMENTS (devices); d++)
+    {
+      const char *best = NULL;
+      gint64 best_ns = G_MAXINT64;
+      for (guint r = 1; r < records->len; r++)
+        {
+          char **row = g_ptr_array_index (records, r);
+          gint64 ns = g_ascii_strtoll (row[2], NULL, 10);
+          if (strcmp (row[1], devices[d]) == 0 && ns < best_ns)
+            {
+              best = row[0];
+              best_ns = ns;
+            }
+        }
+      g_assert_cmpstr (g_hash_table_lookup (fastest, devices[d]), ==, best);
+    }
+  g_unlink (csv);
+
+  temp_dir_write (dir, "wave.sched",
+                  "device wide\nlet n = 1\nstream s1\nkernel s1 grid=$n block=32 time=1ms\n");
+  g_autofree char *wave = g_build_filename (dir, "wave.sched", NULL);
+  const char *tie[] = { "sweep", wave, "-D", "n=4,2,16,1", NULL };
+  g_autofree char *tie_out = NULL;
+  g_assert_cmpint (cli_run (NULL, tie, NULL, &tie_out, NULL), ==, 0);
+  g_autoptr (GHashTable) tie_fastest = fastest_lines (tie_out);
+  g_assert_cmpuint (g_hash_table_size (tie_fastest), ==, 1);
+  g_assert_cmpstr (g_hash_table_lookup (tie_fastest, "wide"), ==, "4");
+  g_assert_nonnull (strstr (tie_out, " n=4, 1 ms\n"));
+  g_unlink (wave);
+  temp_dir_remove_empty (dir);
+}
+
 /* pipeline.sched with 4 chunks is the seed's async V1, op for op (4 MiB
  * chunks, grid 4096, V1's kernel times), so the makespans are equal. */
 static void
@@ -364,6 +437,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/new", test_new);
   g_test_add_func ("/sweep/new-errors", test_new_errors);
   g_test_add_func ("/sweep/matches-predict", test_matches_predict);
+  g_test_add_func ("/sweep/fastest", test_fastest);
   g_test_add_func ("/sweep/pipeline-is-seed", test_pipeline_is_seed);
   g_test_add_func ("/sweep/schedule-device", test_schedule_device);
   g_test_add_func ("/sweep/plot", test_plot);
