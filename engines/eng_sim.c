@@ -433,21 +433,28 @@ eng_sim_behind_overtaken (const EngSim *sim, gsize op)
   return r->cause == ENG_CAUSE_QUEUE && sim->results[r->cause_ref].start > r->start;
 }
 
+/* What held the kernel `ahead` at the head of its queue, for an op behind
+ * it that overtook it. That kernel left the queue when the kernel engine
+ * admitted it, before the op behind started, and started itself later,
+ * after kernels of a higher priority (the left-over policy). Its own cause
+ * explains that later start, not its leaving. A false dependency is only
+ * charged to an op held at the head by its dependencies (eng_sim_started),
+ * so those are what held the queue. */
+static guint32
+queue_held_by (const EngSim *sim, guint32 ahead)
+{
+  const EngOp *o = &sim->ops[ahead];
+  if (o->deps_cause == ENG_CAUSE_NONE)
+    return ENG_NO_REF;
+  return link_of (sim, (EngCause) o->deps_cause, o->deps_ref);
+}
+
 guint32
 eng_sim_queue_released_by (const EngSim *sim, gsize op)
 {
   if (!eng_sim_behind_overtaken (sim, op))
     return ENG_NO_REF;
-  /* The op ahead left the queue when the kernel engine admitted it, before
-   * this op started, and started itself later, after kernels of a higher
-   * priority (the left-over policy). Its own cause explains that later
-   * start, not its leaving. A false dependency is only charged to an op
-   * held at the head by its dependencies (eng_sim_started), so those are
-   * what held the queue. */
-  const EngOp *ahead = &sim->ops[sim->results[op].cause_ref];
-  if (ahead->deps_cause == ENG_CAUSE_NONE)
-    return ENG_NO_REF;
-  return link_of (sim, (EngCause) ahead->deps_cause, ahead->deps_ref);
+  return queue_held_by (sim, sim->results[op].cause_ref);
 }
 
 guint32
@@ -469,7 +476,7 @@ eng_sim_path_link (const EngSim *sim, gsize op)
   if (sim->results[op].cause == ENG_CAUSE_NONE)
     return eng_sim_issued_after (sim, op);
   if (eng_sim_behind_overtaken (sim, op))
-    return eng_sim_queue_released_by (sim, op);
+    return queue_held_by (sim, sim->results[op].cause_ref);
   return eng_sim_waited_for (sim, op);
 }
 

@@ -235,24 +235,20 @@ print_critical_path (const Prediction *p, FILE *out)
 {
   g_autoptr (GArray) path = prediction_critical_path (p);
   g_autoptr (GString) scratch = g_string_new (NULL);
-  g_autoptr (GString) why = g_string_new (NULL);
   fprintf (out, "\ncritical path (each op waited for the one above it; the last ends at the "
                 "makespan):\n");
   for (guint i = 0; i < path->len; i++)
     {
-      guint32 op = g_array_index (path, guint32, i);
       TimelineRow row;
-      prediction_row (p, op, &row, scratch);
-      g_string_truncate (why, 0);
-      prediction_append_path_cause (p, op, why);
+      prediction_path_row (p, g_array_index (path, guint32, i), &row, scratch);
       g_autofree char *start = units_format_time (row.start);
       g_autofree char *end = units_format_time (row.end);
       fprintf (out, "  op %-5u line %-4u %-6s %-8s %10s - ", row.op, row.line, row.kind,
                row.stream, start);
-      if (why->len == 0) /* the first op, which waited for nothing */
+      if (*row.cause == '\0') /* the first op, which waited for nothing */
         fprintf (out, "%s\n", end);
       else
-        fprintf (out, "%-10s  %s\n", end, why->str);
+        fprintf (out, "%-10s  %s\n", end, row.cause);
     }
   if (path->len == 0)
     {

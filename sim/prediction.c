@@ -220,39 +220,42 @@ prediction_path_time_order (const PredictionPathTime *t, EngEngine order[ENG_N_E
 }
 
 void
-prediction_append_path_cause (const Prediction *p, gsize index, GString *out)
+prediction_path_row (const Prediction *p, gsize index, TimelineRow *row, GString *scratch)
 {
-  eng_sim_append_cause (p->sim, index, out);
+  prediction_row (p, index, row, scratch);
   const EngOpResult *r = &eng_sim_results (p->sim)[index];
   if (eng_sim_behind_overtaken (p->sim, index))
     {
       /* the path goes on from what held the kernel ahead, not from it */
-      STR_APPEND_LITERAL (out, " (op ");
-      str_append_uint (out, r->cause_ref);
-      STR_APPEND_LITERAL (out, " left the queue");
+      STR_APPEND_LITERAL (scratch, " (op ");
+      str_append_uint (scratch, r->cause_ref);
+      STR_APPEND_LITERAL (scratch, " left the queue");
       guint32 held = eng_sim_queue_released_by (p->sim, index);
       if (held != ENG_NO_REF)
         {
-          STR_APPEND_LITERAL (out, " after op ");
-          str_append_uint (out, held);
+          STR_APPEND_LITERAL (scratch, " after op ");
+          str_append_uint (scratch, held);
         }
-      STR_APPEND_LITERAL (out, ", then waited for SMs)");
-      return;
+      STR_APPEND_LITERAL (scratch, ", then waited for SMs)");
     }
-  if (out->len > 0 || r->cause != ENG_CAUSE_NONE)
-    return;
-  guint32 held = eng_sim_issued_after (p->sim, index);
-  if (held == ENG_NO_REF)
-    return;
-  STR_APPEND_LITERAL (out, "host issued it after op ");
-  str_append_uint (out, held);
-  STR_APPEND_LITERAL (out, " returned");
-  if (index - held > 1)
+  else if (r->cause == ENG_CAUSE_NONE)
     {
-      STR_APPEND_LITERAL (out, " and ");
-      str_append_uint (out, index - held - 1);
-      g_string_append (out, index - held > 2 ? " other calls" : " other call");
+      guint32 held = eng_sim_issued_after (p->sim, index);
+      if (held != ENG_NO_REF)
+        {
+          STR_APPEND_LITERAL (scratch, "host issued it after op ");
+          str_append_uint (scratch, held);
+          STR_APPEND_LITERAL (scratch, " returned");
+          if (index - held > 1)
+            {
+              STR_APPEND_LITERAL (scratch, " and ");
+              str_append_uint (scratch, index - held - 1);
+              g_string_append (scratch, index - held > 2 ? " other calls" : " other call");
+            }
+        }
     }
+  /* what was appended may have moved the text */
+  row->cause = scratch->str;
 }
 
 char **

@@ -72,11 +72,14 @@ void prediction_critical_path_time (const Prediction *prediction, const GArray *
  * order); returns how many. */
 guint prediction_path_time_order (const PredictionPathTime *time, EngEngine order[ENG_N_ENGINES]);
 
-/* Why op `index` of a critical path waited for the op before it, appended
- * to `out`: the CSV's cause, or for an op that waited for nothing, "host
- * issued it after op J returned and N other calls". Nothing for an op
- * issued after call costs alone (the path's first). */
-void prediction_append_path_cause (const Prediction *prediction, gsize index, GString *out);
+/* prediction_row for op `index` of a critical path, its cause saying why
+ * it waited for the op before it: the CSV's cause; for an op that waited
+ * for nothing, "host issued it after op J returned and N other calls";
+ * behind a kernel that started after it, the CSV's cause and "(op K left
+ * the queue after op J, then waited for SMs)". Empty for an op issued
+ * after call costs alone (the path's first). */
+void prediction_path_row (const Prediction *prediction, gsize index, TimelineRow *row,
+                          GString *scratch);
 
 /* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
  * free with g_strfreev. */

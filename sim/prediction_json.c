@@ -83,20 +83,16 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize 
   json_builder_begin_array (b);
   g_autoptr (GArray) path = prediction_critical_path (p);
   g_autoptr (GString) scratch = g_string_new (NULL);
-  g_autoptr (GString) why = g_string_new (NULL);
   for (guint i = 0; i < path->len; i++)
     {
       TimelineRow row;
-      guint32 op = g_array_index (path, guint32, i);
-      prediction_row (p, op, &row, scratch);
-      g_string_truncate (why, 0);
-      prediction_append_path_cause (p, op, why);
+      prediction_path_row (p, g_array_index (path, guint32, i), &row, scratch);
       json_builder_begin_object (b);
       add_int (b, "op", row.op);
       add_int (b, "issue_ns", row.issue);
       add_int (b, "start_ns", row.start);
       add_int (b, "end_ns", row.end);
-      add_string (b, "cause", why->str);
+      add_string (b, "cause", row.cause);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -8,15 +8,12 @@
  * circle once (tests/fuzz/regressions/predict-path-loop-k20). */
 #include "support/path_links.h"
 
-/* When the host returned from call `op`: at the end of host work and of a
- * synchronize, the cudaMemcpy overhead after a blocking copy's end, after
- * its cost for any other call. */
+/* When the host returned from a call that held it: at the end of host
+ * work and of a synchronize, the cudaMemcpy overhead after a blocking
+ * copy's end. */
 static SimTime
-returned_at (const EngOpResult *r, const SchedOp *sop, const EngProfile *profile,
-             gboolean holds)
+returned_at (const EngOpResult *r, const SchedOp *sop, const EngProfile *profile)
 {
-  if (!holds)
-    return r->issue + eng_profile_call_cost (profile, sop->kind);
   if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
     return r->end + profile->host_memcpy_sync;
   return r->end;
@@ -34,7 +31,7 @@ check_host_links (const EngSim *sim, const Schedule *sched, const EngProfile *pr
       guint32 held = eng_sim_issued_after (sim, i);
       SimTime t = 0;
       if (held != ENG_NO_REF)
-        t = returned_at (&results[held], schedule_op (sched, held), profile, TRUE);
+        t = returned_at (&results[held], schedule_op (sched, held), profile);
       for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
         t += eng_profile_call_cost (profile, schedule_op (sched, k)->kind);
       if (t != results[i].issue)
