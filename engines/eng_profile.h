@@ -2,7 +2,7 @@
  *
  * A plain value type. Profiles are written as GLib key files under
  * engines/profiles/ (see README.md there for every key, its unit and range);
- * sim/profile_file.c reads them, since the engines know nothing of files. */
+ * sim/profile_load.c reads them, since the engines know nothing of files. */
 #ifndef ENG_PROFILE_H
 #define ENG_PROFILE_H
 

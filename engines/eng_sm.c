@@ -27,7 +27,7 @@
  * multiplication, minimum or maximum of integers, and converting to floats
  * and back for each of them cost more than the arithmetic (PERFORMANCE.md,
  * eighth round). Every value is exact: use, limits, rooms and counts are
- * whole numbers of at most 2^20 (profile_file.c's ranges), sums of rooms at
+ * whole numbers of at most 2^20 (profile_keys.c's ranges), sums of rooms at
  * most 1024 SMs x 64 blocks, all below 2^24, where floats hold every whole
  * number and add, subtract and multiply them exactly; the rooms' quotients
  * come from a multiplication by the divisor's reciprocal that is exact
@@ -142,7 +142,7 @@ lanes_trunc (Lanes v)
  * Rounding 1 / b and the product each err by at most 2^-24 relatively, so
  * the result is off by less than (a + 1/2) / b x 2^-23 (and a hair), which
  * is below 1/(2b) whenever a + 1/2 < 2^22. So it stays inside (n, n + 1)
- * and truncates to n. Every a here is at most 2^20 (profile_file.c's
+ * and truncates to n. Every a here is at most 2^20 (profile_keys.c's
  * ranges), and a + 1/2 is exact in a float below 2^23. Truncation is
  * monotonic, so the least of several such quotients, truncated once, is
  * the least of their floors.

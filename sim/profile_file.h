@@ -1,9 +1,11 @@
-/* profile_file.h: device profiles as GLib key files (engines/profiles/NAME.ini). */
+/* profile_file.h: device profiles as GLib key files (engines/profiles/NAME.ini):
+ * found (profile_search.c), loaded (profile_load.c), saved (profile_save.c). */
 #ifndef PROFILE_FILE_H
 #define PROFILE_FILE_H
 
 #include <glib.h>
 #include "../engines/eng_profile.h"
+#include "profile_search.h"
 
 #define PROFILE_ERROR (profile_error_quark ())
 GQuark profile_error_quark (void);
@@ -16,19 +18,14 @@ typedef enum
   PROFILE_ERROR_CYCLE,     /* inherits= loops */
 } ProfileError;
 
-/* The folders searched for NAME.ini, in order: each entry of the
- * STREAMSIM_PROFILE_PATH environment variable (':'-separated), then the folder
- * compiled in (the source tree's engines/profiles). NULL-ended, owned by the
- * module. */
-const char *const *profile_search_path (void);
-
 /* Loads a profile by name ("k20": searched on the path) or by path (anything
  * containing '/' or ending in ".ini"). Follows `inherits`, checks every key is
  * known and every value in range. */
 gboolean profile_load (const char *name_or_path, EngProfile *profile, GError **error);
 
-/* The names of the profiles found on the search path, sorted, NULL-ended. */
-char **profile_list (void);
+/* Checks `text` as the whole of a profile at `path` (no file is read but the
+ * profiles it inherits): what profile_load would say of that file. */
+gboolean profile_load_text (const char *path, const char *text, gsize len, GError **error);
 
 /* Writes a profile as a key file (used by calibration), through a temporary
  * file and a rename. `comments` is NULL or NULL-ended pairs {key, comment}

@@ -1,179 +1,14 @@
-/* profile_file.c: device profiles read from and written to GLib key files, with inheritance and file:line:column errors. */
+/* profile_load.c: device profiles read from GLib key files, following `inherits`, with file:line:column errors. */
 #include <errno.h>
 #include <math.h>
-#include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
 #include "located_error.h"
-#include "output_file.h"
 #include "profile_file.h"
+#include "profile_keys.h"
 #include "units.h"
 
 G_DEFINE_QUARK (profile-error-quark, profile_error)
-
-/* ---- The keys ---- */
-
-typedef enum
-{
-  KEY_TEXT,      /* free text, optional */
-  KEY_INHERITS,  /* [device] inherits: handled by the loader */
-  KEY_UINT,      /* guint, min..max */
-  KEY_BOOL,      /* gboolean, true or false */
-  KEY_TIME,      /* SimTime, 0..1s */
-  KEY_SIZE,      /* guint64 bytes, min..max */
-  KEY_BANDWIDTH, /* double bytes per second, (0, 10 TB/s] */
-  KEY_FRACTION,  /* double, (0, 1] */
-} KeyType;
-
-typedef struct
-{
-  const char *group;
-  const char *name;
-  KeyType type;
-  gsize offset;
-  guint64 min, max; /* KEY_UINT and KEY_SIZE */
-} ProfileKey;
-
-#define FIELD(f) offsetof (EngProfile, f)
-#define MAX_TIME SIM_S (1)
-#define MAX_BANDWIDTH 10e12
-#define MAX_SMEM (1024 * 1024)
-/* Profiles are a page of text; anything far bigger is not one. */
-#define PROFILE_MAX_BYTES (1024 * 1024)
-
-/* In file order: profile_save writes groups and keys in this order. Every
- * key that is neither text nor `inherits` is required. */
-static const ProfileKey profile_keys[] = {
-  { "device", "description", KEY_TEXT, FIELD (description), 0, 0 },
-  { "device", "inherits", KEY_INHERITS, 0, 0, 0 },
-
-  { "copy", "engines", KEY_UINT, FIELD (copy_engines), 1, 8 },
-  { "copy", "h2d_pinned_bandwidth", KEY_BANDWIDTH, FIELD (h2d_pinned.bandwidth), 0, 0 },
-  { "copy", "h2d_pinned_latency", KEY_TIME, FIELD (h2d_pinned.latency), 0, 0 },
-  { "copy", "h2d_pageable_bandwidth", KEY_BANDWIDTH, FIELD (h2d_pageable.bandwidth), 0, 0 },
-  { "copy", "h2d_pageable_latency", KEY_TIME, FIELD (h2d_pageable.latency), 0, 0 },
-  { "copy", "d2h_pinned_bandwidth", KEY_BANDWIDTH, FIELD (d2h_pinned.bandwidth), 0, 0 },
-  { "copy", "d2h_pinned_latency", KEY_TIME, FIELD (d2h_pinned.latency), 0, 0 },
-  { "copy", "d2h_pageable_bandwidth", KEY_BANDWIDTH, FIELD (d2h_pageable.bandwidth), 0, 0 },
-  { "copy", "d2h_pageable_latency", KEY_TIME, FIELD (d2h_pageable.latency), 0, 0 },
-  { "copy", "d2d_bandwidth", KEY_BANDWIDTH, FIELD (d2d.bandwidth), 0, 0 },
-  { "copy", "d2d_latency", KEY_TIME, FIELD (d2d.latency), 0, 0 },
-  { "copy", "duplex_factor", KEY_FRACTION, FIELD (duplex_factor), 0, 0 },
-
-  { "host", "kernel_launch", KEY_TIME, FIELD (host_kernel_launch), 0, 0 },
-  { "host", "memcpy_async", KEY_TIME, FIELD (host_memcpy_async), 0, 0 },
-  { "host", "memcpy_sync", KEY_TIME, FIELD (host_memcpy_sync), 0, 0 },
-  { "host", "event_record", KEY_TIME, FIELD (host_event_record), 0, 0 },
-  { "host", "stream_wait", KEY_TIME, FIELD (host_stream_wait), 0, 0 },
-  { "host", "sync", KEY_TIME, FIELD (host_sync), 0, 0 },
-
-  { "latency", "launch", KEY_TIME, FIELD (launch_latency), 0, 0 },
-  { "latency", "copy_submit", KEY_TIME, FIELD (copy_submit), 0, 0 },
-  { "latency", "dependency", KEY_TIME, FIELD (dependency_latency), 0, 0 },
-  { "latency", "kernel_gap", KEY_TIME, FIELD (kernel_gap), 0, 0 },
-
-  { "queues", "max_connections", KEY_UINT, FIELD (max_connections), 1, 32 },
-  { "queues", "default_connections", KEY_UINT, FIELD (default_connections), 1, 32 },
-
-  { "kernel", "sm_count", KEY_UINT, FIELD (sm_count), 1, 1024 },
-  { "kernel", "max_threads_per_sm", KEY_UINT, FIELD (max_threads_per_sm), 1, 4096 },
-  { "kernel", "max_blocks_per_sm", KEY_UINT, FIELD (max_blocks_per_sm), 1, 64 },
-  { "kernel", "smem_per_sm", KEY_SIZE, FIELD (smem_per_sm), 0, MAX_SMEM },
-  { "kernel", "regs_per_sm", KEY_UINT, FIELD (regs_per_sm), 1, 1048576 },
-  { "kernel", "max_threads_per_block", KEY_UINT, FIELD (max_threads_per_block), 1, 4096 },
-  { "kernel", "max_smem_per_block", KEY_SIZE, FIELD (max_smem_per_block), 0, MAX_SMEM },
-  { "kernel", "default_regs", KEY_UINT, FIELD (default_regs), 1, 255 },
-  { "kernel", "max_concurrent_kernels", KEY_UINT, FIELD (max_concurrent_kernels), 1, 1024 },
-  { "kernel", "deferred_completion", KEY_BOOL, FIELD (deferred_completion), 0, 0 },
-  { "kernel", "connection_serializes", KEY_BOOL, FIELD (connection_serializes), 0, 0 },
-
-  { "info", "gpu", KEY_TEXT, FIELD (gpu), 0, 0 },
-  { "info", "driver", KEY_TEXT, FIELD (driver), 0, 0 },
-  { "info", "cuda", KEY_TEXT, FIELD (cuda), 0, 0 },
-  { "info", "date", KEY_TEXT, FIELD (date), 0, 0 },
-  { "info", "source", KEY_TEXT, FIELD (source), 0, 0 },
-};
-
-#define N_KEYS G_N_ELEMENTS (profile_keys)
-
-static const char *const profile_groups[] = {
-  "device", "copy", "host", "latency", "queues", "kernel", "info",
-};
-
-#define N_GROUPS G_N_ELEMENTS (profile_groups)
-
-static gboolean
-key_required (const ProfileKey *key)
-{
-  return key->type != KEY_TEXT && key->type != KEY_INHERITS;
-}
-
-static int
-group_index (const char *name)
-{
-  for (guint i = 0; i < N_GROUPS; i++)
-    if (strcmp (profile_groups[i], name) == 0)
-      return (int) i;
-  return -1;
-}
-
-static int
-key_index (const char *group, const char *name)
-{
-  for (guint i = 0; i < N_KEYS; i++)
-    if (strcmp (profile_keys[i].group, group) == 0
-        && strcmp (profile_keys[i].name, name) == 0)
-      return (int) i;
-  return -1;
-}
-
-static int
-key_index_by_field (gsize offset)
-{
-  for (guint i = 0; i < N_KEYS; i++)
-    if (profile_keys[i].type != KEY_INHERITS && profile_keys[i].offset == offset)
-      return (int) i;
-  g_assert_not_reached ();
-}
-
-static char *
-group_allowed_keys (const char *group)
-{
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; i < N_KEYS; i++)
-    if (strcmp (profile_keys[i].group, group) == 0)
-      g_string_append_printf (s, "%s%s", s->len ? ", " : "", profile_keys[i].name);
-  return g_string_free (s, FALSE);
-}
-
-/* What a key accepts, for error messages. */
-static char *
-key_allowed (const ProfileKey *key)
-{
-  switch (key->type)
-    {
-    case KEY_TEXT:
-    case KEY_INHERITS:
-      return g_strdup ("free text");
-    case KEY_UINT:
-      return g_strdup_printf ("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
-                              key->min, key->max);
-    case KEY_BOOL:
-      return g_strdup ("true or false");
-    case KEY_TIME:
-      return g_strdup ("a time from 0 to 1s with a unit (ns, us, ms, s), such as 10us");
-    case KEY_SIZE:
-      return g_strdup ("a size from 0 to 1MiB (B, KB, KiB, MB, MiB), such as 48KiB");
-    case KEY_BANDWIDTH:
-      return g_strdup ("a bandwidth above 0 and at most 10TB/s (B/s, KB/s, MB/s, GB/s, MiB/s, GiB/s), such as 6GB/s");
-    case KEY_FRACTION:
-      return g_strdup ("a number above 0 and at most 1, such as 0.9");
-    }
-  g_assert_not_reached ();
-}
-
-/* ---- Errors ---- */
 
 static void G_GNUC_PRINTF (6, 7)
 set_error (GError **error, ProfileError code, const char *file, guint line,
@@ -184,151 +19,6 @@ set_error (GError **error, ProfileError code, const char *file, guint line,
   located_error_setv (error, PROFILE_ERROR, code, file, line, column, format, args);
   va_end (args);
 }
-
-/* ---- The search path ---- */
-
-G_LOCK_DEFINE_STATIC (search_path);
-static char **search_path;
-static char *search_path_env;
-
-/* Rebuilt when STREAMSIM_PROFILE_PATH changes (tests set it), so a caller
- * must not keep the array across a change of the environment. */
-const char *const *
-profile_search_path (void)
-{
-  const char *env = g_getenv ("STREAMSIM_PROFILE_PATH");
-
-  G_LOCK (search_path);
-  if (search_path == NULL || g_strcmp0 (env, search_path_env) != 0)
-    {
-      GPtrArray *dirs = g_ptr_array_new ();
-      if (env != NULL)
-        {
-          char **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
-          for (char **p = parts; *p != NULL; p++)
-            if (**p != '\0')
-              g_ptr_array_add (dirs, g_strdup (*p));
-          g_strfreev (parts);
-        }
-      g_ptr_array_add (dirs, g_strdup (STREAMSIM_PROFILE_DIR));
-      g_ptr_array_add (dirs, NULL);
-      g_strfreev (search_path);
-      g_free (search_path_env);
-      search_path = (char **) g_ptr_array_free (dirs, FALSE);
-      search_path_env = g_strdup (env);
-    }
-  const char *const *result = (const char *const *) search_path;
-  G_UNLOCK (search_path);
-  return result;
-}
-
-static gboolean
-name_is_valid (const char *name)
-{
-  if (*name == '\0')
-    return FALSE;
-  for (const char *p = name; *p != '\0'; p++)
-    if (!(g_ascii_islower (*p) || g_ascii_isdigit (*p) || *p == '_' || *p == '.' || *p == '-'))
-      return FALSE;
-  return TRUE;
-}
-
-/* Anything with a '/' or ending in ".ini" is a file; the rest are names. */
-static gboolean
-is_path (const char *name_or_path)
-{
-  return strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, ".ini");
-}
-
-static char *
-name_from_path (const char *path)
-{
-  char *base = g_path_get_basename (path);
-  if (g_str_has_suffix (base, ".ini") && strlen (base) > 4)
-    base[strlen (base) - 4] = '\0';
-  return base;
-}
-
-static char *
-find_on_path (const char *name)
-{
-  char *file = g_strconcat (name, ".ini", NULL);
-  for (const char *const *dir = profile_search_path (); *dir != NULL; dir++)
-    {
-      char *path = g_build_filename (*dir, file, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-        {
-          g_free (file);
-          return path;
-        }
-      g_free (path);
-    }
-  g_free (file);
-  return NULL;
-}
-
-static int
-compare_names (const void *a, const void *b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-char **
-profile_list (void)
-{
-  GHashTable *seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  for (const char *const *dir = profile_search_path (); *dir != NULL; dir++)
-    {
-      GDir *d = g_dir_open (*dir, 0, NULL);
-      if (d == NULL)
-        continue;
-      const char *entry;
-      while ((entry = g_dir_read_name (d)) != NULL)
-        {
-          if (!g_str_has_suffix (entry, ".ini"))
-            continue;
-          char *name = g_strndup (entry, strlen (entry) - 4);
-          char *path = g_build_filename (*dir, entry, NULL);
-          if (name_is_valid (name) && g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            g_hash_table_add (seen, name);
-          else
-            g_free (name);
-          g_free (path);
-        }
-      g_dir_close (d);
-    }
-
-  guint n;
-  char **names = (char **) g_hash_table_get_keys_as_array (seen, &n);
-  char **result = g_new (char *, n + 1);
-  for (guint i = 0; i < n; i++)
-    result[i] = g_strdup (names[i]);
-  result[n] = NULL;
-  g_free (names);
-  g_hash_table_unref (seen);
-  qsort (result, n, sizeof *result, compare_names);
-  return result;
-}
-
-static char *
-not_found_message (const char *name)
-{
-  GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "no device profile '%s' (looked for %s.ini in ", name, name);
-  const char *const *dirs = profile_search_path ();
-  for (const char *const *dir = dirs; *dir != NULL; dir++)
-    g_string_append_printf (s, "%s%s", dir == dirs ? "" : ", ", *dir);
-  g_string_append (s, "); known: ");
-  char **known = profile_list ();
-  if (known[0] == NULL)
-    g_string_append (s, "none");
-  for (char **k = known; *k != NULL; k++)
-    g_string_append_printf (s, "%s%s", k == known ? "" : ", ", *k);
-  g_strfreev (known);
-  return g_string_free (s, FALSE);
-}
-
-/* ---- Loading ---- */
 
 /* Where a key sits in one file. */
 typedef struct
@@ -344,7 +34,7 @@ typedef struct
   const char *text;
   gsize len;
   GKeyFile *keys;
-  KeyPos pos[N_KEYS];
+  KeyPos pos[PROFILE_N_KEYS];
 } ProfileSource;
 
 /* Which file and line gave a key its final value. */
@@ -354,6 +44,9 @@ typedef struct
   guint line;
   guint column;
 } KeyOrigin;
+
+/* Profiles are a page of text; anything far bigger is not one. */
+#define PROFILE_MAX_BYTES (1024 * 1024)
 
 typedef struct
 {
@@ -367,7 +60,7 @@ typedef struct
   GPtrArray *files; /* char *: the files read, child first; KeyOrigin points here */
   GArray *ids;      /* FileId of each file read, to catch inherits loops */
   GPtrArray *names; /* char *: profile names, child first */
-  KeyOrigin origin[N_KEYS];
+  KeyOrigin origin[PROFILE_N_KEYS];
 } Loader;
 
 /* This module sits in streamsim_lang, below the engines library, so it frees
@@ -377,8 +70,8 @@ profile_strings_free (EngProfile *profile)
 {
   for (guint i = 0; i < ENG_PROFILE_MAX_NAMES; i++)
     g_free (profile->names[i]);
-  for (guint i = 0; i < N_KEYS; i++)
-    if (profile_keys[i].type == KEY_TEXT)
+  for (guint i = 0; i < PROFILE_N_KEYS; i++)
+    if (profile_keys[i].type == PROFILE_KEY_TEXT)
       g_free (G_STRUCT_MEMBER (char *, profile, profile_keys[i].offset));
   memset (profile, 0, sizeof *profile);
 }
@@ -479,7 +172,7 @@ source_scan (ProfileSource *src, GError **error)
               return FALSE;
             }
           char *name = g_strndup (q + 1, close - q - 1);
-          int g = group_index (name);
+          int g = profile_group_index (name);
           if (g < 0)
             {
               set_error (error, PROFILE_ERROR_PARSE, src->path, line, column_of (p, q + 1),
@@ -513,10 +206,10 @@ source_scan (ProfileSource *src, GError **error)
       while (key_end > q && g_ascii_isspace (key_end[-1]))
         key_end--;
       char *name = g_strndup (q, key_end - q);
-      int k = key_index (group, name);
+      int k = profile_key_index (group, name);
       if (k < 0)
         {
-          char *allowed = group_allowed_keys (group);
+          char *allowed = profile_group_keys (group);
           set_error (error, PROFILE_ERROR_PARSE, src->path, line, column_of (p, q),
                      "unknown key '%s' in [%s]; allowed: %s", name, group, allowed);
           g_free (allowed);
@@ -611,7 +304,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
   const KeyPos *pos = &src->pos[k];
   gpointer field = G_STRUCT_MEMBER_P (&loader->profile, key->offset);
 
-  if (key->type == KEY_TEXT)
+  if (key->type == PROFILE_KEY_TEXT)
     {
       GError *local = NULL;
       char *value = g_key_file_get_string (src->keys, key->group, key->name, &local);
@@ -635,7 +328,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
 
   switch (key->type)
     {
-    case KEY_UINT:
+    case PROFILE_KEY_UINT:
       {
         guint64 v = 0;
         parsed = units_parse_uint (text, G_MAXUINT64, &v, &why);
@@ -644,7 +337,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
           *(guint *) field = (guint) v;
         break;
       }
-    case KEY_SIZE:
+    case PROFILE_KEY_SIZE:
       {
         guint64 v = 0;
         parsed = units_parse_size (text, &v, &why);
@@ -653,25 +346,25 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
           *(guint64 *) field = v;
         break;
       }
-    case KEY_TIME:
+    case PROFILE_KEY_TIME:
       {
         SimTime v = 0;
         parsed = units_parse_time (text, &v, &why);
-        in_range = v >= 0 && v <= MAX_TIME;
+        in_range = v >= 0 && v <= PROFILE_MAX_TIME;
         if (parsed && in_range)
           *(SimTime *) field = v;
         break;
       }
-    case KEY_BANDWIDTH:
+    case PROFILE_KEY_BANDWIDTH:
       {
         double v = 0;
         parsed = units_parse_bandwidth (text, &v, &why);
-        in_range = v > 0 && v <= MAX_BANDWIDTH;
+        in_range = v > 0 && v <= PROFILE_MAX_BANDWIDTH;
         if (parsed && in_range)
           *(double *) field = v;
         break;
       }
-    case KEY_FRACTION:
+    case PROFILE_KEY_FRACTION:
       {
         double v = 0;
         parsed = parse_fraction (text, &v);
@@ -681,7 +374,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
           *(double *) field = v;
         break;
       }
-    case KEY_BOOL:
+    case PROFILE_KEY_BOOL:
       {
         gboolean v = FALSE;
         parsed = parse_bool (text, &v);
@@ -691,8 +384,8 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
           *(gboolean *) field = v;
         break;
       }
-    case KEY_TEXT:
-    case KEY_INHERITS:
+    case PROFILE_KEY_TEXT:
+    case PROFILE_KEY_INHERITS:
       g_assert_not_reached ();
     }
 
@@ -704,7 +397,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
 
   if (!parsed || !in_range)
     {
-      char *allowed = key_allowed (key);
+      char *allowed = profile_key_allowed (key);
       /* GKeyFile has no trailing comments: "2 # two engines" is one value. */
       gboolean trailing_comment = strchr (text, '#') != NULL || strchr (text, ';') != NULL;
       if (!parsed)
@@ -748,7 +441,7 @@ load_parent (Loader *loader, const ProfileSource *src, guint k, GError **error)
   if (*value == '\0')
     set_error (error, PROFILE_ERROR_PARSE, src->path, pos->line, pos->value_column,
                "inherits needs a profile name (such as k20) or a path to a .ini file");
-  else if (is_path (value))
+  else if (profile_is_path (value))
     {
       if (g_path_is_absolute (value))
         parent = g_strdup (value);
@@ -759,13 +452,13 @@ load_parent (Loader *loader, const ProfileSource *src, guint k, GError **error)
           g_free (dir);
         }
     }
-  else if (!name_is_valid (value))
+  else if (!profile_name_is_valid (value))
     set_error (error, PROFILE_ERROR_PARSE, src->path, pos->line, pos->value_column,
                "bad profile name '%s': a name is made of a-z, 0-9, '_', '.' and '-' "
                "(or give a path containing '/')", value);
-  else if ((parent = find_on_path (value)) == NULL)
+  else if ((parent = profile_find (value)) == NULL)
     {
-      char *message = not_found_message (value);
+      char *message = profile_not_found_message (value);
       set_error (error, PROFILE_ERROR_NOT_FOUND, src->path, pos->line, pos->value_column,
                  "%s", message);
       g_free (message);
@@ -790,11 +483,11 @@ load_text (Loader *loader, const char *path, const char *text, gsize len, GError
                 && source_scan (&src, error)
                 && source_parse (&src, error);
 
-  for (guint k = 0; ok && k < N_KEYS; k++)
-    if (profile_keys[k].type == KEY_INHERITS && src.pos[k].line != 0)
+  for (guint k = 0; ok && k < PROFILE_N_KEYS; k++)
+    if (profile_keys[k].type == PROFILE_KEY_INHERITS && src.pos[k].line != 0)
       ok = load_parent (loader, &src, k, error);
-  for (guint k = 0; ok && k < N_KEYS; k++)
-    if (profile_keys[k].type != KEY_INHERITS && src.pos[k].line != 0)
+  for (guint k = 0; ok && k < PROFILE_N_KEYS; k++)
+    if (profile_keys[k].type != PROFILE_KEY_INHERITS && src.pos[k].line != 0)
       ok = apply_key (loader, &src, k, error);
 
   if (src.keys != NULL)
@@ -866,7 +559,7 @@ load_file (Loader *loader, const char *path, const char *from, guint from_line,
   g_array_append_val (loader->ids, id);
   char *shown = g_strdup (path);
   g_ptr_array_add (loader->files, shown);
-  g_ptr_array_add (loader->names, name_from_path (path));
+  g_ptr_array_add (loader->names, profile_name_from_path (path));
 
   gboolean ok = load_text (loader, shown, text, len, error);
   g_free (text);
@@ -881,8 +574,8 @@ loader_finish (Loader *loader, GError **error)
   const char *top = g_ptr_array_index (loader->files, 0);
   EngProfile *profile = &loader->profile;
 
-  for (guint k = 0; k < N_KEYS; k++)
-    if (key_required (&profile_keys[k]) && loader->origin[k].file == NULL)
+  for (guint k = 0; k < PROFILE_N_KEYS; k++)
+    if (profile_key_required (&profile_keys[k]) && loader->origin[k].file == NULL)
       {
         char *chain = chain_text (loader, NULL);
         set_error (error, PROFILE_ERROR_PARSE, top, 1, 1,
@@ -896,7 +589,7 @@ loader_finish (Loader *loader, GError **error)
 
   if (profile->default_connections > profile->max_connections)
     {
-      const KeyOrigin *o = &loader->origin[key_index_by_field (FIELD (default_connections))];
+      const KeyOrigin *o = &loader->origin[profile_key_index_by_field (PROFILE_FIELD (default_connections))];
       set_error (error, PROFILE_ERROR_RANGE, o->file, o->line, o->column,
                  "default_connections = %u is out of range; allowed: 1 to max_connections (%u)",
                  profile->default_connections, profile->max_connections);
@@ -904,7 +597,7 @@ loader_finish (Loader *loader, GError **error)
     }
   if (profile->max_smem_per_block > profile->smem_per_sm)
     {
-      const KeyOrigin *o = &loader->origin[key_index_by_field (FIELD (max_smem_per_block))];
+      const KeyOrigin *o = &loader->origin[profile_key_index_by_field (PROFILE_FIELD (max_smem_per_block))];
       set_error (error, PROFILE_ERROR_RANGE, o->file, o->line, o->column,
                  "max_smem_per_block = %" G_GUINT64_FORMAT " bytes is out of range; "
                  "allowed: 0 to smem_per_sm (%" G_GUINT64_FORMAT " bytes)",
@@ -928,18 +621,18 @@ profile_load (const char *name_or_path, EngProfile *profile, GError **error)
 
   memset (profile, 0, sizeof *profile);
   char *path = NULL;
-  if (is_path (name_or_path))
+  if (profile_is_path (name_or_path))
     path = g_strdup (name_or_path);
-  else if (!name_is_valid (name_or_path))
+  else if (!profile_name_is_valid (name_or_path))
     {
       g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
                    "bad profile name '%s': a name is made of a-z, 0-9, '_', '.' and '-' "
                    "(or give a path containing '/')", name_or_path);
       return FALSE;
     }
-  else if ((path = find_on_path (name_or_path)) == NULL)
+  else if ((path = profile_find (name_or_path)) == NULL)
     {
-      char *message = not_found_message (name_or_path);
+      char *message = profile_not_found_message (name_or_path);
       g_set_error_literal (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND, message);
       g_free (message);
       return FALSE;
@@ -959,228 +652,19 @@ profile_load (const char *name_or_path, EngProfile *profile, GError **error)
   return ok;
 }
 
-/* ---- Saving ---- */
-
-/* Exact: a time in ns always has at most 9 decimals of a second. */
-static char *
-format_time (SimTime ns)
-{
-  static const struct
-  {
-    SimTime scale;
-    const char *unit;
-    int digits;
-  } units[] = {
-    { SIM_S (1), "s", 9 },
-    { SIM_MS (1), "ms", 6 },
-    { SIM_US (1), "us", 3 },
-  };
-
-  if (ns == 0)
-    return g_strdup ("0");
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (ns >= units[i].scale)
-      {
-        SimTime whole = ns / units[i].scale, frac = ns % units[i].scale;
-        if (frac == 0)
-          return g_strdup_printf ("%" G_GINT64_FORMAT "%s", whole, units[i].unit);
-        char digits[32];
-        g_snprintf (digits, sizeof digits, "%0*" G_GINT64_FORMAT, units[i].digits, frac);
-        for (char *z = digits + strlen (digits) - 1; z > digits && *z == '0'; z--)
-          *z = '\0';
-        return g_strdup_printf ("%" G_GINT64_FORMAT ".%s%s", whole, digits, units[i].unit);
-      }
-  return g_strdup_printf ("%" G_GINT64_FORMAT "ns", ns);
-}
-
-static char *
-format_size (guint64 bytes)
-{
-  if (bytes != 0 && bytes % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "MiB", bytes / (1024 * 1024));
-  if (bytes != 0 && bytes % 1024 == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "KiB", bytes / 1024);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT "B", bytes);
-}
-
-static void
-trim_zeros (char *number)
-{
-  if (strchr (number, '.') == NULL)
-    return;
-  char *z = number + strlen (number) - 1;
-  while (*z == '0')
-    *z-- = '\0';
-  if (*z == '.')
-    *z = '\0';
-}
-
-/* Six decimals in the largest unit that keeps the number >= 1: within a
- * millionth, far inside the 0.1% a profile's numbers are good to. */
-static char *
-format_bandwidth (double bytes_per_s)
-{
-  static const struct
-  {
-    double scale;
-    const char *unit;
-  } units[] = {
-    { 1e9, "GB/s" },
-    { 1e6, "MB/s" },
-    { 1e3, "KB/s" },
-    { 1, "B/s" },
-  };
-  guint i = 0;
-  while (i + 1 < G_N_ELEMENTS (units) && bytes_per_s < units[i].scale)
-    i++;
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd (number, sizeof number, "%.6f", bytes_per_s / units[i].scale);
-  trim_zeros (number);
-  return g_strconcat (number, units[i].unit, NULL);
-}
-
-/* The shortest of %.15g and %.17g that reads back to the same double. */
-static char *
-format_number (double value)
-{
-  char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd (number, sizeof number, "%.15g", value);
-  if (g_ascii_strtod (number, NULL) != value)
-    g_ascii_formatd (number, sizeof number, "%.17g", value);
-  return g_strdup (number);
-}
-
-static char *
-format_value (const EngProfile *profile, const ProfileKey *key)
-{
-  gconstpointer field = G_STRUCT_MEMBER_P (profile, key->offset);
-  switch (key->type)
-    {
-    case KEY_UINT:
-      return g_strdup_printf ("%u", *(const guint *) field);
-    case KEY_BOOL:
-      return g_strdup (*(const gboolean *) field ? "true" : "false");
-    case KEY_TIME:
-      return format_time (*(const SimTime *) field);
-    case KEY_SIZE:
-      return format_size (*(const guint64 *) field);
-    case KEY_BANDWIDTH:
-      return format_bandwidth (*(const double *) field);
-    case KEY_FRACTION:
-      return format_number (*(const double *) field);
-    case KEY_TEXT:
-    case KEY_INHERITS:
-      break;
-    }
-  g_assert_not_reached ();
-}
-
-/* GKeyFile writes "#" before each line; a space after it reads better. */
-static void
-set_comment (GKeyFile *keys, const char *group, const char *key, const char *comment)
-{
-  char **lines = g_strsplit (comment, "\n", -1);
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; lines[i] != NULL; i++)
-    g_string_append_printf (s, "%s %s", i ? "\n" : "", lines[i]);
-  g_key_file_set_comment (keys, group, key, s->str, NULL);
-  g_string_free (s, TRUE);
-  g_strfreev (lines);
-}
-
-/* A comment's key: "key", "group.key", or "group" for the group itself. */
-static gboolean
-place_comment (GKeyFile *keys, const char *where, const char *comment)
-{
-  const char *dot = strchr (where, '.');
-  for (guint k = 0; k < N_KEYS; k++)
-    {
-      const ProfileKey *key = &profile_keys[k];
-      gboolean match = dot != NULL
-                       ? strncmp (where, key->group, dot - where) == 0
-                         && key->group[dot - where] == '\0'
-                         && strcmp (dot + 1, key->name) == 0
-                       : strcmp (where, key->name) == 0;
-      if (match)
-        {
-          if (!g_key_file_has_key (keys, key->group, key->name, NULL))
-            return TRUE; /* an unset text key: nothing to comment */
-          set_comment (keys, key->group, key->name, comment);
-          return TRUE;
-        }
-    }
-  if (group_index (where) >= 0)
-    {
-      if (g_key_file_has_group (keys, where))
-        set_comment (keys, where, NULL, comment);
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* The text is read back before it is written, so a profile that would not
- * load (a value out of range, say) is never saved. */
+/* profile_save reads its text back this way before writing it: the text
+ * stands for the file at `path`, which may not exist yet. */
 gboolean
-profile_save (const EngProfile *profile, const char *path,
-              const char *const *comments, GError **error)
+profile_load_text (const char *path, const char *text, gsize len, GError **error)
 {
-  g_return_val_if_fail (profile != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (path != NULL && text != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  GKeyFile *keys = g_key_file_new ();
-  for (guint k = 0; k < N_KEYS; k++)
-    {
-      const ProfileKey *key = &profile_keys[k];
-      if (key->type == KEY_INHERITS)
-        continue;
-      if (key->type == KEY_TEXT)
-        {
-          const char *text = G_STRUCT_MEMBER (const char *, profile, key->offset);
-          if (text != NULL)
-            g_key_file_set_string (keys, key->group, key->name, text);
-          continue;
-        }
-      char *value = format_value (profile, key);
-      g_key_file_set_value (keys, key->group, key->name, value);
-      g_free (value);
-    }
-
-  for (const char *const *c = comments; c != NULL && c[0] != NULL; c += 2)
-    {
-      if (c[1] == NULL || !place_comment (keys, c[0], c[1]))
-        {
-          g_key_file_free (keys);
-          g_return_val_if_reached (FALSE);
-        }
-    }
-
-  char *name = name_from_path (path);
-  char *description = g_strdup (profile->description != NULL ? profile->description : "");
-  g_strstrip (g_strdelimit (description, "\r\n", ' '));
-  char *top = g_strdup_printf ("%s: device profile for streamsim%s%s%s\n"
-                               "engines/profiles/README.md documents every key.",
-                               name, *description ? " (" : "", description,
-                               *description ? ")" : "");
-  set_comment (keys, NULL, NULL, top);
-  g_free (top);
-  g_free (description);
-  g_free (name);
-
-  gsize len;
-  char *data = g_key_file_to_data (keys, &len, NULL);
-  g_key_file_free (keys);
 
   Loader loader;
   loader_init (&loader);
   g_ptr_array_add (loader.files, g_strdup (path));
-  g_ptr_array_add (loader.names, name_from_path (path));
-  gboolean ok = load_text (&loader, path, data, len, error) && loader_finish (&loader, error);
+  g_ptr_array_add (loader.names, profile_name_from_path (path));
+  gboolean ok = load_text (&loader, path, text, len, error) && loader_finish (&loader, error);
   loader_clear (&loader);
-  if (!ok)
-    g_prefix_error (error, "profile not saved: ");
-  else
-    ok = output_file_set_contents (path, data, len, error);
-  g_free (data);
   return ok;
 }
