@@ -9,6 +9,8 @@
 #   ticks    tab-separated rows: x_ns y_low y_high colour (record/wait markers), or ''
 #   arrows   tab-separated rows: from_ns from_y to_ns to_y (an op waited for another
 #            stream's op: event, false dependency, legacy stream, deferred completion), or ''
+#   path     tab-separated rows: start_ns end_ns y_low y_high (the critical path's ops,
+#            outlined; `streamsim predict` gives it), or ''
 #   ymax     the bottom of the last lane; y grows downwards, one unit a lane
 #   plot_title                     '' to build the title below
 #   schedule, device, makespan_ns, set1                 the timeline (above, with vs)
@@ -79,18 +81,23 @@ tick_plot = (ticks eq '') ? '' : \
 # Dependency arrows: dark, thin, drawn over the bars.
 arrow_plot = (arrows eq '') ? '' : \
     sprintf(", '%s' using ($1/unit_ns):2:(($3-$1)/unit_ns):($4-$2) with vectors head filled size screen 0.007,25 lw 1.3 lc rgb '#303030'", arrows)
+# The critical path: a dark outline around each of its ops, over the bars.
+path_plot = (path eq '') ? '' : \
+    sprintf(", '%s' using (($1+$2)/2/unit_ns):(($3+$4)/2):($1/unit_ns):($2/unit_ns):3:4 with boxxyerror fill empty border lc rgb '#000000' lw 2.5 lc rgb '#000000'", path)
 more = nstreams > 16 ? nstreams - 16 : 0
 
 plot lanes using (xspan/2):(($1+$2)/2):(0):(xspan):1:2:(shade($4)):ytic(3) \
          with boxxyerror fill solid 1.0 noborder lc rgb variable, \
      bars using (($1+$2)/2/unit_ns):(($3+$4)/2):($1/unit_ns):($2/unit_ns):3:4:(colour($5)) \
          with boxxyerror lc rgb variable \
-     @tick_plot @arrow_plot, \
+     @tick_plot @arrow_plot @path_plot, \
      bars using (($1+$2)/2/unit_ns):(($3+$4)/2):(fits($2-$1, strcol(6)) ? strcol(6) : '') \
          with labels font label_font tc rgb '#1a1a1a', \
      for [i=1:words(streams)] keyentry with boxes fill solid 0.7 \
          lc rgb sprintf('#%06x', colour(word(stream_colours, i) + 0)) title word(streams, i), \
      for [i=1:(arrows ne '')] keyentry with vectors head filled lw 1.3 lc rgb '#303030' \
          title 'waited for', \
+     for [i=1:(path ne '')] keyentry with boxes fill empty border lc rgb '#000000' lw 2.5 lc rgb '#000000' \
+         title 'critical path', \
      for [i=1:(more > 0)] keyentry with boxes fill empty lc rgb 'white' \
          title sprintf('… %d more (colours repeat)', more)

@@ -11,6 +11,7 @@
 
 #define CHROME_PID_DEVICE 1
 #define CHROME_PID_STREAMS 2
+#define CHROME_PID_PATH 3
 
 /* All slices and flow events share one category: the Chrome trace viewer
  * binds a flow event to a slice only when their categories match. */
@@ -26,6 +27,10 @@ typedef struct
   guint next_tid;
   guint *device_tid; /* per row; 0 when not on a device track */
   guint *stream_tid; /* per row; 0 when not on a stream track */
+  guint *path_tid;   /* per row; 0 when not on the critical path */
+  guint *path_step;  /* per row: its place on the critical path, from 1; 0 when not on it */
+  GArray *path_rows; /* gsize: the critical path's rows, first op first */
+  guint next_flow;   /* the id of the next flow's two events */
 } ChromeTrace;
 
 static double
@@ -176,8 +181,9 @@ chrome_assign_tracks (ChromeTrace *t)
 }
 
 static void
-chrome_slice (ChromeTrace *t, const TimelineRow *row, guint pid, guint tid)
+chrome_slice (ChromeTrace *t, gsize index, guint pid, guint tid)
 {
+  const TimelineRow *row = timeline_row (t->timeline, index);
   JsonBuilder *b = t->builder;
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
@@ -249,6 +255,11 @@ chrome_slice (ChromeTrace *t, const TimelineRow *row, guint pid, guint tid)
       json_builder_set_member_name (b, "cause");
       json_builder_add_string_value (b, row->cause);
     }
+  if (t->path_step[index] != 0)
+    {
+      json_builder_set_member_name (b, "critical_path_step");
+      json_builder_add_int_value (b, t->path_step[index]);
+    }
   json_builder_end_object (b);
   json_builder_end_object (b);
 }
@@ -312,34 +323,65 @@ chrome_flows (ChromeTrace *t)
 {
   const Timeline *tl = t->timeline;
   gsize n = timeline_n_rows (tl);
-  g_autoptr (GHashTable) by_op = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (gsize i = 0; i < n; i++)
-    g_hash_table_insert (by_op, GUINT_TO_POINTER (timeline_row (tl, i)->op + 1),
-                         GSIZE_TO_POINTER (i + 1));
-  guint id = 1;
+  g_autoptr (GHashTable) op_rows = timeline_op_rows (tl);
   for (gsize i = 0; i < n; i++)
     {
       const TimelineRow *row = timeline_row (tl, i);
       guint32 ref_op = 0;
+      gsize ref;
       const char *kind = cause_link_parse (row->cause, &ref_op);
-      if (kind == NULL || ref_op == row->op)
+      if (kind == NULL || ref_op == row->op || !timeline_op_row (op_rows, ref_op, &ref))
         continue;
-      gsize ref = GPOINTER_TO_SIZE (g_hash_table_lookup (by_op, GUINT_TO_POINTER (ref_op + 1)));
-      if (ref == 0)
-        continue;
-      ref--;
       guint from_pid, from_tid, to_pid, to_tid;
       if (!chrome_anchor (t, ref, &from_pid, &from_tid) || !chrome_anchor (t, i, &to_pid, &to_tid))
         continue;
-      chrome_flow_event (t->builder, "s", kind, id, from_pid, from_tid,
+      chrome_flow_event (t->builder, "s", kind, t->next_flow, from_pid, from_tid,
                          timeline_row (tl, ref)->start);
-      chrome_flow_event (t->builder, "f", kind, id, to_pid, to_tid, row->start);
-      id++;
+      chrome_flow_event (t->builder, "f", kind, t->next_flow, to_pid, to_tid, row->start);
+      t->next_flow++;
+    }
+}
+
+/* The critical path's tracks: its ops in a process of their own, the
+ * viewer's first, packed first-fit like an engine's (a synchronize overlaps
+ * what it waited for), each op linked to the next by a flow. */
+static void
+chrome_path_tracks (ChromeTrace *t, const GArray *critical_path)
+{
+  if (critical_path == NULL || critical_path->len == 0)
+    return;
+  chrome_metadata (t->builder, "process_name", CHROME_PID_PATH, 0, "name", "critical path", 0);
+  chrome_metadata (t->builder, "process_sort_index", CHROME_PID_PATH, 0, "sort_index", NULL, -1);
+  g_autoptr (GHashTable) op_rows = timeline_op_rows (t->timeline);
+  for (guint k = 0; k < critical_path->len; k++)
+    {
+      gsize row;
+      if (!timeline_op_row (op_rows, g_array_index (critical_path, guint32, k), &row)
+          || t->path_step[row] != 0)
+        continue;
+      t->path_step[row] = k + 1;
+      g_array_append_val (t->path_rows, row);
+    }
+  chrome_tracks (t, CHROME_PID_PATH, t->path_rows, "critical path", t->path_tid);
+}
+
+static void
+chrome_path_flows (ChromeTrace *t)
+{
+  for (guint k = 1; k < t->path_rows->len; k++)
+    {
+      gsize from = g_array_index (t->path_rows, gsize, k - 1);
+      gsize to = g_array_index (t->path_rows, gsize, k);
+      chrome_flow_event (t->builder, "s", "critical path", t->next_flow, CHROME_PID_PATH,
+                         t->path_tid[from], timeline_row (t->timeline, from)->start);
+      chrome_flow_event (t->builder, "f", "critical path", t->next_flow, CHROME_PID_PATH,
+                         t->path_tid[to], timeline_row (t->timeline, to)->start);
+      t->next_flow++;
     }
 }
 
 char *
-chrome_trace_to_data (const Timeline *timeline, gsize *length)
+chrome_trace_to_data (const Timeline *timeline, const GArray *critical_path, gsize *length)
 {
   g_return_val_if_fail (timeline != NULL, NULL);
 
@@ -350,6 +392,10 @@ chrome_trace_to_data (const Timeline *timeline, gsize *length)
     .next_tid = 1,
     .device_tid = g_new0 (guint, n),
     .stream_tid = g_new0 (guint, n),
+    .path_tid = g_new0 (guint, n),
+    .path_step = g_new0 (guint, n),
+    .path_rows = g_array_new (FALSE, FALSE, sizeof (gsize)),
+    .next_flow = 1,
   };
   JsonBuilder *b = t.builder;
   json_builder_begin_object (b);
@@ -361,16 +407,23 @@ chrome_trace_to_data (const Timeline *timeline, gsize *length)
   chrome_metadata (b, "process_name", CHROME_PID_STREAMS, 0, "name", "streams", 0);
   chrome_metadata (b, "process_sort_index", CHROME_PID_STREAMS, 0, "sort_index", NULL, 1);
   chrome_assign_tracks (&t);
+  chrome_path_tracks (&t, critical_path);
 
   for (gsize i = 0; i < n; i++)
     {
       const TimelineRow *row = timeline_row (timeline, i);
       if (t.device_tid[i] != 0 && !chrome_is_marker (row))
-        chrome_slice (&t, row, CHROME_PID_DEVICE, t.device_tid[i]);
+        chrome_slice (&t, i, CHROME_PID_DEVICE, t.device_tid[i]);
       if (t.stream_tid[i] != 0)
-        chrome_slice (&t, row, CHROME_PID_STREAMS, t.stream_tid[i]);
+        chrome_slice (&t, i, CHROME_PID_STREAMS, t.stream_tid[i]);
+    }
+  for (guint k = 0; k < t.path_rows->len; k++)
+    {
+      gsize i = g_array_index (t.path_rows, gsize, k);
+      chrome_slice (&t, i, CHROME_PID_PATH, t.path_tid[i]);
     }
   chrome_flows (&t);
+  chrome_path_flows (&t);
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "displayTimeUnit");
@@ -401,16 +454,20 @@ chrome_trace_to_data (const Timeline *timeline, gsize *length)
   g_object_unref (b);
   g_free (t.device_tid);
   g_free (t.stream_tid);
+  g_free (t.path_tid);
+  g_free (t.path_step);
+  g_array_unref (t.path_rows);
   return data;
 }
 
 gboolean
-chrome_trace_write (const Timeline *timeline, const char *path, GError **error)
+chrome_trace_write (const Timeline *timeline, const GArray *critical_path, const char *path,
+                    GError **error)
 {
   g_return_val_if_fail (timeline != NULL && path != NULL, FALSE);
 
   gsize length = 0;
-  g_autofree char *data = chrome_trace_to_data (timeline, &length);
+  g_autofree char *data = chrome_trace_to_data (timeline, critical_path, &length);
   /* A temporary file beside `path`, renamed (devices and pipes in place). */
   return output_file_set_contents (path, data, length, error);
 }

@@ -101,7 +101,7 @@ cli_plot_main (int argc, char **argv)
         return cli_report_error (error);
     }
 
-  if (chrome != NULL && !chrome_trace_write (timeline, chrome, &error))
+  if (chrome != NULL && !chrome_trace_write (timeline, NULL, chrome, &error))
     return cli_report_error (error);
   if (output == NULL && chrome != NULL)
     return CLI_EXIT_OK;

@@ -309,10 +309,10 @@ cli_predict_main (int argc, char **argv)
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
       "List the chain of waits that ends at the makespan, first op first, through the "
       "device and the host calls that issued its ops late", NULL },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg)", "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg); the critical path's ops are outlined", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
-      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout)", "FILE" },
+      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout), with the critical path as a process of its own", "FILE" },
     { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
       "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
       "utilization, the overlaps, the waits by cause, the critical path (- for stdout)", "FILE" },
@@ -388,14 +388,18 @@ cli_predict_main (int argc, char **argv)
     }
   if (plot != NULL || chrome != NULL)
     {
+      /* Both pictures mark the critical path: what set the makespan is what
+       * a reader of a timeline looks for first. */
       g_autoptr (Timeline) timeline = prediction_timeline (p);
-      if (chrome != NULL && !chrome_trace_write (timeline, chrome, &error))
+      g_autoptr (GArray) path = prediction_critical_path (p);
+      if (chrome != NULL && !chrome_trace_write (timeline, path, chrome, &error))
         return cli_report_error (error);
       if (plot != NULL)
         {
           PlotOptions popts;
           plot_options_init (&popts);
           popts.show_streams = streams;
+          popts.critical_path = path;
           if (!plot_timeline_file (timeline, NULL, &popts, plot, &error))
             return cli_report_error (error);
         }

@@ -27,6 +27,7 @@ plot_options_init (PlotOptions *options)
   options->height = PLOT_DEFAULT_HEIGHT;
   options->show_streams = FALSE;
   options->title = NULL;
+  options->critical_path = NULL;
 }
 
 gboolean
@@ -87,18 +88,20 @@ typedef struct
  *   lanes:  y_low y_high label shade        (one line per labelled group of lanes)
  *   ticks:  x_ns y_low y_high colour        (record and wait markers)
  *   arrows: from_ns from_y to_ns to_y       (cross-stream dependencies)
+ *   path:   start_ns end_ns y_low y_high    (outlines of the critical path's ops)
  * y grows downwards (gantt.gp reverses the axis); each lane is one unit high.
  * Colour -1 is an op of no stream (a device-wide sync). */
 typedef struct
 {
-  GString *bars, *lanes, *ticks, *arrows;
+  GString *bars, *lanes, *ticks, *arrows, *path;
   GHashTable *stream_colour; /* stream name -> colour index + 1 */
   GPtrArray *streams;        /* names, in colour order (owned by the timelines) */
   GArray *drawn;             /* gboolean per colour: some bar or tick has it */
   PlotAnchor *anchor[2];     /* per timeline, per row */
+  gboolean *on_path;         /* per row of the first timeline; NULL: no path given */
   double y;
   guint group;
-  gsize n_bars, n_ticks, n_arrows;
+  gsize n_bars, n_ticks, n_arrows, n_path;
 } PlotLayout;
 
 static gint
@@ -141,6 +144,19 @@ plot_anchor (PlotLayout *layout, guint set, gsize row, double y)
       a->y = y;
       a->placed = TRUE;
     }
+}
+
+/* An op of the critical path is outlined wherever it is drawn (its engine
+ * row, and its stream row with --streams); only the first timeline's. */
+static void
+plot_outline (PlotLayout *layout, guint set, gsize row, SimTime start, SimTime end,
+              double y_low, double y_high)
+{
+  if (set != 0 || layout->on_path == NULL || !layout->on_path[row])
+    return;
+  g_string_append_printf (layout->path, "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\n",
+                          start, end, y_low, y_high);
+  layout->n_path++;
 }
 
 /* One group of lanes: the rows of one engine (or stream) of one timeline,
@@ -188,6 +204,8 @@ plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, cons
       else
         g_string_append_printf (layout->bars, "%u", row->op);
       g_string_append_c (layout->bars, '\n');
+      plot_outline (layout, set, bar_row[k], row->start, sim_time_max (row->start, row->end),
+                    y0 + lane[k] + 0.1, y0 + lane[k] + 0.9);
       plot_anchor (layout, set, bar_row[k], y0 + lane[k] + 0.5);
       layout->n_bars++;
     }
@@ -200,6 +218,7 @@ plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, cons
       g_string_append_printf (layout->ticks, "%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%d\n",
                               row->start, y0 + 0.05, y0 + n_lanes - 0.05,
                               plot_drawn_colour (layout, row));
+      plot_outline (layout, set, index, row->start, row->start, y0 + 0.05, y0 + n_lanes - 0.05);
       plot_anchor (layout, set, index, y0 + 0.5 * n_lanes);
       layout->n_ticks++;
     }
@@ -272,20 +291,15 @@ static void
 plot_layout_arrows (PlotLayout *layout, guint set, const Timeline *timeline)
 {
   gsize n = timeline_n_rows (timeline);
-  g_autoptr (GHashTable) by_op = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (gsize i = 0; i < n; i++)
-    g_hash_table_insert (by_op, GUINT_TO_POINTER (timeline_row (timeline, i)->op + 1),
-                         GSIZE_TO_POINTER (i + 1));
+  g_autoptr (GHashTable) op_rows = timeline_op_rows (timeline);
   for (gsize i = 0; i < n; i++)
     {
       const TimelineRow *row = timeline_row (timeline, i);
       guint32 ref_op = 0;
-      if (cause_link_parse (row->cause, &ref_op) == NULL || ref_op == row->op)
+      gsize ref;
+      if (cause_link_parse (row->cause, &ref_op) == NULL || ref_op == row->op
+          || !timeline_op_row (op_rows, ref_op, &ref))
         continue;
-      gsize ref = GPOINTER_TO_SIZE (g_hash_table_lookup (by_op, GUINT_TO_POINTER (ref_op + 1)));
-      if (ref == 0)
-        continue;
-      ref--;
       const PlotAnchor *from = &layout->anchor[set][ref], *to = &layout->anchor[set][i];
       if (!from->placed || !to->placed || fabs (from->y - to->y) < 0.5)
         continue;
@@ -308,6 +322,8 @@ plot_layout_clear (PlotLayout *layout, guint n_sets)
   g_string_free (layout->lanes, TRUE);
   g_string_free (layout->ticks, TRUE);
   g_string_free (layout->arrows, TRUE);
+  g_string_free (layout->path, TRUE);
+  g_free (layout->on_path);
   g_hash_table_unref (layout->stream_colour);
   g_ptr_array_unref (layout->streams);
   g_array_unref (layout->drawn);
@@ -384,17 +400,19 @@ plot_gantt_run (const PlotLayout *layout, GString *cmd, const PlotOptions *optio
       return FALSE;
     }
   gboolean arrows = layout->n_arrows > 0 && layout->n_arrows <= PLOT_MAX_ARROWS;
-  char *paths[4] = { NULL, NULL, NULL, NULL };
+  char *paths[5] = { NULL, NULL, NULL, NULL, NULL };
   gboolean ok = plot_write_data (dir, "bars.dat", layout->bars, &paths[0], error)
                 && plot_write_data (dir, "lanes.dat", layout->lanes, &paths[1], error)
                 && plot_write_data (dir, "ticks.dat", layout->ticks, &paths[2], error)
-                && plot_write_data (dir, "arrows.dat", layout->arrows, &paths[3], error);
+                && plot_write_data (dir, "arrows.dat", layout->arrows, &paths[3], error)
+                && plot_write_data (dir, "path.dat", layout->path, &paths[4], error);
   if (ok)
     {
       plot_var_string (cmd, "bars", paths[0]);
       plot_var_string (cmd, "lanes", paths[1]);
       plot_var_string (cmd, "ticks", layout->n_ticks > 0 ? paths[2] : "");
       plot_var_string (cmd, "arrows", arrows ? paths[3] : "");
+      plot_var_string (cmd, "path", layout->n_path > 0 ? paths[4] : "");
       ok = plot_run_script ("gantt.gp", cmd->str, options->width, options->height, output,
                             error);
     }
@@ -449,12 +467,24 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
     .lanes = g_string_new (NULL),
     .ticks = g_string_new (NULL),
     .arrows = g_string_new (NULL),
+    .path = g_string_new (NULL),
     .stream_colour = g_hash_table_new (g_str_hash, g_str_equal),
     .streams = g_ptr_array_new (),
     .drawn = g_array_new (FALSE, TRUE, sizeof (gboolean)),
   };
   for (guint s = 0; s < n_sets; s++)
     layout.anchor[s] = g_new0 (PlotAnchor, timeline_n_rows (sets[s]));
+  if (options->critical_path != NULL)
+    {
+      layout.on_path = g_new0 (gboolean, timeline_n_rows (timeline));
+      g_autoptr (GHashTable) op_rows = timeline_op_rows (timeline);
+      for (guint k = 0; k < options->critical_path->len; k++)
+        {
+          gsize row;
+          if (timeline_op_row (op_rows, g_array_index (options->critical_path, guint32, k), &row))
+            layout.on_path[row] = TRUE;
+        }
+    }
   /* Colours follow the order in which streams first appear, the first
    * timeline before the second, so one stream has one colour in both. */
   for (guint s = 0; s < n_sets; s++)

@@ -18,6 +18,10 @@ typedef struct
   guint width, height;   /* pixels (svg: points) */
   gboolean show_streams; /* add one row per stream below the engine rows */
   const char *title;     /* NULL: schedule, device and makespan from the metadata */
+  /* NULL, or the op numbers (guint32) of a critical path through the first
+   * timeline (prediction_critical_path): their bars and markers get a dark
+   * outline, and the legend names it. */
+  const GArray *critical_path;
 } PlotOptions;
 
 void plot_options_init (PlotOptions *options);

@@ -144,6 +144,30 @@ timeline_makespan (const Timeline *timeline)
   return makespan;
 }
 
+/* Keys and values are op + 1 and row + 1: a hash of pointers holds no 0. */
+GHashTable *
+timeline_op_rows (const Timeline *timeline)
+{
+  g_return_val_if_fail (timeline != NULL, NULL);
+  GHashTable *op_rows = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < timeline->rows->len; i++)
+    g_hash_table_insert (op_rows,
+                         GSIZE_TO_POINTER ((gsize) g_array_index (timeline->rows, TimelineRow, i).op + 1),
+                         GSIZE_TO_POINTER ((gsize) i + 1));
+  return op_rows;
+}
+
+gboolean
+timeline_op_row (GHashTable *op_rows, guint32 op, gsize *row)
+{
+  g_return_val_if_fail (op_rows != NULL && row != NULL, FALSE);
+  gsize found = GPOINTER_TO_SIZE (g_hash_table_lookup (op_rows, GSIZE_TO_POINTER ((gsize) op + 1)));
+  if (found == 0)
+    return FALSE;
+  *row = found - 1;
+  return TRUE;
+}
+
 gboolean
 timeline_write (const Timeline *timeline, const char *path, GError **error)
 {

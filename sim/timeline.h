@@ -59,6 +59,13 @@ const char *timeline_path (const Timeline *timeline);
 /* The largest end_ns, 0 for an empty timeline. */
 SimTime timeline_makespan (const Timeline *timeline);
 
+/* Rows found by op number, to follow what a row names (a cause's op, a
+ * critical path's ops): timeline_op_rows() indexes every row once, and
+ * timeline_op_row() looks an op up in that index. Where two rows carry one
+ * op (a malformed CSV), the last is found. */
+GHashTable *timeline_op_rows (const Timeline *timeline);
+gboolean timeline_op_row (GHashTable *op_rows, guint32 op, gsize *row);
+
 /* Builds a timeline in memory (tests, the harness): rows are copied. */
 Timeline *timeline_new (const char *path);
 void timeline_append (Timeline *timeline, const TimelineRow *row);

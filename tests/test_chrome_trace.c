@@ -78,16 +78,22 @@ make_fixture (void)
 }
 
 static JsonParser *
-parse_trace (const Timeline *t)
+parse_trace_with_path (const Timeline *t, const GArray *critical_path)
 {
   gsize length = 0;
-  g_autofree char *data = chrome_trace_to_data (t, &length);
+  g_autofree char *data = chrome_trace_to_data (t, critical_path, &length);
   g_assert_nonnull (data);
   JsonParser *parser = json_parser_new ();
   g_autoptr (GError) error = NULL;
   g_assert_true (json_parser_load_from_data (parser, data, (gssize) length, &error));
   g_assert_no_error (error);
   return parser;
+}
+
+static JsonParser *
+parse_trace (const Timeline *t)
+{
+  return parse_trace_with_path (t, NULL);
 }
 
 static JsonArray *
@@ -335,6 +341,111 @@ test_flows (void)
                    json_object_get_int_member (slice_of (events, 2, 14), "tid"));
 }
 
+/* The flow events named `name`, phase "s" or "f", in the order written. */
+static GPtrArray *
+flows_named (JsonArray *events, const char *name, const char *phase)
+{
+  GPtrArray *found = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      if (strcmp (json_object_get_string_member (e, "ph"), phase) == 0
+          && strcmp (json_object_get_string_member (e, "name"), name) == 0)
+        g_ptr_array_add (found, e);
+    }
+  return found;
+}
+
+static gint64
+step_of (JsonObject *slice)
+{
+  JsonObject *args = json_object_get_object_member (slice, "args");
+  return json_object_has_member (args, "critical_path_step")
+             ? json_object_get_int_member (args, "critical_path_step")
+             : 0;
+}
+
+/* A critical path through the fixture, chosen by hand to follow its causes:
+ * h2d op 3 [3000, 4000), kernel op 7 [4000, 5500) (s4 after op 3), d2h op
+ * 11 [8500, 9500) (s4 after op 7), and the sync op 15 [100, 9500) that
+ * waited for op 11. Worked out by hand from chrome_trace.h's rules:
+ * - process 3, "critical path", sorted first (-1), holds the four ops
+ *   again. First-fit by start: op 15 (100) takes the first track; op 3
+ *   (3000) overlaps it and takes "#2"; ops 7 and 11 follow op 3 there.
+ * - Every slice of op 7 (device, stream, path) carries step 2; op 4, off
+ *   the path, none.
+ * - Three flows "critical path": 3 -> 7 -> 11 -> 15, each from the start of
+ *   one path slice to the start of the next, on process 3.
+ * - The three dependency flows of test_flows are still there. */
+static void
+test_critical_path (void)
+{
+  g_autoptr (Timeline) t = make_fixture ();
+  static const guint32 ops[] = { 3, 7, 11, 15 };
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (path, ops, G_N_ELEMENTS (ops));
+  g_autoptr (JsonParser) parser = parse_trace_with_path (t, path);
+  JsonArray *events = events_of (parser);
+
+  gboolean named = FALSE, sorted = FALSE;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      if (strcmp (json_object_get_string_member (e, "ph"), "M") != 0
+          || json_object_get_int_member (e, "pid") != 3)
+        continue;
+      JsonObject *args = json_object_get_object_member (e, "args");
+      const char *name = json_object_get_string_member (e, "name");
+      if (strcmp (name, "process_name") == 0)
+        named = strcmp (json_object_get_string_member (args, "name"), "critical path") == 0;
+      if (strcmp (name, "process_sort_index") == 0)
+        sorted = json_object_get_int_member (args, "sort_index") == -1;
+    }
+  g_assert_true (named);
+  g_assert_true (sorted);
+
+  g_assert_cmpuint (count_phase (events, "X"), ==, 29 + 4);
+  for (gsize k = 0; k < G_N_ELEMENTS (ops); k++)
+    {
+      JsonObject *slice = slice_of (events, 3, ops[k]);
+      g_assert_nonnull (slice);
+      g_assert_cmpint (step_of (slice), ==, (gint64) k + 1);
+      const char *track = track_name (events, 3, json_object_get_int_member (slice, "tid"));
+      g_assert_cmpstr (track, ==, ops[k] == 15 ? "critical path" : "critical path #2");
+    }
+  g_assert_cmpint (step_of (slice_of (events, 1, 7)), ==, 2);
+  g_assert_cmpint (step_of (slice_of (events, 2, 7)), ==, 2);
+  g_assert_cmpint (step_of (slice_of (events, 1, 4)), ==, 0);
+  g_assert_null (slice_of (events, 3, 4));
+
+  g_autoptr (GPtrArray) starts = flows_named (events, "critical path", "s");
+  g_autoptr (GPtrArray) finishes = flows_named (events, "critical path", "f");
+  g_assert_cmpuint (starts->len, ==, 3);
+  g_assert_cmpuint (finishes->len, ==, 3);
+  for (guint k = 0; k < 3; k++)
+    {
+      JsonObject *s = g_ptr_array_index (starts, k), *f = g_ptr_array_index (finishes, k);
+      JsonObject *from = slice_of (events, 3, ops[k]), *to = slice_of (events, 3, ops[k + 1]);
+      g_assert_cmpint (json_object_get_int_member (s, "id"), ==, json_object_get_int_member (f, "id"));
+      g_assert_cmpint (json_object_get_int_member (s, "pid"), ==, 3);
+      g_assert_cmpint (json_object_get_int_member (s, "tid"), ==, json_object_get_int_member (from, "tid"));
+      g_assert_cmpint (ns_of (s, "ts"), ==, ns_of (from, "ts"));
+      g_assert_cmpint (json_object_get_int_member (f, "tid"), ==, json_object_get_int_member (to, "tid"));
+      g_assert_cmpint (ns_of (f, "ts"), ==, ns_of (to, "ts"));
+    }
+  g_assert_cmpuint (count_phase (events, "s"), ==, 3 + 3);
+  assert_no_overlap (events);
+
+  /* Without a path: no process 3 and no step anywhere. */
+  g_autoptr (JsonParser) plain = parse_trace (t);
+  JsonArray *plain_events = events_of (plain);
+  for (gsize k = 0; k < G_N_ELEMENTS (ops); k++)
+    {
+      g_assert_null (slice_of (plain_events, 3, ops[k]));
+      g_assert_cmpint (step_of (slice_of (plain_events, 1, ops[k])), ==, 0);
+    }
+}
+
 /* 64 streams, 2,000 kernels that each overlap the next 7: the compute engine
  * needs exactly 8 tracks (8 kernels open at once), and no track of the 8 +
  * 64 has overlapping slices. */
@@ -371,12 +482,12 @@ test_write (void)
   g_autofree char *dir = temp_dir_new ("test-chrome");
   g_autofree char *bad = g_build_filename (dir, "missing", "t.json", NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_false (chrome_trace_write (t, bad, &error));
+  g_assert_false (chrome_trace_write (t, NULL, bad, &error));
   g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
   g_assert_false (g_file_test (bad, G_FILE_TEST_EXISTS));
 
   g_autofree char *good = g_build_filename (dir, "t.json", NULL);
-  g_assert_true (chrome_trace_write (t, good, NULL));
+  g_assert_true (chrome_trace_write (t, NULL, good, NULL));
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_assert_true (json_parser_load_from_file (parser, good, NULL));
   JsonObject *root = json_node_get_object (json_parser_get_root (parser));
@@ -396,6 +507,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chrome-trace/tracks", test_tracks);
   g_test_add_func ("/chrome-trace/slices", test_slices);
   g_test_add_func ("/chrome-trace/flows", test_flows);
+  g_test_add_func ("/chrome-trace/critical-path", test_critical_path);
   g_test_add_func ("/chrome-trace/many-overlaps", test_many_overlaps);
   g_test_add_func ("/chrome-trace/write", test_write);
   return g_test_run ();

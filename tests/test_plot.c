@@ -5,6 +5,7 @@
 #include "plot.h"
 #include "timeline.h"
 #include "support/cli_run.h"
+#include "support/plot_stub.h"
 #include "support/temp_dir.h"
 
 /* Tests that draw need gnuplot; without it they are skipped, saying so. */
@@ -299,6 +300,74 @@ test_gnuplot_fails (void)
   temp_dir_remove (scripts);
 }
 
+/* Runs plot_timeline_file with plot_stub.h's gantt.gp and returns what it
+ * wrote: the critical path's outlines, or "none". */
+static char *
+path_data_of (const Timeline *t, const PlotOptions *options)
+{
+  char *scripts = plot_stub_new ();
+  g_autofree char *dir = temp_dir_new ("test-plot");
+  g_autofree char *out = g_build_filename (dir, "t.png", NULL);
+  g_setenv ("STREAMSIM_PLOT_DIR", scripts, TRUE);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = plot_timeline_file (t, NULL, options, out, &error);
+  g_unsetenv ("STREAMSIM_PLOT_DIR");
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (out, &text, NULL, NULL));
+  g_unlink (out);
+  temp_dir_remove (dir);
+  plot_stub_remove (scripts);
+  return text;
+}
+
+/* The critical path's outlines, worked out by hand on the fixture (lanes
+ * one unit high, bars from lane + 0.1 to lane + 0.9, half a unit between
+ * groups): H2D copy lanes [0, 1) (ops 0 and 1 only touch), compute [1.5,
+ * 3.5) (ops 2 and 3 overlap: two lanes), D2H copy [4, 5), host thread
+ * [5.5, 6.5). Path 0, 2, 5, 7 outlines op 0 at 0.1-0.9, op 2 in the first
+ * compute lane at 1.6-2.4, op 5 at 4.1-4.9 and the sync at 5.6-6.4, in the
+ * order the rows are drawn. With --streams, stream s1's row [7, 8) repeats
+ * ops 0, 2 and 5 (one lane: they do not overlap) and, for op 4 on the
+ * path, its record marker's tick from 7.05 to 7.95 at 2.5 ms. */
+static void
+test_critical_path_outlines (void)
+{
+  if (!need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = make_fixture ();
+  PlotOptions options;
+  plot_options_init (&options);
+  g_autofree char *none = path_data_of (t, &options);
+  g_assert_cmpstr (none, ==, "none\n");
+
+  static const guint32 ops[] = { 0, 2, 5, 7 };
+  g_autoptr (GArray) path = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_array_append_vals (path, ops, G_N_ELEMENTS (ops));
+  options.critical_path = path;
+  g_autofree char *engines = path_data_of (t, &options);
+  /* ops 0, 2, 5 and 7 on their engine rows */
+#define ENGINE_ROW_OUTLINES                                                                   \
+  "0\t1000000\t0.100\t0.900\n"                                                               \
+  "1000000\t2500000\t1.600\t2.400\n"                                                         \
+  "3500000\t4500000\t4.100\t4.900\n"                                                         \
+  "10000\t5500000\t5.600\t6.400\n"
+  g_assert_cmpstr (engines, ==, ENGINE_ROW_OUTLINES);
+
+  guint32 record = 4;
+  g_array_append_val (path, record);
+  options.show_streams = TRUE;
+  g_autofree char *streams = path_data_of (t, &options);
+  g_assert_cmpstr (streams, ==,
+                   ENGINE_ROW_OUTLINES
+                   "0\t1000000\t7.100\t7.900\n"
+                   "1000000\t2500000\t7.100\t7.900\n"
+                   "3500000\t4500000\t7.100\t7.900\n"
+                   "2500000\t2500000\t7.050\t7.950\n");
+#undef ENGINE_ROW_OUTLINES
+}
+
 /* Strings reach gnuplot quoted: a quote is doubled, control characters
  * become blanks, integers are plain. */
 static void
@@ -373,6 +442,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/gnuplot-missing", test_gnuplot_missing);
   g_test_add_func ("/plot/gnuplot-fails", test_gnuplot_fails);
   g_test_add_func ("/plot/vars", test_vars);
+  g_test_add_func ("/plot/critical-path-outlines", test_critical_path_outlines);
   g_test_add_func ("/plot/cli", test_cli);
   return g_test_run ();
 }

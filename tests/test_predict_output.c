@@ -4,6 +4,7 @@
 #include "prediction.h"
 #include "prediction_json.h"
 #include "support/cli_run.h"
+#include "support/plot_stub.h"
 #include "support/temp_dir.h"
 
 /* Two streams, each an H2D, a kernel and a D2H, then a device sync, on the
@@ -355,6 +356,71 @@ test_critical_path_through_host (void)
   g_assert_cmpstr (lines[4], ==, "");
 }
 
+/* --chrome and --plot mark the critical path that --critical-path prints:
+ * on host_path_text, by hand (test_critical_path_through_host), ops 0
+ * (h2d, 0-2 ms), 2 (host work, 2-4 ms) and 3 (kernel, 4-5 ms).
+ * - The Chrome trace repeats them in process 3 with steps 1, 2, 3, on one
+ *   track: none overlaps the next.
+ * - The plot (through plot_stub.h's gantt.gp) outlines them where plot.c
+ *   draws them, lanes one unit high and half a unit between rows: H2D copy
+ *   [0, 1) holds op 0 at 0.1-0.9, compute [1.5, 2.5) op 3 at 1.6-2.4, D2D
+ *   copy [3, 4) only op 1, off the path, and host thread [4.5, 5.5) op 2
+ *   at 4.6-5.4. */
+static void
+test_pictures_mark_critical_path (void)
+{
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (host_path_text, "--chrome", NULL, &err);
+  JsonArray *events = json_object_get_array_member (
+    json_node_get_object (json_parser_get_root (parser)), "traceEvents");
+  const gint64 expected[][3] = { { 0, 0, 2000 }, { 2, 2000, 4000 }, { 3, 4000, 5000 } };
+  guint found = 0;
+  gint64 tid = -1;
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      if (strcmp (json_object_get_string_member (e, "ph"), "X") != 0
+          || json_object_get_int_member (e, "pid") != 3)
+        continue;
+      JsonObject *args = json_object_get_object_member (e, "args");
+      g_assert_cmpuint (found, <, G_N_ELEMENTS (expected));
+      g_assert_cmpint (json_object_get_int_member (args, "op"), ==, expected[found][0]);
+      g_assert_cmpint (json_object_get_int_member (args, "critical_path_step"), ==, found + 1);
+      g_assert_cmpfloat (json_object_get_double_member (e, "ts"), ==, expected[found][1]);
+      g_assert_cmpfloat (json_object_get_double_member (e, "ts")
+                         + json_object_get_double_member (e, "dur"), ==, expected[found][2]);
+      if (tid >= 0)
+        g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, tid);
+      tid = json_object_get_int_member (e, "tid");
+      found++;
+    }
+  g_assert_cmpuint (found, ==, G_N_ELEMENTS (expected));
+
+  g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
+  if (gnuplot == NULL)
+    {
+      g_test_skip ("the plot half needs gnuplot on PATH (Debian: apt-get install gnuplot-nox)");
+      return;
+    }
+  char *stub = plot_stub_new ();
+  g_autofree char *dir = temp_dir_new ("streamsim-plot");
+  temp_dir_write (dir, "s.sched", host_path_text);
+  const char *const args[] = { "predict", "s.sched", "--plot", "t.png", "--quiet", NULL };
+  g_setenv ("STREAMSIM_PLOT_DIR", stub, TRUE);
+  int status = cli_run (dir, args, NULL, NULL, NULL);
+  g_unsetenv ("STREAMSIM_PLOT_DIR");
+  g_assert_cmpint (status, ==, 0);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  g_autofree char *outlines = NULL;
+  g_assert_true (g_file_get_contents (png, &outlines, NULL, NULL));
+  g_assert_cmpstr (outlines, ==,
+                   "0\t2000000\t0.100\t0.900\n"
+                   "4000000\t5000000\t1.600\t2.400\n"
+                   "2000000\t4000000\t4.600\t5.400\n");
+  temp_dir_remove (dir);
+  plot_stub_remove (stub);
+}
+
 /* The time on the critical path where calls and latencies cost something,
  * on tests/profiles/test_base.ini. By hand, from its numbers:
  *
@@ -489,6 +555,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict-output/waits-and-critical-path-by-hand", test_waits_by_hand);
   g_test_add_func ("/predict-output/critical-path-through-host", test_critical_path_through_host);
   g_test_add_func ("/predict-output/critical-path-time-by-hand", test_critical_path_time_by_hand);
+  g_test_add_func ("/predict-output/pictures-mark-critical-path", test_pictures_mark_critical_path);
   g_test_add_func ("/predict-output/critical-path-past-an-overtaken-kernel",
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
