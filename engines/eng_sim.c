@@ -17,7 +17,7 @@ static const char *const engine_names[ENG_N_ENGINES] = {
 };
 
 static const char *const cause_names[ENG_N_CAUSES] = {
-  "none", "host", "stream", "event", "legacy", "queue", "engine", "slots", "deferred", "sync",
+  "none", "stream", "event", "legacy", "queue", "engine", "slots", "deferred", "sync",
 };
 
 static const char *const queue_names[ENG_N_QUEUES] = { "h2d", "d2h", "copy", "compute" };
@@ -320,9 +320,6 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
   switch ((EngCause) r->cause)
     {
     case ENG_CAUSE_NONE:
-      return;
-    case ENG_CAUSE_HOST:
-      STR_APPEND_LITERAL (out, "host issued it late");
       return;
     case ENG_CAUSE_STREAM:
       STR_APPEND_LITERAL (out, "stream ");

@@ -29,8 +29,10 @@ typedef enum
 /* What an op waited for last, i.e. the constraint that set its start time. */
 typedef enum
 {
-  ENG_CAUSE_NONE,     /* started when it reached the device */
-  ENG_CAUSE_HOST,     /* the host had not issued it yet (ref: the op the host was busy with, or none) */
+  /* Started when it reached the device. An op the host issued late waited
+   * for nothing once issued: its wait counts from its issue, and the
+   * critical path follows the host (eng_sim_issued_after) instead. */
+  ENG_CAUSE_NONE,
   ENG_CAUSE_STREAM,   /* the previous op of its stream (ref) */
   ENG_CAUSE_EVENT,    /* an event wait: the record (ref) */
   ENG_CAUSE_LEGACY,   /* the legacy default stream: op ref */

@@ -33,7 +33,6 @@ static const char predict_description[] =
 /* What each cause of --explain means, in a few words for the summary. */
 static const char *const cause_glosses[ENG_N_CAUSES] = {
   [ENG_CAUSE_NONE] = "",
-  [ENG_CAUSE_HOST] = "the host issued it late",
   [ENG_CAUSE_STREAM] = "the op before it in its stream",
   [ENG_CAUSE_EVENT] = "the record of an event it waits for",
   [ENG_CAUSE_LEGACY] = "the legacy default stream",

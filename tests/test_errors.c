@@ -196,7 +196,7 @@ static const ErrorCase cases[] = {
   /* --explain-only takes causes by their names in the CSV's cause column. */
   { "cli/explain-only-unknown-cause", OK_SCHED, NULL, NULL,
     "predict in.sched --explain-only queue,slot", 2,
-    "streamsim predict: --explain-only queue,slot: 'slot' is not a cause; the causes: host, stream,",
+    "streamsim predict: --explain-only queue,slot: 'slot' is not a cause; the causes: stream, event,",
     "slots, deferred, sync" },
   /* Standard input holds one timeline, not two. */
   { "cli/compare-stdin-twice", NULL, NULL, NULL, "compare - -", 2,
