@@ -4,10 +4,9 @@
 #include <string.h>
 #include "cause_link.h"
 #include "engine_rows.h"
+#include "json_text.h"
 #include "lanes.h"
 #include "output_file.h"
-
-#include <json-glib/json-glib.h>
 
 #define CHROME_PID_DEVICE 1
 #define CHROME_PID_STREAMS 2
@@ -445,12 +444,8 @@ chrome_trace_to_data (const Timeline *timeline, const GArray *critical_path, gsi
   json_builder_end_object (b);
   json_builder_end_object (b);
 
-  JsonNode *root = json_builder_get_root (b);
-  JsonGenerator *generator = json_generator_new ();
-  json_generator_set_root (generator, root);
-  char *data = json_generator_to_data (generator, length);
-  g_object_unref (generator);
-  json_node_unref (root);
+  /* Not indented: a trace of 10^5 ops is large enough as it is. */
+  char *data = json_text_from_builder (b, FALSE, length);
   g_object_unref (b);
   g_free (t.device_tid);
   g_free (t.stream_tid);

@@ -1,9 +1,11 @@
-/* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] -o FILE.png [--csv FILE]`. */
+/* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] -o FILE.png [--csv FILE] [--json FILE]`. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "output_file.h"
 #include "plot.h"
 #include "sweep.h"
+#include "sweep_json.h"
 #include "units.h"
 
 static int
@@ -54,6 +56,7 @@ cli_sweep_main (int argc, char **argv)
   g_auto (GStrv) devices = NULL;
   g_autofree char *output = NULL;
   g_autofree char *csv = NULL;
+  g_autofree char *json = NULL;
   g_autofree char *size = NULL;
   g_autofree char *title = NULL;
   gint connections = 0;
@@ -70,6 +73,9 @@ cli_sweep_main (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The plot: .png or .svg", "FILE" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
       "Write param,device,makespan_ns rows (\"-\": stdout)", "FILE" },
+    { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
+      "Write the makespans as JSON: the values, and per device one makespan_ns per "
+      "value and the fastest value (\"-\": stdout)", "FILE" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Plot size in pixels (default 1600x900)",
       "WxH" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &title, "Plot title", "TEXT" },
@@ -86,7 +92,8 @@ cli_sweep_main (int argc, char **argv)
   g_option_context_set_description (context,
     "Example:\n"
     "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 \\\n"
-    "      --device c1060,c2050,k20 -o sweep.png --csv sweep.csv\n");
+    "      --device c1060,c2050,k20 -o sweep.png --csv sweep.csv\n"
+    "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 --device k20 --json -\n");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_autoptr (GError) error = NULL;
@@ -117,9 +124,15 @@ cli_sweep_main (int argc, char **argv)
   if (size != NULL && !plot_parse_size (size, &options.width, &options.height, &error))
     return report_sweep_error (error);
 
-  if (output == NULL && csv == NULL && quiet)
+  if (output == NULL && csv == NULL && json == NULL && quiet)
     {
-      cli_error ("streamsim: sweep with --quiet needs -o FILE.png or --csv FILE");
+      cli_error ("streamsim: sweep with --quiet needs -o FILE.png, --csv FILE or --json FILE");
+      return CLI_EXIT_INPUT;
+    }
+  gboolean csv_stdout = g_strcmp0 (csv, "-") == 0, json_stdout = g_strcmp0 (json, "-") == 0;
+  if (csv_stdout && json_stdout)
+    {
+      cli_error ("streamsim: sweep: only one of --csv and --json can be - (standard output)");
       return CLI_EXIT_INPUT;
     }
   if (output != NULL && !plot_check_output (output, &error))
@@ -132,10 +145,18 @@ cli_sweep_main (int argc, char **argv)
   if (!sweep_run (sweep, argv[1], (guint) connections, &error))
     return cli_report_error (error);
 
-  if (!quiet && !(csv != NULL && g_strcmp0 (csv, "-") == 0))
+  /* Standard output holds a CSV or JSON alone, so that it can be piped. */
+  if (!quiet && !csv_stdout && !json_stdout)
     print_table (sweep);
   if (csv != NULL && !sweep_write_csv (sweep, csv, &error))
     return cli_report_error (error);
+  if (json != NULL)
+    {
+      gsize length = 0;
+      g_autofree char *data = sweep_json_to_data (sweep, argv[1], &length);
+      if (!output_file_set_contents (json, data, length, &error))
+        return cli_report_error (error);
+    }
   if (output != NULL && !sweep_plot (sweep, argv[1], &options, output, &error))
     return report_sweep_error (error);
   return CLI_EXIT_OK;

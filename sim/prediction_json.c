@@ -1,5 +1,6 @@
 /* prediction_json.c: the summary of a prediction as JSON (see prediction_json.h). */
 #include <json-glib/json-glib.h>
+#include "json_text.h"
 #include "prediction_json.h"
 
 static void
@@ -119,16 +120,5 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize 
   json_builder_end_array (b);
   json_builder_end_object (b);
 
-  g_autoptr (JsonNode) root = json_builder_get_root (b);
-  g_autoptr (JsonGenerator) generator = json_generator_new ();
-  json_generator_set_pretty (generator, TRUE);
-  json_generator_set_root (generator, root);
-  gsize n = 0;
-  char *text = json_generator_to_data (generator, &n);
-  /* a text file ends in a line break */
-  char *data = g_strconcat (text, "\n", NULL);
-  g_free (text);
-  if (length != NULL)
-    *length = n + 1;
-  return data;
+  return json_text_from_builder (b, TRUE, length);
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
 #include "eng_sim.h"
 #include "prediction.h"
 #include "profile_file.h"
@@ -319,6 +320,106 @@ test_fastest (void)
   temp_dir_remove_empty (dir);
 }
 
+/* `--json`: the same makespans as the CSV of the same run, value by value
+ * in the order given, and the fastest value per device (the first of the
+ * shortest, found here by scanning the CSV). Then by hand, on wide.ini (16
+ * one-block SMs, calls and latencies free): a kernel of 1 to 16 blocks of
+ * 1 ms takes 1 ms whatever its grid, so every value is 1,000,000 ns and the
+ * fastest is the first listed, 4. */
+static JsonObject *
+parse_json_file (JsonParser *parser, const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_file (parser, path, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+static void
+test_json (void)
+{
+  g_autofree char *dir = temp_dir_new ("test-sweep");
+  g_autofree char *csv = g_build_filename (dir, "sweep.csv", NULL);
+  g_autofree char *json = g_build_filename (dir, "sweep.json", NULL);
+  const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1..16*2", "--device",
+                         "c1060,k20", "--csv", csv, "--json", json, "--quiet", NULL };
+  g_assert_cmpint (cli_run (NULL, args, NULL, NULL, NULL), ==, 0);
+  g_autoptr (GPtrArray) records = read_csv (csv);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = parse_json_file (parser, json);
+  g_assert_cmpstr (json_object_get_string_member (o, "schedule"), ==, PIPELINE);
+  g_assert_cmpstr (json_object_get_string_member (o, "param"), ==, "nchunks");
+  JsonArray *values = json_object_get_array_member (o, "values");
+  static const char *const expected_values[] = { "1", "2", "4", "8", "16" };
+  g_assert_cmpuint (json_array_get_length (values), ==, G_N_ELEMENTS (expected_values));
+  for (guint v = 0; v < G_N_ELEMENTS (expected_values); v++)
+    g_assert_cmpstr (json_array_get_string_element (values, v), ==, expected_values[v]);
+  JsonArray *devices = json_object_get_array_member (o, "devices");
+  g_assert_cmpuint (json_array_get_length (devices), ==, 2);
+  for (guint d = 0; d < 2; d++)
+    {
+      JsonObject *device = json_array_get_object_element (devices, d);
+      const char *name = json_object_get_string_member (device, "device");
+      g_assert_cmpstr (name, ==, d == 0 ? "c1060" : "k20");
+      JsonArray *makespans = json_object_get_array_member (device, "makespan_ns");
+      g_assert_cmpuint (json_array_get_length (makespans), ==, G_N_ELEMENTS (expected_values));
+      const char *best = NULL;
+      gint64 best_ns = G_MAXINT64;
+      guint seen = 0;
+      for (guint r = 1; r < records->len; r++)
+        {
+          char **row = g_ptr_array_index (records, r);
+          if (strcmp (row[1], name) != 0)
+            continue;
+          gint64 ns = g_ascii_strtoll (row[2], NULL, 10);
+          g_assert_cmpstr (row[0], ==, expected_values[seen]);
+          g_assert_cmpint (json_array_get_int_element (makespans, seen), ==, ns);
+          seen++;
+          if (ns < best_ns)
+            {
+              best = row[0];
+              best_ns = ns;
+            }
+        }
+      g_assert_cmpuint (seen, ==, G_N_ELEMENTS (expected_values));
+      JsonObject *fastest = json_object_get_object_member (device, "fastest");
+      g_assert_cmpstr (json_object_get_string_member (fastest, "value"), ==, best);
+      g_assert_cmpint (json_object_get_int_member (fastest, "makespan_ns"), ==, best_ns);
+    }
+  g_unlink (csv);
+  g_unlink (json);
+
+  temp_dir_write (dir, "wave.sched",
+                  "device wide\nlet n = 1\nstream s1\nkernel s1 grid=$n block=32 time=1ms\n");
+  g_autofree char *wave = g_build_filename (dir, "wave.sched", NULL);
+  const char *tie[] = { "sweep", wave, "-D", "n=4,2,16,1", "--json", "-", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, tie, NULL, &out, NULL), ==, 0);
+  g_autoptr (JsonParser) tie_parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_assert_true (json_parser_load_from_data (tie_parser, out, -1, &error));
+  g_assert_no_error (error);
+  JsonObject *wide = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (json_parser_get_root (tie_parser)),
+                                  "devices"), 0);
+  g_assert_cmpstr (json_object_get_string_member (wide, "device"), ==, "wide");
+  JsonArray *makespans = json_object_get_array_member (wide, "makespan_ns");
+  g_assert_cmpuint (json_array_get_length (makespans), ==, 4);
+  for (guint v = 0; v < 4; v++)
+    g_assert_cmpint (json_array_get_int_element (makespans, v), ==, 1000000);
+  JsonObject *fastest = json_object_get_object_member (wide, "fastest");
+  g_assert_cmpstr (json_object_get_string_member (fastest, "value"), ==, "4");
+  g_assert_cmpint (json_object_get_int_member (fastest, "makespan_ns"), ==, 1000000);
+
+  /* Standard output can hold only one of the two. */
+  const char *both[] = { "sweep", wave, "-D", "n=1,2", "--csv", "-", "--json", "-", NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (NULL, both, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "only one of --csv and --json can be -"));
+  g_unlink (wave);
+  temp_dir_remove_empty (dir);
+}
+
 /* pipeline.sched with 4 chunks is the seed's async V1, op for op (4 MiB
  * chunks, grid 4096, V1's kernel times), so the makespans are equal. */
 static void
@@ -438,6 +539,7 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/new-errors", test_new_errors);
   g_test_add_func ("/sweep/matches-predict", test_matches_predict);
   g_test_add_func ("/sweep/fastest", test_fastest);
+  g_test_add_func ("/sweep/json", test_json);
   g_test_add_func ("/sweep/pipeline-is-seed", test_pipeline_is_seed);
   g_test_add_func ("/sweep/schedule-device", test_schedule_device);
   g_test_add_func ("/sweep/plot", test_plot);
