@@ -308,10 +308,13 @@ cli_predict_main (int argc, char **argv)
     { "critical-path", 0, 0, G_OPTION_ARG_NONE, &critical_path,
       "List the chain of waits that ends at the makespan, first op first, through the "
       "device and the host calls that issued its ops late", NULL },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "Draw the timeline with gnuplot (.png or .svg); the critical path's ops are outlined", "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot,
+      "Draw the timeline with gnuplot (.png or .svg); the critical path's ops are outlined",
+      "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "With --plot, add one row per stream", NULL },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
-      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout), with the critical path as a process of its own", "FILE" },
+      "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout), with "
+      "the critical path as a process of its own", "FILE" },
     { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
       "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
       "utilization, the overlaps, the waits by cause, the critical path (- for stdout)", "FILE" },
