@@ -214,16 +214,8 @@ print_path_time (const Prediction *p, const GArray *path, FILE *out)
 {
   PredictionPathTime time;
   prediction_critical_path_time (p, path, &time);
-  EngEngine order[ENG_N_ENGINES];
-  guint n = prediction_path_time_order (&time, order);
-  fprintf (out, "  time on the path:");
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *t = units_format_time (time.on_engine[order[i]]);
-      fprintf (out, "%s %s %s", i > 0 ? "," : "", eng_engine_name (order[i]), t);
-    }
-  g_autofree char *between = units_format_time (time.between);
-  fprintf (out, "%s calls and latencies %s\n", n > 0 ? "," : "", between);
+  g_autofree char *text = prediction_path_time_text (&time);
+  fprintf (out, "  time on the path: %s\n", text);
 }
 
 /* The chain of waits that sets the makespan, first op first: shortening

@@ -45,7 +45,10 @@ print_table (const Sweep *sweep)
       guint v = sweep_fastest (sweep, d);
       g_autofree char *time = units_format_time (sweep_makespan (sweep, v, d));
       g_autofree char *on = g_strdup_printf ("fastest on %s:", sweep_device (sweep, d));
-      printf ("%-20s %s=%s, %s\n", on, sweep_param (sweep), sweep_value (sweep, v), time);
+      /* What bounds the best value: the next thing to make faster. */
+      g_autofree char *path = prediction_path_time_text (sweep_path_time (sweep, v, d));
+      printf ("%-20s %s=%s, %s (critical path: %s)\n", on, sweep_param (sweep),
+              sweep_value (sweep, v), time, path);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "profile_file.h"
 #include "str_append.h"
 #include "timeline_writer.h"
+#include "units.h"
 
 struct Prediction
 {
@@ -217,6 +218,23 @@ prediction_path_time_order (const PredictionPathTime *t, EngEngine order[ENG_N_E
       order[i] = (EngEngine) e;
     }
   return n;
+}
+
+char *
+prediction_path_time_text (const PredictionPathTime *t)
+{
+  g_return_val_if_fail (t != NULL, NULL);
+  EngEngine order[ENG_N_ENGINES];
+  guint n = prediction_path_time_order (t, order);
+  GString *text = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *time = units_format_time (t->on_engine[order[i]]);
+      g_string_append_printf (text, "%s %s, ", eng_engine_name (order[i]), time);
+    }
+  g_autofree char *between = units_format_time (t->between);
+  g_string_append_printf (text, "calls and latencies %s", between);
+  return g_string_free (text, FALSE);
 }
 
 void

@@ -71,6 +71,9 @@ void prediction_critical_path_time (const Prediction *prediction, const GArray *
 /* The engines with time on the path, the most first (ties in EngEngine
  * order); returns how many. */
 guint prediction_path_time_order (const PredictionPathTime *time, EngEngine order[ENG_N_ENGINES]);
+/* The parts in that order, as `predict --critical-path` ends with them:
+ * "compute 2 ms, h2d 1 ms, calls and latencies 8 us". Newly allocated. */
+char *prediction_path_time_text (const PredictionPathTime *time);
 
 /* prediction_row for op `index` of a critical path, its cause saying why
  * it waited for the op before it: the CSV's cause; for an op that waited

@@ -17,6 +17,27 @@ add_string (JsonBuilder *b, const char *name, const char *value)
   json_builder_add_string_value (b, value);
 }
 
+void
+prediction_json_add_path_time (JsonBuilder *b, const PredictionPathTime *time)
+{
+  g_return_if_fail (b != NULL && time != NULL);
+  json_builder_begin_array (b);
+  EngEngine order[ENG_N_ENGINES];
+  guint n = prediction_path_time_order (time, order);
+  for (guint i = 0; i < n; i++)
+    {
+      json_builder_begin_object (b);
+      add_string (b, "part", eng_engine_name (order[i]));
+      add_int (b, "ns", time->on_engine[order[i]]);
+      json_builder_end_object (b);
+    }
+  json_builder_begin_object (b);
+  add_string (b, "part", "between");
+  add_int (b, "ns", time->between);
+  json_builder_end_object (b);
+  json_builder_end_array (b);
+}
+
 char *
 prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize *length)
 {
@@ -101,23 +122,9 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize 
   /* prediction_critical_path_time: the engines, the most first, then what
    * is between the ops */
   json_builder_set_member_name (b, "critical_path_time");
-  json_builder_begin_array (b);
   PredictionPathTime time;
   prediction_critical_path_time (p, path, &time);
-  EngEngine order_engines[ENG_N_ENGINES];
-  guint n_engines = prediction_path_time_order (&time, order_engines);
-  for (guint i = 0; i < n_engines; i++)
-    {
-      json_builder_begin_object (b);
-      add_string (b, "part", eng_engine_name (order_engines[i]));
-      add_int (b, "ns", time.on_engine[order_engines[i]]);
-      json_builder_end_object (b);
-    }
-  json_builder_begin_object (b);
-  add_string (b, "part", "between");
-  add_int (b, "ns", time.between);
-  json_builder_end_object (b);
-  json_builder_end_array (b);
+  prediction_json_add_path_time (b, &time);
   json_builder_end_object (b);
 
   return json_text_from_builder (b, TRUE, length);

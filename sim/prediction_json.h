@@ -24,6 +24,7 @@
 #define PREDICTION_JSON_H
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 #include "prediction.h"
 
 /* The JSON text of `prediction` and its `summary` (prediction_summarize,
@@ -31,5 +32,10 @@
  * allocated, ending in a line break; sets *length when not NULL. */
 char *prediction_json_to_data (const Prediction *prediction, const PredictionSummary *summary,
                                gsize *length);
+
+/* Adds `time` as "critical_path_time"'s value: [{"part": "compute", "ns":
+ * ...}, ...], the engines in prediction_path_time_order, then {"part":
+ * "between", ...}. For the sweep's JSON too. */
+void prediction_json_add_path_time (JsonBuilder *builder, const PredictionPathTime *time);
 
 #endif /* PREDICTION_JSON_H */

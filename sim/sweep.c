@@ -16,6 +16,7 @@ struct Sweep
   GPtrArray *fixed;  /* the other defines, "name=value" */
   GPtrArray *devices; /* names; one NULL entry: the schedule's own device */
   SimTime *makespan; /* [value * n_devices + device] */
+  PredictionPathTime *path_time; /* the same points' critical paths, by engine */
 };
 
 static void G_GNUC_PRINTF (2, 3)
@@ -202,6 +203,8 @@ sweep_new (const char *const *defines, const char *const *devices, GError **erro
   if (sweep->devices->len == 0)
     g_ptr_array_add (sweep->devices, NULL);
   sweep->makespan = g_new0 (SimTime, (gsize) sweep->values->len * sweep->devices->len);
+  sweep->path_time
+      = g_new0 (PredictionPathTime, (gsize) sweep->values->len * sweep->devices->len);
   return g_steal_pointer (&sweep);
 }
 
@@ -218,6 +221,7 @@ sweep_free (Sweep *sweep)
   if (sweep->devices != NULL)
     g_ptr_array_unref (sweep->devices);
   g_free (sweep->makespan);
+  g_free (sweep->path_time);
   g_free (sweep);
 }
 
@@ -300,7 +304,10 @@ sweep_run (Sweep *sweep, const char *schedule_path, guint connections, GError **
           if (g_ptr_array_index (sweep->devices, d) == NULL)
             g_ptr_array_index (sweep->devices, d)
                 = g_strdup (eng_profile_name (prediction_profile (prediction)));
-          sweep->makespan[(gsize) v * n_devices + d] = prediction_makespan (prediction);
+          gsize point = (gsize) v * n_devices + d;
+          sweep->makespan[point] = prediction_makespan (prediction);
+          g_autoptr (GArray) path = prediction_critical_path (prediction);
+          prediction_critical_path_time (prediction, path, &sweep->path_time[point]);
         }
     }
   return TRUE;
@@ -313,6 +320,15 @@ sweep_makespan (const Sweep *sweep, guint value, guint device)
                             && device < sweep->devices->len,
                         0);
   return sweep->makespan[(gsize) value * sweep->devices->len + device];
+}
+
+const PredictionPathTime *
+sweep_path_time (const Sweep *sweep, guint value, guint device)
+{
+  g_return_val_if_fail (sweep != NULL && value < sweep->values->len
+                            && device < sweep->devices->len,
+                        NULL);
+  return &sweep->path_time[(gsize) value * sweep->devices->len + device];
 }
 
 guint

@@ -10,6 +10,7 @@
 
 #include <glib.h>
 #include "plot.h"
+#include "prediction.h"
 #include "sim_time.h"
 
 /* The most points one swept parameter may have. */
@@ -50,6 +51,8 @@ gboolean sweep_run (Sweep *sweep, const char *schedule_path, guint connections,
 
 /* After sweep_run(). */
 SimTime sweep_makespan (const Sweep *sweep, guint value, guint device);
+/* How that point's critical path divides by engine (prediction.h). */
+const PredictionPathTime *sweep_path_time (const Sweep *sweep, guint value, guint device);
 /* The index of the value with the shortest makespan on `device`, the first
  * of several equal ones (after sweep_run()). */
 guint sweep_fastest (const Sweep *sweep, guint device);

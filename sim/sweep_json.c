@@ -2,6 +2,7 @@
 #include "sweep_json.h"
 
 #include "json_text.h"
+#include "prediction_json.h"
 
 static void
 add_device (JsonBuilder *b, const Sweep *sweep, guint d)
@@ -21,6 +22,8 @@ add_device (JsonBuilder *b, const Sweep *sweep, guint d)
   json_builder_add_string_value (b, sweep_value (sweep, best));
   json_builder_set_member_name (b, "makespan_ns");
   json_builder_add_int_value (b, sweep_makespan (sweep, best, d));
+  json_builder_set_member_name (b, "critical_path_time");
+  prediction_json_add_path_time (b, sweep_path_time (sweep, best, d));
   json_builder_end_object (b);
   json_builder_end_object (b);
 }

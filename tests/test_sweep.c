@@ -274,7 +274,12 @@ fastest_lines (const char *out)
  * /sweep/matches-predict checks against predict). And by hand: on `wide`
  * (16 SMs of one block), a kernel of n <= 16 blocks and time=1ms runs one
  * wave of 1 ms whatever n is, so every value ties and the first listed,
- * 4, is the fastest. */
+ * 4, is the fastest; its critical path is that kernel alone, 1 ms of
+ * compute, with calls and latencies free on that profile.
+ *
+ * Each line also gives the fastest point's critical path by engine: the
+ * same text as the "time on the path" line of `predict --critical-path` on
+ * that point (whose parts /predict-output checks by hand). */
 static void
 test_fastest (void)
 {
@@ -303,6 +308,22 @@ test_fastest (void)
             }
         }
       g_assert_cmpstr (g_hash_table_lookup (fastest, devices[d]), ==, best);
+
+      g_autofree char *define = g_strdup_printf ("nchunks=%s", best);
+      const char *predict[] = { "predict", PIPELINE, "-D", define, "--device", devices[d],
+                                "--critical-path", NULL };
+      g_autofree char *predicted = NULL;
+      g_assert_cmpint (cli_run (NULL, predict, NULL, &predicted, NULL), ==, 0);
+      const char *time = strstr (predicted, "  time on the path: ");
+      g_assert_nonnull (time);
+      time += strlen ("  time on the path: ");
+      g_autofree char *parts = g_strndup (time, strcspn (time, "\n"));
+      g_autofree char *line_start = g_strdup_printf ("fastest on %s:", devices[d]);
+      const char *line = strstr (out, line_start);
+      g_assert_nonnull (line);
+      g_autofree char *line_text = g_strndup (line, strcspn (line, "\n"));
+      g_autofree char *tail = g_strdup_printf ("(critical path: %s)", parts);
+      g_assert_true (g_str_has_suffix (line_text, tail));
     }
   g_unlink (csv);
 
@@ -315,7 +336,8 @@ test_fastest (void)
   g_autoptr (GHashTable) tie_fastest = fastest_lines (tie_out);
   g_assert_cmpuint (g_hash_table_size (tie_fastest), ==, 1);
   g_assert_cmpstr (g_hash_table_lookup (tie_fastest, "wide"), ==, "4");
-  g_assert_nonnull (strstr (tie_out, " n=4, 1 ms\n"));
+  g_assert_nonnull (
+    strstr (tie_out, " n=4, 1 ms (critical path: compute 1 ms, calls and latencies 0 ns)\n"));
   g_unlink (wave);
   temp_dir_remove_empty (dir);
 }
@@ -410,6 +432,15 @@ test_json (void)
   JsonObject *fastest = json_object_get_object_member (wide, "fastest");
   g_assert_cmpstr (json_object_get_string_member (fastest, "value"), ==, "4");
   g_assert_cmpint (json_object_get_int_member (fastest, "makespan_ns"), ==, 1000000);
+  /* its path: the kernel's 1 ms of compute, nothing between (by hand) */
+  JsonArray *path_time = json_object_get_array_member (fastest, "critical_path_time");
+  g_assert_cmpuint (json_array_get_length (path_time), ==, 2);
+  JsonObject *compute = json_array_get_object_element (path_time, 0);
+  g_assert_cmpstr (json_object_get_string_member (compute, "part"), ==, "compute");
+  g_assert_cmpint (json_object_get_int_member (compute, "ns"), ==, 1000000);
+  JsonObject *between = json_array_get_object_element (path_time, 1);
+  g_assert_cmpstr (json_object_get_string_member (between, "part"), ==, "between");
+  g_assert_cmpint (json_object_get_int_member (between, "ns"), ==, 0);
 
   /* Standard output can hold only one of the two. */
   const char *both[] = { "sweep", wave, "-D", "n=1,2", "--csv", "-", "--json", "-", NULL };
