@@ -222,9 +222,8 @@ print_path_time (const Prediction *p, const GArray *path, FILE *out)
  * any op on it, or a gap between two of them, is what can make the whole
  * schedule shorter. */
 static void
-print_critical_path (const Prediction *p, FILE *out)
+print_critical_path (const Prediction *p, const GArray *path, FILE *out)
 {
-  g_autoptr (GArray) path = prediction_critical_path (p);
   g_autoptr (GString) scratch = g_string_new (NULL);
   fprintf (out, "\ncritical path (each op waited for the one above it; the last ends at the "
                 "makespan):\n");
@@ -373,10 +372,14 @@ cli_predict_main (int argc, char **argv)
   PredictionSummary summary;
   if (!quiet || json != NULL)
     prediction_summarize (p, &summary);
+  /* one critical path for the JSON, the pictures and --critical-path */
+  g_autoptr (GArray) path = NULL;
+  if (json != NULL || plot != NULL || chrome != NULL || critical_path)
+    path = prediction_critical_path (p);
   if (json != NULL)
     {
       gsize length = 0;
-      g_autofree char *data = prediction_json_to_data (p, &summary, &length);
+      g_autofree char *data = prediction_json_to_data (p, &summary, path, &length);
       if (!output_file_set_contents (json, data, length, &error))
         return cli_report_error (error);
     }
@@ -385,7 +388,6 @@ cli_predict_main (int argc, char **argv)
       /* Both pictures mark the critical path: what set the makespan is what
        * a reader of a timeline looks for first. */
       g_autoptr (Timeline) timeline = prediction_timeline (p);
-      g_autoptr (GArray) path = prediction_critical_path (p);
       if (chrome != NULL && !chrome_trace_write (timeline, path, chrome, &error))
         return cli_report_error (error);
       if (plot != NULL)
@@ -404,7 +406,7 @@ cli_predict_main (int argc, char **argv)
   if (explain || explain_only != NULL)
     print_explain (p, explain_only != NULL ? show : NULL, out);
   if (critical_path)
-    print_critical_path (p, out);
+    print_critical_path (p, path, out);
   if (check && !print_check (p, out, quiet))
     return CLI_EXIT_NO;
   return CLI_EXIT_OK;

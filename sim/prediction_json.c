@@ -39,7 +39,8 @@ prediction_json_add_path_time (JsonBuilder *b, const PredictionPathTime *time)
 }
 
 char *
-prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize *length)
+prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const GArray *path,
+                         gsize *length)
 {
   g_return_val_if_fail (p != NULL && s != NULL, NULL);
 
@@ -103,7 +104,9 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, gsize 
    * (for an op the host issued after a call that held it, which call) */
   json_builder_set_member_name (b, "critical_path");
   json_builder_begin_array (b);
-  g_autoptr (GArray) path = prediction_critical_path (p);
+  g_autoptr (GArray) own_path = path == NULL ? prediction_critical_path (p) : NULL;
+  if (path == NULL)
+    path = own_path;
   g_autoptr (GString) scratch = g_string_new (NULL);
   for (guint i = 0; i < path->len; i++)
     {

@@ -29,9 +29,10 @@
 
 /* The JSON text of `prediction` and its `summary` (prediction_summarize,
  * which the caller has often made already for the text summary), newly
- * allocated, ending in a line break; sets *length when not NULL. */
+ * allocated, ending in a line break; sets *length when not NULL. `path` is
+ * its prediction_critical_path, or NULL to have it found here. */
 char *prediction_json_to_data (const Prediction *prediction, const PredictionSummary *summary,
-                               gsize *length);
+                               const GArray *path, gsize *length);
 
 /* Adds `time` as "critical_path_time"'s value: [{"part": "compute", "ns":
  * ...}, ...], the engines in prediction_path_time_order, then {"part":
