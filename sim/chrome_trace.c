@@ -342,8 +342,10 @@ chrome_flows (ChromeTrace *t)
 }
 
 /* The critical path's tracks: its ops in a process of their own, the
- * viewer's first, packed first-fit like an engine's (a synchronize overlaps
- * what it waited for), each op linked to the next by a flow. */
+ * viewer's first, each op linked to the next by a flow (chrome_path_flows).
+ * The device's ops come first, the host thread's calls (a synchronize
+ * spans what it waited for) on tracks below them; each group is packed
+ * first-fit like an engine's, since path ops may overlap. */
 static void
 chrome_path_tracks (ChromeTrace *t, const GArray *critical_path)
 {
@@ -361,7 +363,16 @@ chrome_path_tracks (ChromeTrace *t, const GArray *critical_path)
       t->path_step[row] = k + 1;
       g_array_append_val (t->path_rows, row);
     }
-  chrome_tracks (t, CHROME_PID_PATH, t->path_rows, "critical path", t->path_tid);
+  g_autoptr (GArray) device = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (GArray) host = g_array_new (FALSE, FALSE, sizeof (gsize));
+  for (guint k = 0; k < t->path_rows->len; k++)
+    {
+      gsize row = g_array_index (t->path_rows, gsize, k);
+      const char *engine = timeline_row (t->timeline, row)->engine;
+      g_array_append_val (g_strcmp0 (engine, "host") == 0 ? host : device, row);
+    }
+  chrome_tracks (t, CHROME_PID_PATH, device, "critical path", t->path_tid);
+  chrome_tracks (t, CHROME_PID_PATH, host, "critical path: host", t->path_tid);
 }
 
 static void

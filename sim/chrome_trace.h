@@ -12,8 +12,9 @@
  *
  * Given a critical path (prediction_critical_path: op numbers, first op
  * first), a third process, "critical path" (pid 3, listed first), repeats
- * its ops in order on tracks of their own, each linked to the next by a
- * flow named "critical path"; every slice of a path op carries
+ * its ops in order on tracks of their own (the device's ops on "critical
+ * path", the host thread's calls below on "critical path: host"), each
+ * linked to the next by a flow named "critical path"; every slice of a path op carries
  * "critical_path_step" (1 for the first) among its arguments. */
 #ifndef CHROME_TRACE_H
 #define CHROME_TRACE_H

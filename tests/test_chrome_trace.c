@@ -370,8 +370,8 @@ step_of (JsonObject *slice)
  * 11 [8500, 9500) (s4 after op 7), and the sync op 15 [100, 9500) that
  * waited for op 11. Worked out by hand from chrome_trace.h's rules:
  * - process 3, "critical path", sorted first (-1), holds the four ops
- *   again. First-fit by start: op 15 (100) takes the first track; op 3
- *   (3000) overlaps it and takes "#2"; ops 7 and 11 follow op 3 there.
+ *   again: ops 3, 7 and 11 (they follow each other) on the track "critical
+ *   path", and the host's sync, op 15, on "critical path: host" below.
  * - Every slice of op 7 (device, stream, path) carries step 2; op 4, off
  *   the path, none.
  * - Three flows "critical path": 3 -> 7 -> 11 -> 15, each from the start of
@@ -411,7 +411,7 @@ test_critical_path (void)
       g_assert_nonnull (slice);
       g_assert_cmpint (step_of (slice), ==, (gint64) k + 1);
       const char *track = track_name (events, 3, json_object_get_int_member (slice, "tid"));
-      g_assert_cmpstr (track, ==, ops[k] == 15 ? "critical path" : "critical path #2");
+      g_assert_cmpstr (track, ==, ops[k] == 15 ? "critical path: host" : "critical path");
     }
   g_assert_cmpint (step_of (slice_of (events, 1, 7)), ==, 2);
   g_assert_cmpint (step_of (slice_of (events, 2, 7)), ==, 2);

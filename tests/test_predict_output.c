@@ -359,8 +359,8 @@ test_critical_path_through_host (void)
 /* --chrome and --plot mark the critical path that --critical-path prints:
  * on host_path_text, by hand (test_critical_path_through_host), ops 0
  * (h2d, 0-2 ms), 2 (host work, 2-4 ms) and 3 (kernel, 4-5 ms).
- * - The Chrome trace repeats them in process 3 with steps 1, 2, 3, on one
- *   track: none overlaps the next.
+ * - The Chrome trace repeats them in process 3 with steps 1, 2, 3: ops 0
+ *   and 3 on the device's path track, the host work (op 2) on the host's.
  * - The plot (through plot_stub.h's gantt.gp) outlines them where plot.c
  *   draws them, lanes one unit high and half a unit between rows: H2D copy
  *   [0, 1) holds op 0 at 0.1-0.9, compute [1.5, 2.5) op 3 at 1.6-2.4, D2D
@@ -375,7 +375,7 @@ test_pictures_mark_critical_path (void)
     json_node_get_object (json_parser_get_root (parser)), "traceEvents");
   const gint64 expected[][3] = { { 0, 0, 2000 }, { 2, 2000, 4000 }, { 3, 4000, 5000 } };
   guint found = 0;
-  gint64 tid = -1;
+  gint64 tid[G_N_ELEMENTS (expected)];
   for (guint i = 0; i < json_array_get_length (events); i++)
     {
       JsonObject *e = json_array_get_object_element (events, i);
@@ -389,12 +389,12 @@ test_pictures_mark_critical_path (void)
       g_assert_cmpfloat (json_object_get_double_member (e, "ts"), ==, expected[found][1]);
       g_assert_cmpfloat (json_object_get_double_member (e, "ts")
                          + json_object_get_double_member (e, "dur"), ==, expected[found][2]);
-      if (tid >= 0)
-        g_assert_cmpint (json_object_get_int_member (e, "tid"), ==, tid);
-      tid = json_object_get_int_member (e, "tid");
+      tid[found] = json_object_get_int_member (e, "tid");
       found++;
     }
   g_assert_cmpuint (found, ==, G_N_ELEMENTS (expected));
+  g_assert_cmpint (tid[0], ==, tid[2]);
+  g_assert_cmpint (tid[0], !=, tid[1]);
 
   g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
   if (gnuplot == NULL)
