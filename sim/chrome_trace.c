@@ -26,6 +26,7 @@ typedef struct
   guint next_tid;
   guint *device_tid; /* per row; 0 when not on a device track */
   guint *stream_tid; /* per row; 0 when not on a stream track */
+  GHashTable *op_rows; /* rows by op number (timeline_op_rows) */
   guint *path_tid;   /* per row; 0 when not on the critical path */
   guint *path_step;  /* per row: its place on the critical path, from 1; 0 when not on it */
   GArray *path_rows; /* gsize: the critical path's rows, first op first */
@@ -322,14 +323,13 @@ chrome_flows (ChromeTrace *t)
 {
   const Timeline *tl = t->timeline;
   gsize n = timeline_n_rows (tl);
-  g_autoptr (GHashTable) op_rows = timeline_op_rows (tl);
   for (gsize i = 0; i < n; i++)
     {
       const TimelineRow *row = timeline_row (tl, i);
       guint32 ref_op = 0;
       gsize ref;
       const char *kind = cause_link_parse (row->cause, &ref_op);
-      if (kind == NULL || ref_op == row->op || !timeline_op_row (op_rows, ref_op, &ref))
+      if (kind == NULL || ref_op == row->op || !timeline_op_row (t->op_rows, ref_op, &ref))
         continue;
       guint from_pid, from_tid, to_pid, to_tid;
       if (!chrome_anchor (t, ref, &from_pid, &from_tid) || !chrome_anchor (t, i, &to_pid, &to_tid))
@@ -353,11 +353,10 @@ chrome_path_tracks (ChromeTrace *t, const GArray *critical_path)
     return;
   chrome_metadata (t->builder, "process_name", CHROME_PID_PATH, 0, "name", "critical path", 0);
   chrome_metadata (t->builder, "process_sort_index", CHROME_PID_PATH, 0, "sort_index", NULL, -1);
-  g_autoptr (GHashTable) op_rows = timeline_op_rows (t->timeline);
   for (guint k = 0; k < critical_path->len; k++)
     {
       gsize row;
-      if (!timeline_op_row (op_rows, g_array_index (critical_path, guint32, k), &row)
+      if (!timeline_op_row (t->op_rows, g_array_index (critical_path, guint32, k), &row)
           || t->path_step[row] != 0)
         continue;
       t->path_step[row] = k + 1;
@@ -402,6 +401,7 @@ chrome_trace_to_data (const Timeline *timeline, const GArray *critical_path, gsi
     .next_tid = 1,
     .device_tid = g_new0 (guint, n),
     .stream_tid = g_new0 (guint, n),
+    .op_rows = timeline_op_rows (timeline),
     .path_tid = g_new0 (guint, n),
     .path_step = g_new0 (guint, n),
     .path_rows = g_array_new (FALSE, FALSE, sizeof (gsize)),
@@ -460,6 +460,7 @@ chrome_trace_to_data (const Timeline *timeline, const GArray *critical_path, gsi
   g_object_unref (b);
   g_free (t.device_tid);
   g_free (t.stream_tid);
+  g_hash_table_unref (t.op_rows);
   g_free (t.path_tid);
   g_free (t.path_step);
   g_array_unref (t.path_rows);

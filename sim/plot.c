@@ -98,6 +98,7 @@ typedef struct
   GPtrArray *streams;        /* names, in colour order (owned by the timelines) */
   GArray *drawn;             /* gboolean per colour: some bar or tick has it */
   PlotAnchor *anchor[2];     /* per timeline, per row */
+  GHashTable *op_rows[2];    /* per timeline: rows by op number (timeline_op_rows) */
   gboolean *on_path;         /* per row of the first timeline; NULL: no path given */
   double y;
   guint group;
@@ -291,14 +292,13 @@ static void
 plot_layout_arrows (PlotLayout *layout, guint set, const Timeline *timeline)
 {
   gsize n = timeline_n_rows (timeline);
-  g_autoptr (GHashTable) op_rows = timeline_op_rows (timeline);
   for (gsize i = 0; i < n; i++)
     {
       const TimelineRow *row = timeline_row (timeline, i);
       guint32 ref_op = 0;
       gsize ref;
       if (cause_link_parse (row->cause, &ref_op) == NULL || ref_op == row->op
-          || !timeline_op_row (op_rows, ref_op, &ref))
+          || !timeline_op_row (layout->op_rows[set], ref_op, &ref))
         continue;
       const PlotAnchor *from = &layout->anchor[set][ref], *to = &layout->anchor[set][i];
       if (!from->placed || !to->placed || fabs (from->y - to->y) < 0.5)
@@ -328,7 +328,10 @@ plot_layout_clear (PlotLayout *layout, guint n_sets)
   g_ptr_array_unref (layout->streams);
   g_array_unref (layout->drawn);
   for (guint s = 0; s < n_sets; s++)
-    g_free (layout->anchor[s]);
+    {
+      g_free (layout->anchor[s]);
+      g_hash_table_unref (layout->op_rows[s]);
+    }
 }
 
 /* What a timeline is called in lane labels: the first word of its
@@ -473,15 +476,18 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
     .drawn = g_array_new (FALSE, TRUE, sizeof (gboolean)),
   };
   for (guint s = 0; s < n_sets; s++)
-    layout.anchor[s] = g_new0 (PlotAnchor, timeline_n_rows (sets[s]));
+    {
+      layout.anchor[s] = g_new0 (PlotAnchor, timeline_n_rows (sets[s]));
+      layout.op_rows[s] = timeline_op_rows (sets[s]);
+    }
   if (options->critical_path != NULL)
     {
       layout.on_path = g_new0 (gboolean, timeline_n_rows (timeline));
-      g_autoptr (GHashTable) op_rows = timeline_op_rows (timeline);
       for (guint k = 0; k < options->critical_path->len; k++)
         {
           gsize row;
-          if (timeline_op_row (op_rows, g_array_index (options->critical_path, guint32, k), &row))
+          if (timeline_op_row (layout.op_rows[0],
+                               g_array_index (options->critical_path, guint32, k), &row))
             layout.on_path[row] = TRUE;
         }
     }
