@@ -42,7 +42,7 @@ char *
 prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const GArray *path,
                          gsize *length)
 {
-  g_return_val_if_fail (p != NULL && s != NULL, NULL);
+  g_return_val_if_fail (p != NULL && s != NULL && path != NULL, NULL);
 
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -104,9 +104,6 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const 
    * (for an op the host issued after a call that held it, which call) */
   json_builder_set_member_name (b, "critical_path");
   json_builder_begin_array (b);
-  g_autoptr (GArray) own_path = path == NULL ? prediction_critical_path (p) : NULL;
-  if (path == NULL)
-    path = own_path;
   g_autoptr (GString) scratch = g_string_new (NULL);
   for (guint i = 0; i < path->len; i++)
     {

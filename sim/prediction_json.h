@@ -30,7 +30,8 @@
 /* The JSON text of `prediction` and its `summary` (prediction_summarize,
  * which the caller has often made already for the text summary), newly
  * allocated, ending in a line break; sets *length when not NULL. `path` is
- * its prediction_critical_path, or NULL to have it found here. */
+ * its prediction_critical_path (found once by the caller, which often
+ * needs it for other outputs too). */
 char *prediction_json_to_data (const Prediction *prediction, const PredictionSummary *summary,
                                const GArray *path, gsize *length);
 

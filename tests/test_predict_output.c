@@ -67,7 +67,8 @@ test_summary_by_hand (void)
   gsize length = 0;
   PredictionSummary summary;
   prediction_summarize (p, &summary);
-  g_autofree char *data = prediction_json_to_data (p, &summary, NULL, &length);
+  g_autoptr (GArray) path = prediction_critical_path (p);
+  g_autofree char *data = prediction_json_to_data (p, &summary, path, &length);
   g_assert_cmpuint (length, ==, strlen (data));
   g_assert_true (g_str_has_suffix (data, "}\n"));
 
