@@ -161,6 +161,26 @@ assert_path_time (JsonObject *o, const PathPart *parts)
   g_assert_cmpuint (json_array_get_length (time), ==, n);
 }
 
+/* The JSON's critical_path: `n` ops with their start and end, in order. */
+typedef struct
+{
+  gint64 op, start, end;
+} PathStep;
+
+static void
+assert_path (JsonObject *o, const PathStep *expected, guint n)
+{
+  JsonArray *path = json_object_get_array_member (o, "critical_path");
+  g_assert_cmpuint (json_array_get_length (path), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *step = json_array_get_object_element (path, i);
+      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected[i].op);
+      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected[i].start);
+      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected[i].end);
+    }
+}
+
 /* `streamsim predict S OPTION - [EXTRA]` on a schedule of text `sched_text`:
  * stdout parsed as JSON (which fails the test if it is not), stderr into
  * *err. */
@@ -193,20 +213,12 @@ test_waits_by_hand (void)
   assert_wait (waits, 1, "sync", 1, 3000000, 3000000);
   assert_wait (waits, 2, "engine", 1, 1000000, 1000000);
 
+  const PathStep expected_path[] = { { 0, 0, 1000000 },
+                                     { 2, 1000000, 2000000 },
+                                     { 3, 2000000, 3000000 },
+                                     { 4, 0, 3000000 } };
+  assert_path (o, expected_path, G_N_ELEMENTS (expected_path));
   JsonArray *path = json_object_get_array_member (o, "critical_path");
-  const gint64 expected_path[][3] = { /* op, start, end */
-                                      { 0, 0, 1000000 },
-                                      { 2, 1000000, 2000000 },
-                                      { 3, 2000000, 3000000 },
-                                      { 4, 0, 3000000 } };
-  g_assert_cmpuint (json_array_get_length (path), ==, G_N_ELEMENTS (expected_path));
-  for (guint i = 0; i < G_N_ELEMENTS (expected_path); i++)
-    {
-      JsonObject *step = json_array_get_object_element (path, i);
-      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected_path[i][0]);
-      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected_path[i][1]);
-      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected_path[i][2]);
-    }
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (path, 0),
                                                   "cause"), ==, "");
   /* each op of the path runs its 1 ms after the one above; the sync returns
@@ -500,20 +512,12 @@ test_critical_path_past_overtaken_kernel (void)
   g_autoptr (JsonParser) parser = predict_to_stdout (overtaken_text, "--json", NULL, &err);
   JsonObject *o = json_node_get_object (json_parser_get_root (parser));
   g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 4000000);
+  const PathStep expected[] = { { 1, 0, 1000000 },
+                                { 2, 1000000, 1000000 },
+                                { 5, 1000000, 2000000 },
+                                { 6, 2000000, 4000000 } };
+  assert_path (o, expected, G_N_ELEMENTS (expected));
   JsonArray *path = json_object_get_array_member (o, "critical_path");
-  const gint64 expected[][3] = { /* op, start, end */
-                                 { 1, 0, 1000000 },
-                                 { 2, 1000000, 1000000 },
-                                 { 5, 1000000, 2000000 },
-                                 { 6, 2000000, 4000000 } };
-  g_assert_cmpuint (json_array_get_length (path), ==, G_N_ELEMENTS (expected));
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
-    {
-      JsonObject *step = json_array_get_object_element (path, i);
-      g_assert_cmpint (json_object_get_int_member (step, "op"), ==, expected[i][0]);
-      g_assert_cmpint (json_object_get_int_member (step, "start_ns"), ==, expected[i][1]);
-      g_assert_cmpint (json_object_get_int_member (step, "end_ns"), ==, expected[i][2]);
-    }
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (path, 2), "cause"),
                    ==, "queue conn0/compute behind op 4 (stream s2): false dependency "
                        "(op 4 left the queue after op 2, then waited for SMs)");
