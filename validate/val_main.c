@@ -7,6 +7,7 @@
 #include <string.h>
 #include "calib_fit.h"
 #include "calib_order.h"
+#include "measured_row.h"
 #include "profile_file.h"
 #include "schedule.h"
 #include "timeline_writer.h"
@@ -14,7 +15,9 @@
 #include "val_cuda.h"
 #include "val_device.h"
 #include "val_hostcost.h"
+#include "val_record.h"
 #include "val_run.h"
+#include "units.h"
 
 enum
 {
@@ -25,7 +28,7 @@ enum
 typedef struct
 {
   int reps, warmup, connections;
-  char *csv, *device, *output, *probe, *timing;
+  char *csv, *device, *output, *probe, *timing, *record, *log, *min_host;
   char **defines;
   gboolean calibrate;
 } Options;
@@ -61,32 +64,6 @@ device_names (const char *profile_name)
   char **names = g_new0 (char *, 2);
   names[0] = g_strdup (profile_name);
   return names;
-}
-
-static const char *
-engine_name (const SchedOp *op)
-{
-  switch (op->kind)
-    {
-    case SCHED_OP_COPY:
-    case SCHED_OP_MEMCPY:
-      return schedule_copy_dir_name (op->u.copy.dir);
-    case SCHED_OP_KERNEL:
-      return "compute";
-    case SCHED_OP_RECORD:
-    case SCHED_OP_WAIT:
-      return "stream";
-    default:
-      return "host";
-    }
-}
-
-static gboolean
-op_has_stream (const SchedOp *op)
-{
-  return op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY || op->kind == SCHED_OP_KERNEL
-         || op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT
-         || op->kind == SCHED_OP_SYNC_STREAM;
 }
 
 /* Median over repeats of one field, each repeat taken from its own origin
@@ -218,23 +195,11 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
       ok = TRUE;
       for (gsize i = 0; i < n && ok; i++)
         {
-          const SchedOp *op = schedule_op (sched, i);
-          TimelineRow row = {
-            .op = (guint32) i,
-            .line = op->line,
-            .stream = op_has_stream (op) ? schedule_stream (sched, op->stream)->name : "",
-            .kind = schedule_op_kind_name (op),
-            .engine = engine_name (op),
-            .conn = -1,
-            .issue = median_field (issue, origin, reps, i),
-            .start = median_field (start, origin, reps, i),
-            .end = median_field (end, origin, reps, i),
-            .bytes = (op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY) ? op->u.copy.bytes : 0,
-            .grid = op->kind == SCHED_OP_KERNEL ? op->u.kernel.grid : 0,
-            .block = op->kind == SCHED_OP_KERNEL ? op->u.kernel.block : 0,
-            .label = op->label,
-            .cause = NULL,
-          };
+          TimelineRow row;
+          measured_row_fill (sched, i, &row);
+          row.issue = median_field (issue, origin, reps, i);
+          row.start = median_field (start, origin, reps, i);
+          row.end = median_field (end, origin, reps, i);
           ok = timeline_writer_add (w, &row, error);
         }
       if (ok)
@@ -432,6 +397,39 @@ calibrate (const Options *opt, const char *self)
   return status;
 }
 
+/* --record FILE [--csv FILE] [--log FILE] [--min-host TIME] [-- PROGRAM ARG...] */
+static int
+record (const Options *opt, int argc, char **argv)
+{
+  ValRecordOptions ro = { .schedule = opt->record, .csv = opt->csv, .log = opt->log,
+                          .min_host_ns = 2000 };
+  const char *why = NULL;
+  if (opt->record == NULL)
+    {
+      fprintf (stderr, "streamsim-validate: --log and --min-host go with --record FILE\n");
+      return EXIT_INPUT;
+    }
+  if (opt->min_host != NULL && !units_parse_time (opt->min_host, &ro.min_host_ns, &why))
+    {
+      fprintf (stderr, "streamsim-validate: --min-host %s: %s\n", opt->min_host, why);
+      return EXIT_INPUT;
+    }
+  /* GOption leaves "--" in argv when it stops there */
+  int first = argc > 1 && strcmp (argv[1], "--") == 0 ? 2 : 1;
+  if (first < argc)
+    ro.program = argv + first;
+  else if (opt->log == NULL)
+    {
+      fprintf (stderr, "streamsim-validate: --record FILE needs the program to run after --, "
+                       "for example: --record app.sched -- ./app\n");
+      return EXIT_INPUT;
+    }
+  /* the program inherits it, and the schedule says it */
+  if (opt->connections > 0)
+    val_device_set_connections ((guint) opt->connections);
+  return val_record_main (&ro);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -446,14 +444,26 @@ main (int argc, char **argv)
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &opt.defines, "Override a `let` parameter (repeatable)", "NAME=VALUE" },
     { "calibrate", 0, 0, G_OPTION_ARG_NONE, &opt.calibrate, "Measure this GPU and write its device profile (with -o)", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &opt.output, "The profile --calibrate writes, e.g. engines/profiles/h100.ini", "FILE" },
+    { "record", 0, 0, G_OPTION_ARG_FILENAME, &opt.record, "Run the program after -- with the recorder and write its schedule here (--csv: also its measured timeline)", "FILE" },
+    { "log", 0, 0, G_OPTION_ARG_FILENAME, &opt.log, "With --record: keep the recorder's log here; with no program, convert this log", "FILE" },
+    { "min-host", 0, 0, G_OPTION_ARG_STRING, &opt.min_host, "With --record: host time between calls shorter than this is left out (default 2us)", "TIME" },
     { "probe", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &opt.probe, "One calibration probe (internal)", "NAME" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE | --calibrate -o FILE");
+  g_autoptr (GOptionContext) context
+    = g_option_context_new ("SCHEDULE | --calibrate -o FILE | --record FILE -- PROGRAM [ARG...]");
   g_option_context_set_summary (context,
     "Runs a schedule on this machine's GPU with the real CUDA calls and writes the measured\n"
     "timeline (the same CSV as `streamsim predict`), or with --calibrate measures the GPU\n"
-    "and writes its device profile.\n"
+    "and writes its device profile, or with --record runs your own CUDA program under a\n"
+    "recorder (CUPTI) and writes the schedule of the calls it made, to predict on other\n"
+    "GPUs and settings; --csv then also writes what it measured, for `streamsim compare`.\n"
+    "\n"
+    "Examples:\n"
+    "  streamsim-validate traces/seed/async-v1.sched --csv measured.csv\n"
+    "  streamsim-validate --calibrate -o engines/profiles/h100.ini\n"
+    "  streamsim-validate --record app.sched --csv app.measured.csv -- ./app --size 64\n"
+    "\n"
     "Exit status: 0 success, 2 bad input, 3 no GPU or a CUDA failure.");
   g_option_context_add_main_entries (context, entries, NULL);
   g_autoptr (GError) error = NULL;
@@ -470,6 +480,8 @@ main (int argc, char **argv)
                        "--connections 1 to 32, --timing cupti or events\n");
       status = EXIT_INPUT;
     }
+  else if (opt.record != NULL || opt.log != NULL || opt.min_host != NULL)
+    status = record (&opt, argc, argv);
   else if (opt.calibrate)
     {
       if (opt.output == NULL || argc != 1)
@@ -495,6 +507,9 @@ main (int argc, char **argv)
   g_free (opt.output);
   g_free (opt.probe);
   g_free (opt.timing);
+  g_free (opt.record);
+  g_free (opt.log);
+  g_free (opt.min_host);
   g_strfreev (opt.defines);
   return status;
 }

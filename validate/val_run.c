@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "val_run.h"
+#include "marker_times.h"
 #include "val_clock.h"
 #include "val_cuda.h"
 #include "val_cupti.h"
@@ -43,8 +44,6 @@ struct ValRun
   void *dev_buf, *d2d_buf, *pinned_buf, *pageable_buf;
   ValCupti *cupti;
   guint32 *cupti_ids;    /* CUPTI's id of each schedule stream */
-  SimTime *record_time;  /* derived completion of each event's latest record */
-  SimTime *stream_done;  /* derived completion of each stream's work so far */
 };
 
 const char *
@@ -318,8 +317,6 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
   run->clock = val_clock_new (run->helper, error);
   if (run->clock == NULL)
     goto fail;
-  run->record_time = g_new0 (SimTime, MAX (run->n_events, 1));
-  run->stream_done = g_new0 (SimTime, MAX (run->n_streams, 1));
   return run;
 
 fail:
@@ -352,8 +349,6 @@ val_run_free (ValRun *run)
     cudaStreamDestroy (run->helper);
   val_cupti_free (run->cupti);
   g_free (run->cupti_ids);
-  g_free (run->record_time);
-  g_free (run->stream_done);
   cudaFree (run->slots);
   cudaFree (run->dev_buf);
   cudaFree (run->d2d_buf);
@@ -592,53 +587,6 @@ collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error
   return TRUE;
 }
 
-static SimTime
-blocking_done (ValRun *run)
-{
-  SimTime done = 0;
-  for (guint s = 0; s < run->n_streams; s++)
-    if (s == SCHED_STREAM_DEFAULT || !schedule_stream (run->sched, s)->nonblocking)
-      done = MAX (done, run->stream_done[s]);
-  return done;
-}
-
-/* Records and waits without events: a record completes once its stream's
- * earlier work has (the legacy default stream's too, for blocking streams;
- * all blocking streams' for the default stream), and not before its call;
- * a wait passes once that holds and the record it waits for completed. */
-static void
-derive_markers (ValRun *run, ValTimes *t)
-{
-  memset (run->stream_done, 0, run->n_streams * sizeof (SimTime));
-  for (guint e = 0; e < run->n_events; e++)
-    run->record_time[e] = -1;
-  for (gsize i = 0; i < run->n_ops; i++)
-    {
-      const SchedOp *op = schedule_op (run->sched, i);
-      if (op->stream >= run->n_streams)
-        continue;
-      guint s = op->stream;
-      gboolean blocking = s == SCHED_STREAM_DEFAULT || !schedule_stream (run->sched, s)->nonblocking;
-      SimTime before = run->stream_done[s];
-      if (s == SCHED_STREAM_DEFAULT)
-        before = MAX (before, blocking_done (run));
-      else if (blocking)
-        before = MAX (before, run->stream_done[SCHED_STREAM_DEFAULT]);
-      if (op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT)
-        {
-          SimTime at = MAX (before, t->issue[i]);
-          if (op->kind == SCHED_OP_WAIT && op->event < run->n_events)
-            at = MAX (at, run->record_time[op->event]);
-          if (t->end[i] < 0)
-            t->start[i] = t->end[i] = at;
-          if (op->kind == SCHED_OP_RECORD)
-            run->record_time[op->event] = t->end[i];
-        }
-      if (t->end[i] >= 0 && op->kind != SCHED_OP_SYNC_STREAM)
-        run->stream_done[s] = MAX (run->stream_done[s], t->end[i]);
-    }
-}
-
 gboolean
 val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
 {
@@ -676,7 +624,7 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
   if (ok && timing == VAL_TIMING_CUPTI)
     ok = collect_cupti (run, t, returned, error);
   if (ok)
-    derive_markers (run, t);
+    marker_times_derive (run->sched, t->issue, t->start, t->end);
   g_free (returned);
   return ok;
 }

@@ -1,0 +1,321 @@
+/* test_record.c: the recorder's log read back and turned into a schedule and a measured timeline.
+ *
+ * The logs below are written by hand, in the format record_inject.c writes
+ * (record_log.h), with round numbers; every expected statement and time is
+ * worked out by hand from them in the comments. */
+#include <string.h>
+#include "marker_times.h"
+#include "record_log.h"
+#include "record_schedule.h"
+#include "schedule.h"
+
+/* Times in the logs are offsets from this CUPTI timestamp. */
+#define T0 1000000000ull
+
+static RecordLog *
+parse (const char *text, GError **error)
+{
+  return record_log_parse ("test.log", text, strlen (text), error);
+}
+
+/* A log that must read, turned into a schedule that must build. */
+static RecordSchedule *
+convert (const char *text, guint64 min_host_ns, guint connections)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = min_host_ns, .connections = connections };
+  RecordSchedule *rec = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  return rec;
+}
+
+/* The schedule's statements, comment lines and comments at their ends removed. */
+static char *
+statements (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (lines[i][0] == '#' || lines[i][0] == '\0')
+        continue;
+      char *hash = strstr (lines[i], "   #");
+      if (hash != NULL)
+        *hash = '\0';
+      g_string_append_printf (out, "%s\n", lines[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+/* A program: malloc (set-up, left out), two streams, an H2D and a kernel
+ * in s1, 10 us of host work, a pageable D2H in s2 after an event, a memset,
+ * a stream sync and a free. Calls (enter-exit, us after T0), correlation:
+ *   cudaMalloc            0-50     1   before the first op: left out
+ *   cudaStreamCreate s1   60-61    2   (flags 0)
+ *   cudaStreamCreate s2   62-63    3   (flags 1: nonblocking)
+ *   cudaMemcpyAsync H2D   100-104  4   4 MiB into s1; GPU 105-405, pinned
+ *   cudaLaunchKernel      105-110  5   grid 256, block 128 (the recorder logs the
+ *                                       dimensions' products), no dynamic smem; GPU
+ *                                       406-906, CUPTI: 1024 B static smem, 32 regs;
+ *                                       its record carries the driver call's corr 50
+ *   cudaEventRecord       111-112  6   e(0xe1) in s1
+ *   cudaStreamWaitEvent   113-114  7   s2 waits for 0xe1
+ *   (host work 114-124: 10 us)
+ *   cudaMemcpyAsync D2H   124-130  8   1000 bytes from s2; GPU 910-911, pageable dst
+ *   cudaMemsetAsync       131-132  9   in s2: not modelled
+ *   cudaStreamSynchronize 133-915  10  s2
+ *   cudaFree              916-920  11  waits for the device
+ *   cudaGetLastError      921-921  12  host time after the last op: nothing */
+static const char *program_log =
+  "streamsim-record\t1\n"
+  "call\t1\tcudaMalloc\t1000000000\t1000050000\t1\t0\t0\t0\t0\t0\n"
+  "call\t1\tcudaStreamCreate\t1000060000\t1000061000\t2\t0xa1\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaStreamCreateWithFlags\t1000062000\t1000063000\t3\t0xa2\t0x0\t1\t0\t0\n"
+  "call\t1\tcudaMemcpyAsync\t1000100000\t1000104000\t4\t0xa1\t0x0\t4194304\t1\t0\n"
+  "call\t1\tcudaLaunchKernel\t1000105000\t1000110000\t5\t0xa1\t0x0\t256\t128\t0\n"
+  "call\t1\tcudaEventRecord\t1000111000\t1000112000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+  "call\t1\tcudaStreamWaitEvent\t1000113000\t1000114000\t7\t0xa2\t0xe1\t0\t0\t0\n"
+  "call\t1\tcudaMemcpyAsync\t1000124000\t1000130000\t8\t0xa2\t0x0\t1000\t2\t0\n"
+  "call\t1\tcudaMemsetAsync\t1000131000\t1000132000\t9\t0xa2\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaStreamSynchronize\t1000133000\t1000915000\t10\t0xa2\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaFree\t1000916000\t1000920000\t11\t0x0\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaGetLastError\t1000921000\t1000921000\t12\t0x0\t0x0\t0\t0\t0\n"
+  "link\t50\t5\n"
+  "copy\t4\t0\t1000105000\t1000405000\t4194304\t1\t2\t3\n"
+  "kernel\t50\t1000406000\t1000906000\t256\t128\t1024\t32\t_Z7scaleupPfi\n"
+  "copy\t8\t0\t1000910000\t1000911000\t1000\t2\t3\t1\n"
+  "end\t12\t3\n";
+
+static void
+test_program_statements (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordSchedule) rec = convert (program_log, 2000, 8);
+  g_autofree char *got = statements (rec->text);
+  /* Worked out from the calls above: sizes exact (4 MiB, 1000 B), the
+   * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
+   * its label the demangled name; the 10 us between the wait's return
+   * (114) and the D2H's call (124) is host work; the gaps of 1 us between
+   * the other calls are under 2 us and left out; the memset is a comment,
+   * and its call is host time, so from the D2H's return (130) to the
+   * sync's call (133) is 3 us of host work; the free waits for the device,
+   * whose last work ended at 911, so all of its 4 us (916-920) are host
+   * work after it. */
+  g_assert_cmpstr (got, ==,
+                   "connections 8\n"
+                   "stream s1\n"
+                   "stream s2 nonblocking\n"
+                   "h2d s1 4MiB\n"
+                   "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                   "record e1 s1\n"
+                   "wait s2 e1\n"
+                   "host 10.000us\n"
+                   "d2h s2 1000B pageable\n"
+                   "host 3.000us\n"
+                   "sync s2\n"
+                   "sync device\n"
+                   "host 4.000us\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_untimed, ==, 0);
+  g_assert_cmpuint (rec->n_threads, ==, 1);
+
+  /* The measured times, ns from the H2D's call at 100 us:
+   * op  statement      issue    start    end
+   * 0   h2d            0        5000     305000   (GPU 105-405)
+   * 1   kernel         5000     306000   806000   (GPU 406-906)
+   * 2   record         11000    derived: after s1's kernel, 806000
+   * 3   wait           13000    derived: the record, 806000
+   * 4   host           14000    14000    24000    (114-124)
+   * 5   d2h            24000    810000   811000   (GPU 910-911)
+   * 6   host           30000    30000    33000    (130-133)
+   * 7   sync s2        33000    33000    815000   (the call, 133-915)
+   * 8   sync device    816000   816000   816000   (cudaFree's call at 916; the
+   * 9   host           816000   816000   820000    GPU was idle, so all host work) */
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  const SimTime issue[] = { 0, 5000, 11000, 13000, 14000, 24000, 30000, 33000, 816000, 816000 };
+  const SimTime start[] = { 5000, 306000, -1, -1, 14000, 810000, 30000, 33000, 816000, 816000 };
+  const SimTime end[] = { 305000, 806000, -1, -1, 24000, 811000, 33000, 815000, 816000, 820000 };
+  for (guint i = 0; i < 10; i++)
+    {
+      g_assert_cmpint (rec->issue[i], ==, issue[i]);
+      g_assert_cmpint (rec->start[i], ==, start[i]);
+      g_assert_cmpint (rec->end[i], ==, end[i]);
+    }
+
+  /* The text parses back into the same ten ops, and the records' and
+   * waits' times follow from their streams. */
+  g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 10);
+  g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_KERNEL);
+  g_assert_true (schedule_stream (sched, schedule_find_stream (sched, "s2"))->nonblocking);
+  marker_times_derive (sched, rec->issue, rec->start, rec->end);
+  g_assert_cmpint (rec->start[2], ==, 806000);
+  g_assert_cmpint (rec->end[2], ==, 806000);
+  g_assert_cmpint (rec->start[3], ==, 806000);
+  g_assert_cmpint (rec->end[3], ==, 806000);
+}
+
+/* Host work at least --min-host long is kept; shorter is not. */
+static void
+test_min_host (void)
+{
+  g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
+  g_autofree char *none = statements (rec->text);
+  g_assert_null (strstr (none, "host "));
+  g_assert_null (strstr (none, "connections"));
+  g_assert_cmpuint (rec->n_ops, ==, 7);
+  /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
+  g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
+  /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
+   * memset is host time), 915-916: six; and the 4 us inside cudaFree */
+  g_autofree char *got = statements (all->text);
+  guint hosts = 0;
+  for (const char *s = got; (s = strstr (s, "host ")) != NULL; s++)
+    hosts++;
+  g_assert_cmpuint (hosts, ==, 7);
+  g_assert_nonnull (strstr (got, "host 3.000us\n"));
+}
+
+/* Three launches of one kernel shape: the first two ran at the same time
+ * (GPU 0-300 and 100-400 us after T0), the third alone (500-700: 200 us).
+ * The two that shared the GPU get the lone run's 200 us; a fourth kernel of
+ * another shape that shared (with nothing alone to go by) keeps its own. */
+static void
+test_shared_kernels (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000000001\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000000002\t1000000003\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000010\t1000000011\t3\t0xa1\t0x0\t8\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000012\t1000000013\t4\t0xa2\t0x0\t8\t32\t0\n"
+    "call\t1\tcudaLaunchKernel_ptsz\t1000000014\t1000000015\t5\t0x0\t0x0\t8\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000016\t1000000017\t6\t0x1\t0x0\t1\t32\t0\n"
+    "kernel\t3\t1000000000\t1000300000\t8\t32\t0\t0\tk\n"
+    "kernel\t4\t1000100000\t1000400000\t8\t32\t0\t0\tk\n"
+    "kernel\t5\t1000500000\t1000700000\t8\t32\t0\t0\tk\n"
+    "kernel\t6\t1000350000\t1000450000\t1\t32\t0\t0\tother\n"
+    "end\t6\t4\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  /* the _ptsz launch on stream 0 is the per-thread default stream, declared
+   * where first used; handle 0x1 is the legacy default stream */
+  g_assert_cmpstr (got, ==,
+                   "stream s1\n"
+                   "stream s2\n"
+                   "kernel s1 grid=8 block=32 time=200.000us label=k\n"
+                   "kernel s2 grid=8 block=32 time=200.000us label=k\n"
+                   "stream per_thread\n"
+                   "kernel per_thread grid=8 block=32 time=200.000us label=k\n"
+                   "kernel default grid=1 block=32 time=100.000us label=other\n");
+  g_assert_nonnull (strstr (rec->text, "# ran 300.000us beside other kernels"));
+  g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 4);
+}
+
+/* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
+ * with cudaMemcpyDefault takes its direction from CUPTI's record. */
+static void
+test_untimed_and_default_kind (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t2048\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1000002000\t1000009000\t2\t0x0\t0x0\t3000\t4\t0\n"
+    "copy\t2\t0\t1000003000\t1000008000\t3000\t2\t3\t1\n"
+    "end\t2\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "h2d default 2KiB\nmemcpy d2h 3000B pageable\n");
+  g_assert_cmpuint (rec->n_untimed, ==, 1);
+  /* the blocking copy: GPU 3-8 us, but it ends for the host at the return, 9 us */
+  g_assert_cmpint (rec->start[0], ==, -1);
+  g_assert_cmpint (rec->start[1], ==, 3000);
+  g_assert_cmpint (rec->end[1], ==, 9000);
+}
+
+static void
+assert_log_error (const char *text, const char *expected)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_null (log);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  if (!g_str_has_prefix (error->message, expected))
+    g_error ("expected a message starting \"%s\", got \"%s\"", expected, error->message);
+}
+
+static void
+test_log_errors (void)
+{
+  assert_log_error ("", "test.log:1:1: empty");
+  assert_log_error ("op,line\n", "test.log:1:1: not a streamsim recorder log");
+  assert_log_error ("streamsim-record\t2\n", "test.log:1:18: log format 2");
+  assert_log_error ("streamsim-record\t1\n"
+                    "call\t1\tcudaMalloc\t10\t20\t1\tzz\t0x0\t0\t0\t0\n"
+                    "end\t1\t0\n",
+                    "test.log:2:27: expected a handle such as 0x7f3a00001000, found \"zz\"");
+  assert_log_error ("streamsim-record\t1\n"
+                    "call\t1\tcudaMalloc\t10\tx20\t1\t0x0\t0x0\t0\t0\t0\n"
+                    "end\t1\t0\n",
+                    "test.log:2:22: expected a whole number, found \"x20\"");
+  assert_log_error ("streamsim-record\t1\n"
+                    "call\t1\tcudaMalloc\t30\t20\t1\t0x0\t0x0\t0\t0\t0\n",
+                    "test.log:2:22: the call returns (20) before it begins (30)");
+  assert_log_error ("streamsim-record\t1\n"
+                    "kernel\t1\t10\t20\t1\t1\n",
+                    "test.log:2:18: a kernel record needs 9 tab-separated fields, this line has 6");
+  assert_log_error ("streamsim-record\t1\n"
+                    "call\t1\tcudaMalloc\t10\t20\t1\t0x0\t0x0\t0\t0\t0\n",
+                    "test.log:3:1: the log has no end line");
+  assert_log_error ("streamsim-record\t1\n"
+                    "end\t1\t0\n",
+                    "test.log:2:5: the end line counts 1 calls");
+  assert_log_error ("streamsim-record\t1\n"
+                    "end\t0\t0\n"
+                    "end\t0\t0\n",
+                    "test.log:3:1: a record after the log's end line");
+  assert_log_error ("streamsim-record\t1\n"
+                    "frob\n",
+                    "test.log:2:1: unknown record \"frob\"");
+  assert_log_error ("streamsim-record\t1\n\xff\n", "test.log:2:1: not UTF-8");
+}
+
+/* A launch of no blocks cannot be a statement: the message names the log's line. */
+static void
+test_schedule_errors (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t1\t0x0\t0x0\t0\t32\t0\n"
+    "end\t1\t0\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000 };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+  g_assert_null (rec);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cudaLaunchKernel with 0 blocks"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/record/program", test_program_statements);
+  g_test_add_func ("/record/min-host", test_min_host);
+  g_test_add_func ("/record/shared-kernels", test_shared_kernels);
+  g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/log-errors", test_log_errors);
+  g_test_add_func ("/record/schedule-errors", test_schedule_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,54 @@
+/* marker_times.c: records' and waits' times derived from their streams (marker_times.h). */
+#include "marker_times.h"
+
+static gboolean
+is_blocking (const Schedule *sched, guint s)
+{
+  return s == SCHED_STREAM_DEFAULT || !schedule_stream (sched, s)->nonblocking;
+}
+
+static SimTime
+blocking_done (const Schedule *sched, const SimTime *stream_done, guint n_streams)
+{
+  SimTime done = 0;
+  for (guint s = 0; s < n_streams; s++)
+    if (is_blocking (sched, s))
+      done = MAX (done, stream_done[s]);
+  return done;
+}
+
+void
+marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start, SimTime *end)
+{
+  guint n_streams = schedule_n_streams (sched), n_events = schedule_n_events (sched);
+  SimTime *stream_done = g_new0 (SimTime, MAX (n_streams, 1));
+  SimTime *record_time = g_new (SimTime, MAX (n_events, 1));
+  for (guint e = 0; e < n_events; e++)
+    record_time[e] = -1;
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      if (op->stream >= n_streams)
+        continue;
+      guint s = op->stream;
+      SimTime before = stream_done[s];
+      if (s == SCHED_STREAM_DEFAULT)
+        before = MAX (before, blocking_done (sched, stream_done, n_streams));
+      else if (is_blocking (sched, s))
+        before = MAX (before, stream_done[SCHED_STREAM_DEFAULT]);
+      if (op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT)
+        {
+          SimTime at = MAX (before, issue[i]);
+          if (op->kind == SCHED_OP_WAIT && op->event < n_events)
+            at = MAX (at, record_time[op->event]);
+          if (end[i] < 0)
+            start[i] = end[i] = at;
+          if (op->kind == SCHED_OP_RECORD)
+            record_time[op->event] = end[i];
+        }
+      if (end[i] >= 0 && op->kind != SCHED_OP_SYNC_STREAM)
+        stream_done[s] = MAX (stream_done[s], end[i]);
+    }
+  g_free (record_time);
+  g_free (stream_done);
+}

@@ -1,0 +1,405 @@
+/* record_inject.c: libstreamsim-record.so, a CUPTI injection library that logs a program's CUDA calls and the GPU work they started.
+ *
+ * The CUDA driver loads it into any program when CUDA_INJECTION64_PATH names
+ * it, and calls InitializeInjection() once, at cuInit. From then on every
+ * runtime API call is logged with its host times and the arguments the
+ * schedule language can express (streams, events, sizes, grids), and every
+ * kernel and copy the GPU runs comes back from CUPTI's activity records with
+ * its device times. When the program exits the whole log is written, in one
+ * go, to $STREAMSIM_RECORD_LOG (record_log.h describes the format; the
+ * `streamsim-validate --record` command sets both variables and turns the
+ * log into a schedule).
+ *
+ * This file is plain C with no GLib: it runs inside somebody else's program,
+ * which may bring its own GLib (or none), and it is built into a shared
+ * object, which Debian's static GLib cannot be linked into. It decides
+ * nothing about the model: it writes down what happened and record_schedule.c
+ * interprets it. */
+#define _GNU_SOURCE
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ACTIVITY_BUFFER (8u << 20)
+
+typedef struct
+{
+  const char *name;   /* CUPTI's, a global constant */
+  uint32_t thread;    /* small number of the calling thread, 1 for the first */
+  uint64_t enter, exit;
+  uint32_t correlation;
+  uint64_t stream, event;
+  uint64_t a[3];      /* per call: sizes and kinds, grid and block, flags */
+  size_t parent;      /* the call in progress when this one began, if it nests */
+} Call;
+
+typedef struct
+{
+  int is_kernel;
+  uint32_t correlation, runtime_correlation;
+  uint64_t start, end;
+  uint64_t a[5];      /* kernel: grid, block, smem, regs; copy: bytes, kind, src, dst */
+  char *name;         /* kernels */
+} Work;
+
+/* One lock for everything: calls come from the program's threads, activity
+ * buffers from a CUPTI thread. A runtime call takes it twice (enter, exit). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Call *calls;
+static size_t n_calls, cap_calls;
+static Work *works;
+static size_t n_works, cap_works;
+static uint32_t (*links)[2]; /* driver correlation -> runtime correlation */
+static size_t n_links, cap_links;
+static uint32_t n_threads;
+static int failed; /* out of memory: the log says so rather than lie */
+
+static __thread uint32_t thread_number;
+static __thread size_t current_call = SIZE_MAX; /* the runtime call in progress */
+
+static int
+grow (void **array, size_t *cap, size_t n, size_t size)
+{
+  if (n < *cap)
+    return 1;
+  size_t want = *cap ? *cap * 2 : 4096;
+  void *p = realloc (*array, want * size);
+  if (p == NULL)
+    {
+      failed = 1;
+      return 0;
+    }
+  *array = p;
+  *cap = want;
+  return 1;
+}
+
+static uint64_t
+now (void)
+{
+  uint64_t t = 0;
+  cuptiGetTimestamp (&t);
+  return t;
+}
+
+static uint64_t
+dim_product (dim3 d)
+{
+  return (uint64_t) d.x * d.y * d.z;
+}
+
+/* The arguments worth keeping, by function. `exit` is set for the second
+ * visit, when outputs (a created stream) are there to read. */
+static void
+read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
+{
+  switch (id)
+    {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020:
+      if (exit)
+        c->stream = (uint64_t) (uintptr_t) *((const cudaStreamCreate_v3020_params *) params)->pStream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000:
+      {
+        const cudaStreamCreateWithFlags_v5000_params *p = params;
+        if (exit)
+          c->stream = (uint64_t) (uintptr_t) *p->pStream;
+        c->a[0] = p->flags;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050:
+      {
+        const cudaStreamCreateWithPriority_v5050_params *p = params;
+        if (exit)
+          c->stream = (uint64_t) (uintptr_t) *p->pStream;
+        c->a[0] = p->flags;
+        c->a[1] = (uint64_t) (int64_t) p->priority;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
+      {
+        const cudaMemcpyAsync_v3020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        c->a[0] = p->count;
+        c->a[1] = (uint64_t) p->kind;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
+      {
+        const cudaMemcpy_v3020_params *p = params;
+        c->a[0] = p->count;
+        c->a[1] = (uint64_t) p->kind;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+      {
+        const cudaLaunchKernel_v7000_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        c->a[0] = dim_product (p->gridDim);
+        c->a[1] = dim_product (p->blockDim);
+        c->a[2] = p->sharedMem;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+      {
+        const cudaLaunchConfig_t *config = ((const cudaLaunchKernelExC_v11060_params *) params)->config;
+        if (config != NULL)
+          {
+            c->stream = (uint64_t) (uintptr_t) config->stream;
+            c->a[0] = dim_product (config->gridDim);
+            c->a[1] = dim_product (config->blockDim);
+            c->a[2] = config->dynamicSmemBytes;
+          }
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010:
+      {
+        /* cudaEventRecordWithFlags' parameters begin with the same two */
+        const cudaEventRecord_v3020_params *p = params;
+        c->event = (uint64_t) (uintptr_t) p->event;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
+      {
+        const cudaStreamWaitEvent_v3020_params *p = params;
+        c->event = (uint64_t) (uintptr_t) p->event;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
+      c->event = (uint64_t) (uintptr_t) ((const cudaEventSynchronize_v3020_params *) params)->event;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamSynchronize_v3020_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaMemsetAsync_v3020_params *) params)->stream;
+      break;
+    default:
+      break;
+    }
+}
+
+static void CUPTIAPI
+on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
+{
+  (void) userdata;
+  const CUpti_CallbackData *cb = data;
+  if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
+    {
+      /* A driver call made by the runtime call in progress: kernels' and
+       * copies' records may carry its correlation rather than the runtime's. */
+      if (cb->callbackSite != CUPTI_API_ENTER || current_call == SIZE_MAX)
+        return;
+      pthread_mutex_lock (&lock);
+      if (grow ((void **) &links, &cap_links, n_links, sizeof *links))
+        {
+          links[n_links][0] = cb->correlationId;
+          links[n_links][1] = calls[current_call].correlation;
+          n_links++;
+        }
+      pthread_mutex_unlock (&lock);
+      return;
+    }
+  if (domain != CUPTI_CB_DOMAIN_RUNTIME_API)
+    return;
+  uint64_t t = now ();
+  pthread_mutex_lock (&lock);
+  if (thread_number == 0)
+    thread_number = ++n_threads;
+  if (cb->callbackSite == CUPTI_API_ENTER)
+    {
+      if (grow ((void **) &calls, &cap_calls, n_calls, sizeof *calls))
+        {
+          Call *c = &calls[n_calls];
+          memset (c, 0, sizeof *c);
+          c->name = cb->functionName;
+          c->thread = thread_number;
+          c->enter = t;
+          c->correlation = cb->correlationId;
+          read_arguments (c, id, cb->functionParams, 0);
+          c->parent = current_call;
+          current_call = n_calls++;
+        }
+    }
+  else if (current_call != SIZE_MAX)
+    {
+      Call *c = &calls[current_call];
+      c->exit = t;
+      read_arguments (c, id, cb->functionParams, 1);
+      current_call = c->parent;
+    }
+  pthread_mutex_unlock (&lock);
+}
+
+static void CUPTIAPI
+buffer_requested (uint8_t **buffer, size_t *size, size_t *max_records)
+{
+  *buffer = aligned_alloc (8, ACTIVITY_BUFFER);
+  *size = *buffer != NULL ? ACTIVITY_BUFFER : 0;
+  *max_records = 0;
+}
+
+static void
+keep_record (const CUpti_Activity *record)
+{
+  Work w;
+  memset (&w, 0, sizeof w);
+  if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL)
+    {
+      const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *) record;
+      w.is_kernel = 1;
+      w.correlation = k->correlationId;
+      w.start = k->start;
+      w.end = k->end;
+      w.a[0] = (uint64_t) k->gridX * k->gridY * k->gridZ;
+      w.a[1] = (uint64_t) k->blockX * k->blockY * k->blockZ;
+      w.a[2] = (uint64_t) k->staticSharedMemory + (uint64_t) k->dynamicSharedMemory;
+      w.a[3] = k->registersPerThread;
+      w.name = k->name != NULL ? strdup (k->name) : NULL;
+    }
+  else if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
+    {
+      const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *) record;
+      w.correlation = m->correlationId;
+      w.runtime_correlation = m->runtimeCorrelationId;
+      w.start = m->start;
+      w.end = m->end;
+      w.a[0] = m->bytes;
+      w.a[1] = m->copyKind;
+      w.a[2] = m->srcKind;
+      w.a[3] = m->dstKind;
+    }
+  else
+    return;
+  pthread_mutex_lock (&lock);
+  if (grow ((void **) &works, &cap_works, n_works, sizeof *works))
+    works[n_works++] = w;
+  else
+    free (w.name);
+  pthread_mutex_unlock (&lock);
+}
+
+static void CUPTIAPI
+buffer_completed (CUcontext context, uint32_t stream, uint8_t *buffer, size_t size, size_t valid)
+{
+  (void) context;
+  (void) stream;
+  (void) size;
+  CUpti_Activity *record = NULL;
+  while (cuptiActivityGetNextRecord (buffer, valid, &record) == CUPTI_SUCCESS)
+    keep_record (record);
+  free (buffer);
+}
+
+/* Kernel names are C++ symbols: a tab or newline would break the line. */
+static void
+write_name (FILE *f, const char *name)
+{
+  for (const char *s = name; s != NULL && *s != '\0'; s++)
+    fputc (*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void
+write_log (void)
+{
+  cuptiActivityFlushAll (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  const char *path = getenv ("STREAMSIM_RECORD_LOG");
+  if (path == NULL || *path == '\0')
+    path = "streamsim-record.log";
+  pthread_mutex_lock (&lock);
+  FILE *f = fopen (path, "w");
+  if (f == NULL)
+    {
+      fprintf (stderr, "streamsim-record: cannot write %s\n", path);
+      pthread_mutex_unlock (&lock);
+      return;
+    }
+  fprintf (f, "streamsim-record\t1\n");
+  if (failed)
+    fprintf (f, "incomplete\tout of memory while recording\n");
+  for (size_t i = 0; i < n_calls; i++)
+    {
+      const Call *c = &calls[i];
+      fprintf (f, "call\t%u\t%s\t%llu\t%llu\t%u\t%#llx\t%#llx\t%llu\t%llu\t%llu\n", c->thread,
+               c->name != NULL ? c->name : "?", (unsigned long long) c->enter,
+               (unsigned long long) c->exit, c->correlation, (unsigned long long) c->stream,
+               (unsigned long long) c->event, (unsigned long long) c->a[0],
+               (unsigned long long) c->a[1], (unsigned long long) c->a[2]);
+    }
+  for (size_t i = 0; i < n_links; i++)
+    fprintf (f, "link\t%u\t%u\n", links[i][0], links[i][1]);
+  for (size_t i = 0; i < n_works; i++)
+    {
+      const Work *w = &works[i];
+      if (w->is_kernel)
+        {
+          fprintf (f, "kernel\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t", w->correlation,
+                   (unsigned long long) w->start, (unsigned long long) w->end,
+                   (unsigned long long) w->a[0], (unsigned long long) w->a[1],
+                   (unsigned long long) w->a[2], (unsigned long long) w->a[3]);
+          write_name (f, w->name);
+          fputc ('\n', f);
+        }
+      else
+        fprintf (f, "copy\t%u\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", w->correlation,
+                 w->runtime_correlation, (unsigned long long) w->start,
+                 (unsigned long long) w->end, (unsigned long long) w->a[0],
+                 (unsigned long long) w->a[1], (unsigned long long) w->a[2],
+                 (unsigned long long) w->a[3]);
+    }
+  fprintf (f, "end\t%zu\t%zu\n", n_calls, n_works);
+  if (fclose (f) != 0)
+    fprintf (stderr, "streamsim-record: cannot write %s\n", path);
+  pthread_mutex_unlock (&lock);
+}
+
+static void
+report (CUptiResult result, const char *what)
+{
+  const char *text = NULL;
+  cuptiGetResultString (result, &text);
+  fprintf (stderr, "streamsim-record: %s failed: %s (nothing will be recorded)\n", what,
+           text != NULL ? text : "?");
+}
+
+int
+InitializeInjection (void)
+{
+  CUpti_SubscriberHandle subscriber;
+  CUptiResult r = cuptiSubscribe (&subscriber, on_call, NULL);
+  if (r != CUPTI_SUCCESS)
+    {
+      report (r, "cuptiSubscribe");
+      return 0;
+    }
+  if ((r = cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API)) != CUPTI_SUCCESS
+      || (r = cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API)) != CUPTI_SUCCESS
+      || (r = cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed)) != CUPTI_SUCCESS
+      || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS
+      || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS)
+    {
+      report (r, "setting up CUPTI");
+      return 0;
+    }
+  /* Registered after the CUDA runtime's own exit handler (the runtime
+   * initializes the driver, which loads us), so it runs before the runtime
+   * tears its context down. */
+  atexit (write_log);
+  return 1;
+}

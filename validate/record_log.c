@@ -1,0 +1,281 @@
+/* record_log.c: reading the recorder's log (record_log.h), every field checked. */
+#include <string.h>
+#include "input_file.h"
+#include "located_error.h"
+#include "record_log.h"
+
+/* A recording of a long program is large (about 100 bytes a call); past
+ * this it is more likely not a log at all. */
+#define MAX_LOG_BYTES (G_GUINT64_CONSTANT (4) << 30)
+
+G_DEFINE_QUARK (streamsim-record-error-quark, record_error)
+
+typedef struct
+{
+  const char *path;
+  guint line;
+  char **fields;
+  guint *columns; /* where each field begins, from 1 */
+  guint n_fields;
+  GError **error;
+} LogLine;
+
+static guint
+column_of (const LogLine *l, guint field)
+{
+  return field < l->n_fields ? l->columns[field] : 1;
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (const LogLine *l, guint field, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  located_error_setv (l->error, RECORD_ERROR, RECORD_ERROR_PARSE, l->path, l->line,
+                      column_of (l, field), format, args);
+  va_end (args);
+  return FALSE;
+}
+
+static gboolean
+number (const LogLine *l, guint field, guint base, guint64 max, guint64 *out)
+{
+  const char *text = l->fields[field];
+  if (base == 16)
+    {
+      /* printf's %#llx writes a null handle as a bare 0 */
+      if (strcmp (text, "0") == 0)
+        {
+          *out = 0;
+          return TRUE;
+        }
+      if (!g_str_has_prefix (text, "0x"))
+        return fail (l, field, "expected a handle such as 0x7f3a00001000, found \"%s\"", text);
+      text += 2;
+    }
+  g_autoptr (GError) why = NULL;
+  if (!g_ascii_string_to_unsigned (text, base, 0, max, out, &why))
+    return fail (l, field, "expected a whole number, found \"%s\"", l->fields[field]);
+  return TRUE;
+}
+
+static gboolean
+numbers (const LogLine *l, guint first, guint n, guint base, guint64 *out)
+{
+  for (guint i = 0; i < n; i++)
+    if (!number (l, first + i, base, G_MAXUINT64, &out[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+read_call (RecordLog *log, const LogLine *l)
+{
+  RecordCall c = { .line = l->line };
+  guint64 thread, correlation;
+  if (!number (l, 1, 10, G_MAXUINT32, &thread) || !number (l, 3, 10, G_MAXUINT64, &c.enter)
+      || !number (l, 4, 10, G_MAXUINT64, &c.exit)
+      || !number (l, 5, 10, G_MAXUINT32, &correlation))
+    return FALSE;
+  if (l->fields[2][0] == '\0')
+    return fail (l, 2, "a call needs its function's name");
+  c.thread = (guint) thread;
+  c.correlation = (guint32) correlation;
+  c.name = g_string_chunk_insert_const (log->strings, l->fields[2]);
+  if (!number (l, 6, 16, G_MAXUINT64, &c.stream) || !number (l, 7, 16, G_MAXUINT64, &c.event)
+      || !numbers (l, 8, 3, 10, c.a))
+    return FALSE;
+  if (c.exit != 0 && c.exit < c.enter)
+    return fail (l, 4, "the call returns (%" G_GUINT64_FORMAT ") before it begins (%"
+                 G_GUINT64_FORMAT ")", c.exit, c.enter);
+  g_array_append_val (log->calls, c);
+  return TRUE;
+}
+
+static gboolean
+read_work (RecordLog *log, const LogLine *l, gboolean is_kernel)
+{
+  RecordWork w = { .is_kernel = is_kernel, .name = "" };
+  guint64 v[8];
+  guint n = is_kernel ? 7 : 8;
+  if (!numbers (l, 1, n, 10, v))
+    return FALSE;
+  if (v[0] > G_MAXUINT32 || (!is_kernel && v[1] > G_MAXUINT32))
+    return fail (l, 1, "a correlation id is a 32-bit number");
+  w.correlation = (guint32) v[0];
+  guint t = is_kernel ? 1 : 2;
+  if (!is_kernel)
+    w.runtime_correlation = (guint32) v[1];
+  w.start = v[t];
+  w.end = v[t + 1];
+  if (w.end < w.start)
+    return fail (l, t + 2, "the %s ends (%" G_GUINT64_FORMAT ") before it starts (%"
+                 G_GUINT64_FORMAT ")", is_kernel ? "kernel" : "copy", w.end, w.start);
+  memcpy (w.a, v + t + 2, 4 * sizeof (guint64));
+  if (is_kernel)
+    w.name = g_string_chunk_insert_const (log->strings, l->fields[8]);
+  g_array_append_val (log->works, w);
+  return TRUE;
+}
+
+static gboolean
+read_line (RecordLog *log, const LogLine *l, gboolean *ended)
+{
+  guint n = l->n_fields;
+  const char *kind = l->fields[0];
+  struct
+  {
+    const char *kind;
+    guint fields;
+  } shapes[] = { { "call", 11 }, { "link", 3 }, { "kernel", 9 }, { "copy", 9 },
+                 { "incomplete", 2 }, { "end", 3 } };
+  guint want = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    if (strcmp (kind, shapes[i].kind) == 0)
+      want = shapes[i].fields;
+  if (want == 0)
+    return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, incomplete "
+                 "or end)", kind);
+  if (*ended)
+    return fail (l, 0, "a record after the log's end line");
+  if (n != want)
+    return fail (l, MIN (n, want) - 1, "a %s record needs %u tab-separated fields, this line "
+                 "has %u", kind, want, n);
+  if (strcmp (kind, "call") == 0)
+    return read_call (log, l);
+  if (strcmp (kind, "kernel") == 0 || strcmp (kind, "copy") == 0)
+    return read_work (log, l, kind[0] == 'k');
+  if (strcmp (kind, "incomplete") == 0)
+    {
+      g_free (log->incomplete);
+      log->incomplete = g_strdup (l->fields[1]);
+      return TRUE;
+    }
+  guint64 v[2];
+  if (!numbers (l, 1, 2, 10, v))
+    return FALSE;
+  if (strcmp (kind, "link") == 0)
+    {
+      if (v[0] > G_MAXUINT32 || v[1] > G_MAXUINT32)
+        return fail (l, 1, "a correlation id is a 32-bit number");
+      g_hash_table_insert (log->links, GUINT_TO_POINTER ((guint) v[0]),
+                           GUINT_TO_POINTER ((guint) v[1]));
+      return TRUE;
+    }
+  if (v[0] != log->calls->len || v[1] != log->works->len)
+    return fail (l, 1, "the end line counts %" G_GUINT64_FORMAT " calls and %" G_GUINT64_FORMAT
+                 " kernels and copies, the log holds %u and %u", v[0], v[1], log->calls->len,
+                 log->works->len);
+  *ended = TRUE;
+  return TRUE;
+}
+
+RecordLog *
+record_log_parse (const char *path, const char *text, gsize length, GError **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+  const char *name = input_file_name (path);
+  const char *bad = NULL;
+  if (!g_utf8_validate (text, (gssize) length, &bad))
+    {
+      guint line = 1;
+      const char *start = text;
+      for (const char *s = text; s < bad; s++)
+        if (*s == '\n')
+          {
+            line++;
+            start = s + 1;
+          }
+      located_error_set (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, line,
+                         (guint) (bad - start) + 1, "not UTF-8 text: is this a recorder log?");
+      return NULL;
+    }
+  RecordLog *log = g_new0 (RecordLog, 1);
+  log->path = g_strdup (name);
+  log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
+  log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
+  log->links = g_hash_table_new (NULL, NULL);
+  log->strings = g_string_chunk_new (4096);
+
+  gboolean ended = FALSE, ok = TRUE;
+  guint line = 0;
+  const char *end = text + length;
+  for (const char *s = text; s < end && ok; line++)
+    {
+      const char *nl = memchr (s, '\n', (gsize) (end - s));
+      const char *stop = nl != NULL ? nl : end;
+      g_autofree char *copy = g_strndup (s, (gsize) (stop - s));
+      if (copy[0] != '\0' && copy[strlen (copy) - 1] == '\r')
+        copy[strlen (copy) - 1] = '\0';
+      g_auto (GStrv) fields = g_strsplit (copy, "\t", -1);
+      guint n_fields = g_strv_length (fields);
+      g_autofree guint *columns = g_new (guint, n_fields + 1);
+      for (guint f = 0, at = 1; f < n_fields; at += (guint) strlen (fields[f]) + 1, f++)
+        columns[f] = at;
+      LogLine l = { .path = name, .line = line + 1, .fields = fields, .columns = columns,
+                    .n_fields = n_fields, .error = error };
+      if (line == 0)
+        {
+          if (n_fields != 2 || strcmp (fields[0], "streamsim-record") != 0)
+            ok = fail (&l, 0, "not a streamsim recorder log (its first line is "
+                       "\"streamsim-record<TAB>1\")");
+          else if (strcmp (fields[1], "1") != 0)
+            ok = fail (&l, 1, "log format %s; this streamsim reads format 1", fields[1]);
+        }
+      else if (copy[0] != '\0')
+        ok = read_line (log, &l, &ended);
+      s = nl != NULL ? nl + 1 : end;
+    }
+  if (ok && line == 0)
+    {
+      located_error_set (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, 1, 1,
+                         "empty: the recorder writes its log when the program exits");
+      ok = FALSE;
+    }
+  if (ok && !ended)
+    {
+      located_error_set (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, line + 1, 1,
+                         "the log has no end line: the program stopped before its exit "
+                         "handlers ran (a crash, a signal or _exit), so the recording is cut "
+                         "short");
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      record_log_free (log);
+      return NULL;
+    }
+  return log;
+}
+
+RecordLog *
+record_log_read (const char *path, GError **error)
+{
+  gsize length = 0;
+  GError *why = NULL;
+  g_autofree char *text = input_file_read (path, MAX_LOG_BYTES, &length, &why);
+  if (text == NULL)
+    {
+      g_set_error_literal (error, RECORD_ERROR,
+                           why->code == INPUT_FILE_ERROR_TOO_LARGE ? RECORD_ERROR_PARSE
+                                                                   : RECORD_ERROR_IO,
+                           why->message);
+      g_error_free (why);
+      return NULL;
+    }
+  return record_log_parse (path, text, length, error);
+}
+
+void
+record_log_free (RecordLog *log)
+{
+  if (log == NULL)
+    return;
+  g_free (log->path);
+  g_array_unref (log->calls);
+  g_array_unref (log->works);
+  g_hash_table_unref (log->links);
+  g_free (log->incomplete);
+  g_string_chunk_free (log->strings);
+  g_free (log);
+}

@@ -1,0 +1,77 @@
+/* record_log.h: the log libstreamsim-record.so writes (record_inject.c), read back.
+ *
+ * A text file, one record a line, fields separated by tabs:
+ *
+ *   streamsim-record 1                      first line: format and version
+ *   call THREAD NAME ENTER EXIT CORR STREAM EVENT A0 A1 A2
+ *       one runtime API call, in the order the calls began: the calling
+ *       thread (1 for the first), the function's name as CUPTI gives it
+ *       ("cudaMemcpyAsync", "cudaLaunchKernel_ptsz"), its host times in ns,
+ *       its correlation id, the stream and event handles it took (hex, 0x0
+ *       when none: the legacy default stream, or no such argument), and up
+ *       to three numbers that depend on the function: a copy's bytes and
+ *       cudaMemcpyKind; a launch's grid and block (threads, all dimensions
+ *       multiplied) and dynamic shared memory; a stream's flags and priority
+ *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
+ *   kernel CORR START END GRID BLOCK SMEM REGS NAME
+ *       a kernel the GPU ran, its device times in ns (the same clock as the
+ *       calls'), static plus dynamic shared memory, registers per thread,
+ *       and its (mangled) name, which may hold spaces
+ *   copy CORR RUNTIME_CORR START END BYTES COPYKIND SRCKIND DSTKIND
+ *       a copy the GPU ran; the kinds are CUPTI's (CUpti_ActivityMemcpyKind,
+ *       CUpti_ActivityMemoryKind: 1 pageable, 2 pinned)
+ *   incomplete WHY                          the recorder ran out of memory
+ *   end N_CALLS N_WORKS                     last line: the log is whole
+ *
+ * A log without its `end` line was cut short (the program crashed, or was
+ * killed before its exit handlers ran) and is refused. */
+#ifndef RECORD_LOG_H
+#define RECORD_LOG_H
+
+#include <glib.h>
+
+typedef struct
+{
+  guint line;         /* in the log, for messages */
+  guint thread;
+  const char *name;
+  guint64 enter, exit;
+  guint32 correlation;
+  guint64 stream, event;
+  guint64 a[3];
+} RecordCall;
+
+typedef struct
+{
+  gboolean is_kernel;
+  guint32 correlation, runtime_correlation;
+  guint64 start, end;
+  guint64 a[4];       /* kernel: grid, block, smem, regs; copy: bytes, copy kind, src, dst kind */
+  const char *name;   /* kernels; "" when CUPTI gave none */
+} RecordWork;
+
+typedef struct
+{
+  char *path;
+  GArray *calls;      /* RecordCall */
+  GArray *works;      /* RecordWork */
+  GHashTable *links;  /* driver correlation -> runtime correlation (GUINT_TO_POINTER) */
+  char *incomplete;   /* why, or NULL */
+  GStringChunk *strings;
+} RecordLog;
+
+#define RECORD_ERROR (record_error_quark ())
+GQuark record_error_quark (void);
+
+typedef enum
+{
+  RECORD_ERROR_IO,
+  RECORD_ERROR_PARSE, /* "file:line:column: what" */
+} RecordError;
+
+RecordLog *record_log_read (const char *path, GError **error);
+RecordLog *record_log_parse (const char *path, const char *text, gsize length, GError **error);
+void record_log_free (RecordLog *log);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RecordLog, record_log_free)
+
+#endif /* RECORD_LOG_H */

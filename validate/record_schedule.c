@@ -1,0 +1,750 @@
+/* record_schedule.c: a recorder log read as a schedule (record_schedule.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "located_error.h"
+#include "record_schedule.h"
+
+/* The runtime's special stream handles (driver_types.h). */
+#define HANDLE_LEGACY 0x1u
+#define HANDLE_PER_THREAD 0x2u
+
+/* cudaMemcpyKind and CUPTI's copy and memory kinds. */
+enum { KIND_H2H = 0, KIND_H2D = 1, KIND_D2H = 2, KIND_D2D = 3, KIND_DEFAULT = 4 };
+enum { CUPTI_COPY_H2D = 1, CUPTI_COPY_D2H = 2, CUPTI_COPY_D2D = 8 };
+enum { CUPTI_MEMORY_PAGEABLE = 1 };
+
+typedef enum
+{
+  CALL_HOST,          /* host time only */
+  CALL_STREAM_CREATE,
+  CALL_COPY,
+  CALL_MEMCPY,
+  CALL_KERNEL,
+  CALL_RECORD,
+  CALL_WAIT,
+  CALL_SYNC_EVENT,
+  CALL_SYNC_STREAM,
+  CALL_SYNC_DEVICE,
+  CALL_FREE,          /* waits for the device: `sync device` */
+  CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
+} CallKind;
+
+static const struct
+{
+  const char *name;
+  CallKind kind;
+} known_calls[] = {
+  { "cudaStreamCreate", CALL_STREAM_CREATE },
+  { "cudaStreamCreateWithFlags", CALL_STREAM_CREATE },
+  { "cudaStreamCreateWithPriority", CALL_STREAM_CREATE },
+  { "cudaMemcpyAsync", CALL_COPY },
+  { "cudaMemcpy", CALL_MEMCPY },
+  { "cudaLaunchKernel", CALL_KERNEL },
+  { "cudaLaunchKernelExC", CALL_KERNEL },
+  { "cudaEventRecord", CALL_RECORD },
+  { "cudaEventRecordWithFlags", CALL_RECORD },
+  { "cudaStreamWaitEvent", CALL_WAIT },
+  { "cudaEventSynchronize", CALL_SYNC_EVENT },
+  { "cudaStreamSynchronize", CALL_SYNC_STREAM },
+  { "cudaDeviceSynchronize", CALL_SYNC_DEVICE },
+  { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
+  { "cudaFree", CALL_FREE },
+  { "cudaFreeHost", CALL_FREE },
+};
+
+/* Families of calls that put work on the GPU; those not named above are
+ * left out of the schedule, and said so. */
+static const char *const gpu_work_prefixes[] = {
+  "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
+  "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync", "cudaMemcpyPeer",
+};
+
+/* The name without a per-thread-default-stream suffix; *per_thread set when
+ * there was one (stream 0 then means the per-thread stream). */
+static CallKind
+classify (const char *name, gboolean *per_thread)
+{
+  gsize n = strlen (name);
+  *per_thread = n > 5 && (g_str_has_suffix (name, "_ptsz") || g_str_has_suffix (name, "_ptds"));
+  if (*per_thread)
+    n -= 5;
+  for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
+    if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
+      return known_calls[i].kind;
+  for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
+    if (g_str_has_prefix (name, gpu_work_prefixes[i]))
+      return CALL_NOT_MODELLED;
+  return CALL_HOST;
+}
+
+/* A call's GPU work: the kernel or copies CUPTI reported for it, joined. */
+typedef struct
+{
+  gboolean timed;
+  guint64 start, end;
+  gboolean pageable;
+  guint copy_kind;
+  const RecordWork *kernel;
+} CallWork;
+
+typedef struct
+{
+  const RecordLog *log;
+  const RecordOptions *opt;
+  GString *text;
+  GArray *issue, *start, *end;
+  GHashTable *streams;  /* handle -> name (owned strings in `names`) */
+  GHashTable *events;
+  GPtrArray *names;
+  guint n_streams, n_events;
+  gboolean per_thread_declared;
+  GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
+  CallWork *work;       /* per call */
+  guint64 *alone_time;  /* per call: the median of the same kernel's solo runs, 0 if none */
+  GHashTable *usual;    /* function name -> its calls' median duration (guint64 *) */
+  guint64 gpu_done;     /* the latest end of the GPU work of the calls so far */
+  RecordSchedule *rec;
+  guint64 t0;
+  GError **error;
+} Builder;
+
+static void
+line_end (Builder *b)
+{
+  g_string_append_c (b->text, '\n');
+}
+
+static void G_GNUC_PRINTF (2, 3)
+comment (Builder *b, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_string_append (b->text, "# ");
+  g_string_append_vprintf (b->text, format, args);
+  va_end (args);
+  line_end (b);
+}
+
+static void
+append_size (GString *s, guint64 bytes)
+{
+  if (bytes != 0 && bytes % (1u << 20) == 0)
+    g_string_append_printf (s, "%" G_GUINT64_FORMAT "MiB", bytes >> 20);
+  else if (bytes != 0 && bytes % 1024 == 0)
+    g_string_append_printf (s, "%" G_GUINT64_FORMAT "KiB", bytes >> 10);
+  else
+    g_string_append_printf (s, "%" G_GUINT64_FORMAT "B", bytes);
+}
+
+/* Nanoseconds exactly, as microseconds with three decimals. */
+static void
+append_time (GString *s, guint64 ns)
+{
+  g_string_append_printf (s, "%" G_GUINT64_FORMAT ".%03uus", ns / 1000, (guint) (ns % 1000));
+}
+
+static int
+compare_guint64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The readable part of a (mangled) kernel name: "_Z6vecAddPfS_i" -> vecAdd,
+ * "kernel(float*)" -> kernel; characters a label cannot hold are dropped. */
+static char *
+kernel_label (const char *name)
+{
+  const char *s = name;
+  gsize n = strlen (name);
+  if (g_str_has_prefix (s, "_Z"))
+    {
+      char *after = NULL;
+      guint64 len = g_ascii_strtoull (s + 2, &after, 10);
+      if (after != s + 2 && len > 0 && len <= strlen (after))
+        {
+          s = after;
+          n = (gsize) len;
+        }
+    }
+  GString *label = g_string_new (NULL);
+  for (gsize i = 0; i < n && s[i] != '(' && label->len < 48; i++)
+    if (g_ascii_isalnum (s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-')
+      g_string_append_c (label, s[i]);
+  return g_string_free (label, FALSE);
+}
+
+static gboolean G_GNUC_PRINTF (3, 4)
+fail (Builder *b, const RecordCall *c, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  located_error_setv (b->error, RECORD_ERROR, RECORD_ERROR_PARSE, b->log->path, c->line, 1,
+                      format, args);
+  va_end (args);
+  return FALSE;
+}
+
+static const char *
+remember (Builder *b, GHashTable *table, guint64 handle, char *name)
+{
+  g_ptr_array_add (b->names, name);
+  g_hash_table_insert (table, g_memdup2 (&handle, sizeof handle), name);
+  return name;
+}
+
+static const char *
+new_stream (Builder *b, guint64 handle, guint64 flags, gint64 priority, const char *why)
+{
+  const char *name = remember (b, b->streams, handle, g_strdup_printf ("s%u", ++b->n_streams));
+  g_string_append_printf (b->text, "stream %s", name);
+  if (flags & 1) /* cudaStreamNonBlocking */
+    g_string_append (b->text, " nonblocking");
+  if (priority != 0)
+    g_string_append_printf (b->text, " priority=%" G_GINT64_FORMAT, priority);
+  if (why != NULL)
+    g_string_append_printf (b->text, "   # %s", why);
+  line_end (b);
+  return name;
+}
+
+/* The schedule's name for a stream handle, declaring it on first use when
+ * the runtime did not create it (the per-thread stream; a library's stream
+ * made through the driver API). */
+static const char *
+stream_name (Builder *b, guint64 handle, gboolean per_thread)
+{
+  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+    return "default";
+  if (handle == 0 || handle == HANDLE_PER_THREAD)
+    {
+      if (!b->per_thread_declared)
+        {
+          g_string_append (b->text, "stream per_thread   # the per-thread default stream");
+          line_end (b);
+          b->per_thread_declared = TRUE;
+        }
+      return "per_thread";
+    }
+  const char *name = g_hash_table_lookup (b->streams, &handle);
+  if (name == NULL)
+    name = new_stream (b, handle, 0, 0, "created outside the runtime API (a library?)");
+  return name;
+}
+
+static const char *
+event_name (Builder *b, guint64 handle)
+{
+  const char *name = g_hash_table_lookup (b->events, &handle);
+  if (name == NULL)
+    name = remember (b, b->events, handle, g_strdup_printf ("e%u", ++b->n_events));
+  return name;
+}
+
+static SimTime
+since_t0 (const Builder *b, guint64 t)
+{
+  return t >= b->t0 ? (SimTime) (t - b->t0) : -(SimTime) (b->t0 - t);
+}
+
+/* Opens an op's statement: its times go into the per-op arrays. */
+static void
+op_times (Builder *b, guint64 issue, SimTime start, SimTime end)
+{
+  SimTime i = since_t0 (b, issue);
+  g_array_append_val (b->issue, i);
+  g_array_append_val (b->start, start);
+  g_array_append_val (b->end, end);
+}
+
+static SimTime
+work_start (const Builder *b, const CallWork *w)
+{
+  return w->timed ? since_t0 (b, w->start) : -1;
+}
+
+static SimTime
+work_end (const Builder *b, const CallWork *w)
+{
+  return w->timed ? since_t0 (b, w->end) : -1;
+}
+
+static gboolean
+write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread)
+{
+  guint kind = (guint) c->a[1];
+  if (kind == KIND_DEFAULT && w->timed)
+    kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
+         : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
+         : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+  const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
+  if (kind == KIND_H2H)
+    return TRUE; /* host to host: host time, no GPU work */
+  if (dir == NULL)
+    return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
+                 "host to device, device to host nor device to device", c->name, c->a[0], kind);
+  if (c->a[0] == 0)
+    return TRUE; /* an empty copy does nothing on the GPU */
+  if (sync)
+    g_string_append_printf (b->text, "memcpy %s ", dir);
+  else
+    g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
+  append_size (b->text, c->a[0]);
+  if (w->pageable)
+    g_string_append (b->text, " pageable");
+  g_string_append_printf (b->text, "   # %s", c->name);
+  if (w->timed)
+    {
+      g_string_append (b->text, ", ");
+      append_time (b->text, w->end - w->start);
+      g_string_append (b->text, " on the GPU");
+    }
+  else
+    {
+      g_string_append (b->text, ", not timed by CUPTI (taken as pinned)");
+      b->rec->n_untimed++;
+    }
+  line_end (b);
+  SimTime start = work_start (b, w), end = work_end (b, w);
+  if (sync)
+    {
+      /* a blocking copy ends for the host when the call returns */
+      start = start >= 0 ? start : since_t0 (b, c->enter);
+      end = MAX (end, since_t0 (b, c->exit));
+    }
+  op_times (b, c->enter, start, end);
+  return TRUE;
+}
+
+static gboolean
+write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread)
+{
+  const RecordWork *k = w->kernel;
+  guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
+  if (grid == 0 || block == 0)
+    return fail (b, c, "%s with %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
+                 " threads: a kernel needs at least one of each", c->name, grid, block);
+  if (grid > G_MAXUINT32 || block > G_MAXUINT32)
+    return fail (b, c, "%s with %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
+                 " threads: more than the schedule language holds", c->name, grid, block);
+  g_string_append_printf (b->text, "kernel %s grid=%" G_GUINT64_FORMAT " block=%" G_GUINT64_FORMAT,
+                          stream_name (b, c->stream, per_thread), grid, block);
+  guint64 smem = k != NULL ? k->a[2] : c->a[2];
+  if (smem > 0)
+    {
+      g_string_append (b->text, " smem=");
+      append_size (b->text, smem);
+    }
+  if (k != NULL && k->a[3] > 0)
+    g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
+  g_string_append (b->text, " time=");
+  guint64 ran = w->timed ? w->end - w->start : 0;
+  append_time (b->text, alone > 0 ? alone : ran);
+  g_autofree char *label = k != NULL ? kernel_label (k->name) : g_strdup ("");
+  if (label[0] != '\0')
+    g_string_append_printf (b->text, " label=%s", label);
+  if (!w->timed)
+    {
+      g_string_append (b->text, "   # not timed by CUPTI: time=0");
+      b->rec->n_untimed++;
+    }
+  else if (alone > 0)
+    {
+      g_string_append (b->text, "   # ran ");
+      append_time (b->text, ran);
+      g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
+    }
+  line_end (b);
+  op_times (b, c->enter, work_start (b, w), work_end (b, w));
+  return TRUE;
+}
+
+/* How much longer than usual a call that does not wait for the GPU took:
+ * the first copy's or launch's set-up inside the runtime (milliseconds),
+ * which the profile's call costs do not include. It becomes host time after
+ * the op when it is at least the call's usual duration and `min_host_ns`.
+ * cudaFree and cudaFreeHost wait for the device and then do host work
+ * (unpinning memory can take milliseconds): what they took after the GPU's
+ * last work ended counts the same way. */
+static guint64
+excess_time (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
+{
+  guint64 took = c->exit > c->enter ? c->exit - c->enter : 0;
+  guint64 extra;
+  if (kind == CALL_FREE)
+    extra = c->exit > MAX (c->enter, b->gpu_done) ? c->exit - MAX (c->enter, b->gpu_done) : 0;
+  else if (kind == CALL_KERNEL || kind == CALL_RECORD || kind == CALL_WAIT
+           || (kind == CALL_COPY && !w->pageable))
+    {
+      const guint64 *usual = g_hash_table_lookup (b->usual, c->name);
+      guint64 median = usual != NULL ? *usual : took;
+      if (took < 2 * median)
+        return 0;
+      extra = took - median;
+    }
+  else
+    return 0;
+  return extra >= b->opt->min_host_ns ? extra : 0;
+}
+
+static void
+find_usual_durations (Builder *b)
+{
+  g_autoptr (GHashTable) all = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                      (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < b->log->calls->len; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      GArray *d = g_hash_table_lookup (all, c->name);
+      if (d == NULL)
+        {
+          d = g_array_new (FALSE, FALSE, sizeof (guint64));
+          g_hash_table_insert (all, (gpointer) c->name, d);
+        }
+      guint64 took = c->exit > c->enter ? c->exit - c->enter : 0;
+      g_array_append_val (d, took);
+    }
+  b->usual = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  GHashTableIter it;
+  gpointer name, durations;
+  g_hash_table_iter_init (&it, all);
+  while (g_hash_table_iter_next (&it, &name, &durations))
+    {
+      GArray *d = durations;
+      g_array_sort (d, compare_guint64);
+      g_hash_table_insert (b->usual, name, g_memdup2 (&g_array_index (d, guint64, d->len / 2),
+                                                      sizeof (guint64)));
+    }
+}
+
+/* Whether a call of this kind becomes an op (not only a declaration, a
+ * comment or host time): what the host time before it is measured up to. */
+static gboolean
+makes_op (CallKind kind, const RecordCall *c)
+{
+  switch (kind)
+    {
+    case CALL_HOST:
+    case CALL_STREAM_CREATE:
+    case CALL_NOT_MODELLED:
+      return FALSE;
+    case CALL_COPY:
+    case CALL_MEMCPY:
+      return c->a[0] > 0 && c->a[1] != KIND_H2H;
+    default:
+      return TRUE;
+    }
+}
+
+/* One call as statements; `modelled` says whether it was an op (for the
+ * host time between ops). */
+static gboolean
+write_call (Builder *b, guint index, gboolean *modelled)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
+  gboolean per_thread;
+  CallKind kind = classify (c->name, &per_thread);
+  guint ops_before = b->issue->len;
+  SimTime enter = since_t0 (b, c->enter), exit = since_t0 (b, MAX (c->exit, c->enter));
+  switch (kind)
+    {
+    case CALL_HOST:
+      break;
+    case CALL_STREAM_CREATE:
+      new_stream (b, c->stream, c->a[0], (gint64) c->a[1], NULL);
+      break;
+    case CALL_COPY:
+    case CALL_MEMCPY:
+      if (!write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
+        return FALSE;
+      break;
+    case CALL_KERNEL:
+      if (!write_kernel (b, c, w, b->alone_time[index], per_thread))
+        return FALSE;
+      break;
+    case CALL_RECORD:
+      g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
+                              stream_name (b, c->stream, per_thread));
+      line_end (b);
+      op_times (b, c->enter, -1, -1);
+      break;
+    case CALL_WAIT:
+      g_string_append_printf (b->text, "wait %s %s", stream_name (b, c->stream, per_thread),
+                              event_name (b, c->event));
+      line_end (b);
+      op_times (b, c->enter, -1, -1);
+      break;
+    case CALL_SYNC_EVENT:
+    case CALL_SYNC_STREAM:
+    case CALL_SYNC_DEVICE:
+    case CALL_FREE:
+      g_string_append_printf (b->text, "sync %s",
+                              kind == CALL_SYNC_EVENT ? event_name (b, c->event)
+                              : kind == CALL_SYNC_STREAM ? stream_name (b, c->stream, per_thread)
+                              : "device");
+      if (kind == CALL_FREE)
+        g_string_append_printf (b->text, "   # %s waits for the device", c->name);
+      line_end (b);
+      op_times (b, c->enter, enter, exit);
+      break;
+    case CALL_NOT_MODELLED:
+      comment (b, "not modelled: %s (its GPU work is missing from predictions)", c->name);
+      b->rec->n_not_modelled++;
+      break;
+    }
+  *modelled = b->issue->len > ops_before;
+  if (*modelled)
+    {
+      guint64 extra = excess_time (b, kind, c, w);
+      if (extra > 0)
+        {
+          g_string_append (b->text, "host ");
+          append_time (b->text, extra);
+          g_string_append_printf (b->text, "   # inside %s, which took ", c->name);
+          append_time (b->text, c->exit - c->enter);
+          g_string_append (b->text, kind == CALL_FREE ? " (host work after the GPU was idle)"
+                                                      : " (set-up beyond its usual time)");
+          line_end (b);
+          SimTime from = since_t0 (b, c->exit - extra);
+          if (kind == CALL_FREE) /* the sync ended where the host work began */
+            g_array_index (b->end, SimTime, b->end->len - 1) = from;
+          op_times (b, c->exit - extra, from, exit);
+        }
+    }
+  if (w->timed)
+    b->gpu_done = MAX (b->gpu_done, w->end);
+  return TRUE;
+}
+
+static int
+compare_start (gconstpointer a, gconstpointer b, gpointer work)
+{
+  const CallWork *x = &((const CallWork *) work)[*(const guint *) a];
+  const CallWork *y = &((const CallWork *) work)[*(const guint *) b];
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Kernels that ran with no other kernel on the GPU, per shape, give the
+ * time= of that shape's kernels that shared it. */
+static void
+find_alone_times (Builder *b)
+{
+  guint n = b->log->calls->len;
+  b->alone_time = g_new0 (guint64, n);
+  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < n; i++)
+    if (b->work[i].kernel != NULL && b->work[i].timed)
+      g_array_append_val (kernels, i);
+  g_array_sort_with_data (kernels, compare_start, b->work);
+  gboolean *shared = g_new0 (gboolean, kernels->len);
+  guint64 latest_end = 0;
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const CallWork *w = &b->work[g_array_index (kernels, guint, i)];
+      shared[i] = i > 0 && latest_end > w->start;
+      if (i + 1 < kernels->len && b->work[g_array_index (kernels, guint, i + 1)].start < w->end)
+        shared[i] = TRUE;
+      latest_end = MAX (latest_end, w->end);
+    }
+  /* shape key -> durations alone */
+  GHashTable *alone = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                             (GDestroyNotify) g_array_unref);
+  char **keys = g_new0 (char *, kernels->len);
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      const RecordWork *k = b->work[g_array_index (kernels, guint, i)].kernel;
+      keys[i] = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                 k->name, k->a[0], k->a[1], k->a[2]);
+      if (shared[i])
+        continue;
+      GArray *times = g_hash_table_lookup (alone, keys[i]);
+      if (times == NULL)
+        {
+          times = g_array_new (FALSE, FALSE, sizeof (guint64));
+          g_hash_table_insert (alone, g_strdup (keys[i]), times);
+        }
+      guint64 d = k->end - k->start;
+      g_array_append_val (times, d);
+    }
+  for (guint i = 0; i < kernels->len; i++)
+    {
+      GArray *times = shared[i] ? g_hash_table_lookup (alone, keys[i]) : NULL;
+      if (times == NULL)
+        continue;
+      g_array_sort (times, compare_guint64);
+      guint64 median = g_array_index (times, guint64, times->len / 2);
+      b->alone_time[g_array_index (kernels, guint, i)] = MAX (median, 1);
+    }
+  for (guint i = 0; i < kernels->len; i++)
+    g_free (keys[i]);
+  g_free (keys);
+  g_hash_table_unref (alone);
+  g_free (shared);
+  g_array_unref (kernels);
+}
+
+/* Each kernel and copy record joined to the runtime call that started it:
+ * by the runtime correlation id, or through the driver call it made. */
+static void
+join_work (Builder *b)
+{
+  guint n = b->log->calls->len;
+  b->work = g_new0 (CallWork, n);
+  b->by_correlation = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 corr = g_array_index (b->log->calls, RecordCall, i).correlation;
+      if (corr != 0)
+        g_hash_table_insert (b->by_correlation, GUINT_TO_POINTER (corr), GUINT_TO_POINTER (i + 1));
+    }
+  for (guint j = 0; j < b->log->works->len; j++)
+    {
+      const RecordWork *r = &g_array_index (b->log->works, RecordWork, j);
+      guint32 tries[3] = { r->runtime_correlation, r->correlation,
+                           GPOINTER_TO_UINT (g_hash_table_lookup (b->log->links,
+                                                                  GUINT_TO_POINTER (r->correlation))) };
+      guint call = 0;
+      for (guint t = 0; t < 3 && call == 0; t++)
+        if (tries[t] != 0)
+          call = GPOINTER_TO_UINT (g_hash_table_lookup (b->by_correlation, GUINT_TO_POINTER (tries[t])));
+      if (call == 0)
+        continue;
+      CallWork *w = &b->work[call - 1];
+      w->start = w->timed ? MIN (w->start, r->start) : r->start;
+      w->end = w->timed ? MAX (w->end, r->end) : r->end;
+      w->timed = TRUE;
+      if (r->is_kernel)
+        w->kernel = r;
+      else
+        {
+          w->copy_kind = (guint) r->a[1];
+          w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
+        }
+    }
+}
+
+static guint
+count_threads (const RecordLog *log)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < log->calls->len; i++)
+    g_hash_table_add (seen, GUINT_TO_POINTER (g_array_index (log->calls, RecordCall, i).thread));
+  return g_hash_table_size (seen);
+}
+
+static int
+compare_enter (gconstpointer a, gconstpointer b, gpointer calls)
+{
+  const RecordCall *x = &g_array_index ((GArray *) calls, RecordCall, *(const guint *) a);
+  const RecordCall *y = &g_array_index ((GArray *) calls, RecordCall, *(const guint *) b);
+  if (x->enter != y->enter)
+    return x->enter < y->enter ? -1 : 1;
+  return *(const guint *) a < *(const guint *) b ? -1 : 1;
+}
+
+static void
+write_header (Builder *b)
+{
+  for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
+    comment (b, "%s", *h);
+  comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
+           " ns are left out.", b->opt->min_host_ns);
+  if (b->rec->n_threads > 1)
+    comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
+             "the order they began.", b->rec->n_threads);
+  if (b->log->incomplete != NULL)
+    comment (b, "The recording is incomplete: %s.", b->log->incomplete);
+  if (b->opt->connections > 0)
+    {
+      g_string_append_printf (b->text, "connections %u", b->opt->connections);
+      line_end (b);
+    }
+}
+
+RecordSchedule *
+record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **error)
+{
+  g_return_val_if_fail (log != NULL && opt != NULL, NULL);
+  RecordSchedule *rec = g_new0 (RecordSchedule, 1);
+  Builder b = {
+    .log = log, .opt = opt, .text = g_string_new (NULL), .rec = rec, .error = error,
+    .issue = g_array_new (FALSE, FALSE, sizeof (SimTime)),
+    .start = g_array_new (FALSE, FALSE, sizeof (SimTime)),
+    .end = g_array_new (FALSE, FALSE, sizeof (SimTime)),
+    .streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+    .events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+    .names = g_ptr_array_new_with_free_func (g_free),
+  };
+  rec->n_threads = count_threads (log);
+  join_work (&b);
+  find_alone_times (&b);
+  find_usual_durations (&b);
+  write_header (&b);
+
+  guint n = log->calls->len;
+  guint *order = g_new (guint, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    order[i] = i;
+  g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
+
+  /* The first op's call is time 0; what came before it is set-up. */
+  gboolean ok = TRUE, started = FALSE;
+  guint64 last_exit = 0;
+  for (guint k = 0; k < n && ok; k++)
+    {
+      const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
+      gboolean per_thread;
+      CallKind kind = classify (c->name, &per_thread);
+      gboolean op = makes_op (kind, c);
+      if (!started && op)
+        {
+          started = TRUE;
+          b.t0 = c->enter;
+          last_exit = c->enter;
+        }
+      if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
+        {
+          g_string_append (b.text, "host ");
+          append_time (b.text, c->enter - last_exit);
+          line_end (&b);
+          op_times (&b, last_exit, since_t0 (&b, last_exit), since_t0 (&b, c->enter));
+        }
+      gboolean modelled = FALSE;
+      ok = write_call (&b, order[k], &modelled);
+      if (modelled)
+        last_exit = MAX (c->exit, c->enter);
+    }
+  g_free (order);
+
+  rec->n_ops = b.issue->len;
+  rec->issue = (SimTime *) g_array_free (b.issue, FALSE);
+  rec->start = (SimTime *) g_array_free (b.start, FALSE);
+  rec->end = (SimTime *) g_array_free (b.end, FALSE);
+  rec->text = g_string_free (b.text, FALSE);
+  g_hash_table_unref (b.streams);
+  g_hash_table_unref (b.events);
+  g_ptr_array_unref (b.names);
+  g_hash_table_unref (b.by_correlation);
+  g_free (b.work);
+  g_free (b.alone_time);
+  g_hash_table_unref (b.usual);
+  if (!ok)
+    {
+      record_schedule_free (rec);
+      return NULL;
+    }
+  return rec;
+}
+
+void
+record_schedule_free (RecordSchedule *rec)
+{
+  if (rec == NULL)
+    return;
+  g_free (rec->text);
+  g_free (rec->issue);
+  g_free (rec->start);
+  g_free (rec->end);
+  g_free (rec);
+}

@@ -1,0 +1,55 @@
+/* record_schedule.h: a recorded program (record_log.h) turned into a schedule, and the times it measured.
+ *
+ * Each runtime call the language can express becomes a statement, in the
+ * order the calls began: cudaStreamCreate* a `stream` (in creation order,
+ * where it was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when
+ * CUPTI saw pageable host memory), cudaMemcpy `memcpy`, cudaLaunchKernel*
+ * `kernel` (grid and block as thread counts, smem= and regs= as CUPTI
+ * reported them, label= from the kernel's name), cudaEventRecord `record`,
+ * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
+ * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
+ * for the device, `sync device`. Host time between two such calls becomes
+ * `host` when it is at least `min_host_ns`; what ran before the first one
+ * (context creation, allocations) is left out. Calls that put work on the
+ * GPU that the language cannot express (cudaMemsetAsync, 2D copies, graphs,
+ * host functions, ...) become comments and are counted: their GPU time is
+ * missing from a prediction. Every other call is host time.
+ *
+ * A kernel's time= is how long it ran. A kernel that ran alongside another
+ * kernel was slowed by the sharing, which the model adds itself; so when
+ * launches of the same kernel (name, grid, block, shared memory) ran alone,
+ * their median is used instead, and the statement's comment says which. */
+#ifndef RECORD_SCHEDULE_H
+#define RECORD_SCHEDULE_H
+
+#include <glib.h>
+#include "record_log.h"
+#include "sim_time.h"
+
+typedef struct
+{
+  guint64 min_host_ns; /* shorter host gaps are left out */
+  guint connections;   /* `connections N` when not 0 */
+  const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
+} RecordOptions;
+
+typedef struct
+{
+  char *text;          /* the schedule */
+  gsize n_ops;         /* statements that are ops, in order */
+  SimTime *issue;      /* per op, ns from the first op's call */
+  SimTime *start;      /* -1 where nothing timed it (records and waits: */
+  SimTime *end;        /*   marker_times.h derives them) */
+  guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
+  guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_threads;     /* host threads that made CUDA calls */
+} RecordSchedule;
+
+/* Fails (RECORD_ERROR_PARSE, naming the log's line) when a call makes no
+ * sense in the language: an unknown copy direction, a kernel of no blocks. */
+RecordSchedule *record_schedule_build (const RecordLog *log, const RecordOptions *options,
+                                       GError **error);
+void record_schedule_free (RecordSchedule *rec);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RecordSchedule, record_schedule_free)
+
+#endif /* RECORD_SCHEDULE_H */
