@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-${STREAMSIM_FUZZ_SECONDS:-60}}"
 dir="${STREAMSIM_FUZZ_DIR:-build-fuzz}"
 streamsim_install_deps clang libclang-rt-14-dev
-targets=(fuzz_schedule fuzz_profile fuzz_timeline fuzz_predict)
+targets=(fuzz_schedule fuzz_profile fuzz_timeline fuzz_predict fuzz_record)
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 mkdir -p "$dir"
@@ -29,7 +29,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 status=0
-for target in schedule profile timeline predict; do
+for target in schedule profile timeline predict record; do
   work="$dir/corpus/$target"
   findings="$dir/findings"
   log="$dir/fuzz-$target.log"

@@ -305,6 +305,22 @@ test_schedule_errors (void)
   g_assert_null (rec);
   g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cudaLaunchKernel with 0 blocks"));
+
+  /* Past the language's own limits (CUDA's too: at most 1024 threads a
+   * block), found by parsing the schedule back, named at the call's line. */
+  const char *too_wide =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1\t2\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t2\t0xa1\t0x0\t4\t2048\t0\n"
+    "end\t2\t0\n";
+  g_clear_error (&error);
+  g_autoptr (RecordLog) wide = parse (too_wide, &error);
+  g_assert_no_error (error);
+  g_autoptr (RecordSchedule) none = record_schedule_build (wide, &opt, &error);
+  g_assert_null (none);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, "test.log:3:1: the schedule language cannot "
+                                                   "express this call: block=2048"));
 }
 
 int

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "located_error.h"
 #include "record_schedule.h"
+#include "schedule.h"
 
 /* The runtime's special stream handles (driver_types.h). */
 #define HANDLE_LEGACY 0x1u
@@ -92,6 +93,8 @@ typedef struct
   const RecordLog *log;
   const RecordOptions *opt;
   GString *text;
+  GArray *origin;       /* per text line, the log line of the call it came from (0: none) */
+  guint call_line;      /* the log line of the call being written */
   GArray *issue, *start, *end;
   GHashTable *streams;  /* handle -> name (owned strings in `names`) */
   GHashTable *events;
@@ -112,6 +115,7 @@ static void
 line_end (Builder *b)
 {
   g_string_append_c (b->text, '\n');
+  g_array_append_val (b->origin, b->call_line);
 }
 
 static void G_GNUC_PRINTF (2, 3)
@@ -443,6 +447,7 @@ write_call (Builder *b, guint index, gboolean *modelled)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
+  b->call_line = c->line;
   gboolean per_thread;
   CallKind kind = classify (c->name, &per_thread);
   guint ops_before = b->issue->len;
@@ -662,6 +667,32 @@ write_header (Builder *b)
     }
 }
 
+/* The schedule language has limits of its own (block= at most 1024, ...)
+ * that a log, written by hand or damaged, may exceed. Rather than repeat
+ * them here, the text is parsed back, and a statement it refuses is
+ * reported at the log line of the call it came from. */
+static gboolean
+check_parses (Builder *b)
+{
+  g_autoptr (GError) why = NULL;
+  const char *name = "recorded.sched";
+  g_autoptr (Schedule) sched = schedule_parse_text (name, b->text->str, b->text->len, NULL, &why);
+  if (sched != NULL)
+    return TRUE;
+  const char *rest = why->message;
+  guint64 line = 0;
+  if (g_str_has_prefix (rest, name) && rest[strlen (name)] == ':')
+    {
+      char *after = NULL;
+      line = g_ascii_strtoull (rest + strlen (name) + 1, &after, 10);
+      rest = strstr (after, ": ") != NULL ? strstr (after, ": ") + 2 : rest;
+    }
+  guint at = line >= 1 && line <= b->origin->len ? g_array_index (b->origin, guint, line - 1) : 0;
+  located_error_set (b->error, RECORD_ERROR, RECORD_ERROR_PARSE, b->log->path, MAX (at, 1), 1,
+                     "the schedule language cannot express this call: %s", rest);
+  return FALSE;
+}
+
 RecordSchedule *
 record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **error)
 {
@@ -675,6 +706,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
     .events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
     .names = g_ptr_array_new_with_free_func (g_free),
+    .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
   };
   rec->n_threads = count_threads (log);
   join_work (&b);
@@ -703,6 +735,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           b.t0 = c->enter;
           last_exit = c->enter;
         }
+      b.call_line = c->line;
       if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
         {
           g_string_append (b.text, "host ");
@@ -716,6 +749,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
         last_exit = MAX (c->exit, c->enter);
     }
   g_free (order);
+  if (ok)
+    ok = check_parses (&b);
 
   rec->n_ops = b.issue->len;
   rec->issue = (SimTime *) g_array_free (b.issue, FALSE);
@@ -729,6 +764,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.work);
   g_free (b.alone_time);
   g_hash_table_unref (b.usual);
+  g_array_unref (b.origin);
   if (!ok)
     {
       record_schedule_free (rec);

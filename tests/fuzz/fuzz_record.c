@@ -1,0 +1,50 @@
+/* fuzz_record.c: libFuzzer target for the recorder's log (record_log_read) and the schedule made from it.
+ *
+ * Beyond "no crash": whatever log is accepted, the schedule made from it
+ * parses back with the same number of ops and their times, which is what
+ * `streamsim-validate --record` relies on before it writes anything. */
+#include <string.h>
+#include "fuzz_input.h"
+#include "fuzz_printable.h"
+#include "record_log.h"
+#include "record_schedule.h"
+#include "schedule.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  const char *path = fuzz_input_write (data, size, ".log");
+  GError *error = NULL;
+  RecordLog *log = record_log_read (path, &error);
+  if (log == NULL)
+    {
+      g_assert (error != NULL);
+      if (error->code == RECORD_ERROR_PARSE)
+        {
+          g_assert (fuzz_is_about (error->message, path));
+          fuzz_assert_printable (error->message);
+        }
+      g_clear_error (&error);
+      return 0;
+    }
+  RecordOptions opt = { .min_host_ns = 2000, .connections = 8 };
+  RecordSchedule *rec = record_schedule_build (log, &opt, &error);
+  if (rec == NULL)
+    {
+      g_assert (error != NULL && error->code == RECORD_ERROR_PARSE);
+      g_assert (fuzz_is_about (error->message, path));
+      g_clear_error (&error);
+    }
+  else
+    {
+      Schedule *sched = schedule_parse_text ("recorded.sched", rec->text, strlen (rec->text),
+                                             NULL, &error);
+      if (sched == NULL)
+        g_error ("the recorded schedule does not parse: %s\n%s", error->message, rec->text);
+      g_assert (schedule_n_ops (sched) == rec->n_ops);
+      schedule_free (sched);
+      record_schedule_free (rec);
+    }
+  record_log_free (log);
+  return 0;
+}
