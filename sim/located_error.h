@@ -19,4 +19,11 @@ void located_error_setv (GError **error, GQuark domain, gint code, const char *p
                          guint line, guint column, const char *format, va_list args)
   G_GNUC_PRINTF (7, 0);
 
+/* TRUE when text[0..len) is UTF-8 without NUL bytes. Otherwise sets a
+ * located error at the first bad byte (its column counted in characters):
+ * "PATH:LINE:COLUMN: invalid UTF-8; a WHAT is UTF-8 text" (or "a NUL
+ * byte; ..."). The timeline, profile and recorder-log readers share it. */
+gboolean located_error_check_utf8 (GError **error, GQuark domain, gint code, const char *path,
+                                   const char *text, gsize len, const char *what);
+
 #endif /* LOCATED_ERROR_H */

@@ -101,27 +101,6 @@ column_of (const char *line_start, const char *p)
 }
 
 static gboolean
-check_text (const char *path, const char *text, gsize len, GError **error)
-{
-  const char *bad;
-  if (g_utf8_validate_len (text, len, &bad))
-    return TRUE;
-
-  guint line = 1;
-  const char *line_start = text;
-  for (const char *p = text; p < bad; p++)
-    if (*p == '\n')
-      {
-        line++;
-        line_start = p + 1;
-      }
-  set_error (error, PROFILE_ERROR_PARSE, path, line, column_of (line_start, bad),
-             "%s; a profile is UTF-8 text",
-             *bad == '\0' ? "a NUL byte" : "invalid UTF-8");
-  return FALSE;
-}
-
-static gboolean
 only_blanks (const char *p, const char *end)
 {
   for (; p < end; p++)
@@ -479,7 +458,8 @@ load_text (Loader *loader, const char *path, const char *text, gsize len, GError
   if (len >= 3 && memcmp (text, "\xEF\xBB\xBF", 3) == 0)
     text += 3, len -= 3;
   ProfileSource src = { .path = path, .text = text, .len = len };
-  gboolean ok = check_text (path, text, len, error)
+  gboolean ok = located_error_check_utf8 (error, PROFILE_ERROR, PROFILE_ERROR_PARSE, path, text,
+                                          len, "profile")
                 && source_scan (&src, error)
                 && source_parse (&src, error);
 

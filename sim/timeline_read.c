@@ -421,21 +421,9 @@ static gboolean
 read_contents (Timeline *timeline, const char *path, const char *data, gsize len,
                GError **error)
 {
-  const char *bad;
-  if (!g_utf8_validate_len (data, len, &bad))
-    {
-      guint line = 1;
-      const char *line_start = data;
-      for (const char *p = data; p < bad; p++)
-        if (*p == '\n')
-          {
-            line++;
-            line_start = p + 1;
-          }
-      set_parse_error (error, path, line, (guint) g_utf8_strlen (line_start, bad - line_start) + 1,
-                       "%s; a timeline is UTF-8 text", *bad == '\0' ? "a NUL byte" : "invalid UTF-8");
-      return FALSE;
-    }
+  if (!located_error_check_utf8 (error, TIMELINE_ERROR, TIMELINE_ERROR_PARSE, path, data, len,
+                                 "timeline"))
+    return FALSE;
 
   CsvReader r = { path, data, data + len, data, 1, NULL, 0 };
   /* A byte order mark, as spreadsheets write. */

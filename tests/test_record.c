@@ -286,7 +286,8 @@ test_log_errors (void)
   assert_log_error ("streamsim-record\t1\n"
                     "frob\n",
                     "test.log:2:1: unknown record \"frob\"");
-  assert_log_error ("streamsim-record\t1\n\xff\n", "test.log:2:1: not UTF-8");
+  assert_log_error ("streamsim-record\t1\n\xff\n",
+                    "test.log:2:1: invalid UTF-8; a recorder log is UTF-8 text");
 }
 
 /* A launch of no blocks cannot be a statement: the message names the log's line. */

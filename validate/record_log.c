@@ -175,21 +175,9 @@ record_log_parse (const char *path, const char *text, gsize length, GError **err
 {
   g_return_val_if_fail (text != NULL, NULL);
   const char *name = input_file_name (path);
-  const char *bad = NULL;
-  if (!g_utf8_validate (text, (gssize) length, &bad))
-    {
-      guint line = 1;
-      const char *start = text;
-      for (const char *s = text; s < bad; s++)
-        if (*s == '\n')
-          {
-            line++;
-            start = s + 1;
-          }
-      located_error_set (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, line,
-                         (guint) (bad - start) + 1, "not UTF-8 text: is this a recorder log?");
-      return NULL;
-    }
+  if (!located_error_check_utf8 (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, text, length,
+                                 "recorder log"))
+    return NULL;
   RecordLog *log = g_new0 (RecordLog, 1);
   log->path = g_strdup (name);
   log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
