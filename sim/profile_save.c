@@ -3,6 +3,7 @@
 #include "output_file.h"
 #include "profile_file.h"
 #include "profile_keys.h"
+#include "units.h"
 
 
 /* Exact: a time in ns always has at most 9 decimals of a second. */
@@ -35,16 +36,6 @@ format_time (SimTime ns)
         return g_strdup_printf ("%" G_GINT64_FORMAT ".%s%s", whole, digits, units[i].unit);
       }
   return g_strdup_printf ("%" G_GINT64_FORMAT "ns", ns);
-}
-
-static char *
-format_size (guint64 bytes)
-{
-  if (bytes != 0 && bytes % (1024 * 1024) == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "MiB", bytes / (1024 * 1024));
-  if (bytes != 0 && bytes % 1024 == 0)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "KiB", bytes / 1024);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT "B", bytes);
 }
 
 static void
@@ -107,7 +98,7 @@ format_value (const EngProfile *profile, const ProfileKey *key)
     case PROFILE_KEY_TIME:
       return format_time (*(const SimTime *) field);
     case PROFILE_KEY_SIZE:
-      return format_size (*(const guint64 *) field);
+      return units_format_exact_size (*(const guint64 *) field);
     case PROFILE_KEY_BANDWIDTH:
       return format_bandwidth (*(const double *) field);
     case PROFILE_KEY_FRACTION:

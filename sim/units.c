@@ -338,3 +338,13 @@ units_format_size (guint64 bytes)
 
   return format_scaled ("", bytes, 1024, names, G_N_ELEMENTS (names));
 }
+
+char *
+units_format_exact_size (guint64 bytes)
+{
+  if (bytes != 0 && bytes % (1024 * 1024) == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "MiB", bytes / (1024 * 1024));
+  if (bytes != 0 && bytes % 1024 == 0)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT "KiB", bytes / 1024);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "B", bytes);
+}

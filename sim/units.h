@@ -30,4 +30,8 @@ gboolean units_parse_uint (const char *text, guint64 max, guint64 *value, const 
 char *units_format_time (SimTime ns);
 char *units_format_size (guint64 bytes);
 
+/* A size exactly, as units_parse_size reads it back and a person would
+ * write it: "4MiB", "1KiB", "1000B" (profiles, recorded schedules). */
+char *units_format_exact_size (guint64 bytes);
+
 #endif /* UNITS_H */

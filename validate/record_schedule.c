@@ -4,6 +4,7 @@
 #include "located_error.h"
 #include "record_schedule.h"
 #include "schedule.h"
+#include "units.h"
 
 /* The runtime's special stream handles (driver_types.h). */
 #define HANDLE_LEGACY 0x1u
@@ -132,12 +133,8 @@ comment (Builder *b, const char *format, ...)
 static void
 append_size (GString *s, guint64 bytes)
 {
-  if (bytes != 0 && bytes % (1u << 20) == 0)
-    g_string_append_printf (s, "%" G_GUINT64_FORMAT "MiB", bytes >> 20);
-  else if (bytes != 0 && bytes % 1024 == 0)
-    g_string_append_printf (s, "%" G_GUINT64_FORMAT "KiB", bytes >> 10);
-  else
-    g_string_append_printf (s, "%" G_GUINT64_FORMAT "B", bytes);
+  g_autofree char *text = units_format_exact_size (bytes);
+  g_string_append (s, text);
 }
 
 /* Nanoseconds exactly, as microseconds with three decimals. */
