@@ -53,8 +53,7 @@ number (const LogLine *l, guint field, guint base, guint64 max, guint64 *out)
         return fail (l, field, "expected a handle such as 0x7f3a00001000, found \"%s\"", text);
       text += 2;
     }
-  g_autoptr (GError) why = NULL;
-  if (!g_ascii_string_to_unsigned (text, base, 0, max, out, &why))
+  if (!g_ascii_string_to_unsigned (text, base, 0, max, out, NULL))
     return fail (l, field, "expected a whole number, found \"%s\"", l->fields[field]);
   return TRUE;
 }

@@ -58,7 +58,7 @@ static const struct
  * left out of the schedule, and said so. */
 static const char *const gpu_work_prefixes[] = {
   "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
-  "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync", "cudaMemcpyPeer",
+  "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync",
 };
 
 /* The name without a per-thread-default-stream suffix; *per_thread set when
@@ -258,6 +258,26 @@ op_times (Builder *b, guint64 issue, SimTime start, SimTime end)
   g_array_append_val (b->end, end);
 }
 
+/* How long a call ran on the host; 0 for one the recorder saw no return of. */
+static guint64
+call_took (const RecordCall *c)
+{
+  return c->exit > c->enter ? c->exit - c->enter : 0;
+}
+
+/* A `host` statement for host work from `from` to `to` (CUPTI clock);
+ * `why`, when not NULL, ends it as a comment. */
+static void
+write_host (Builder *b, guint64 from, guint64 to, const char *why)
+{
+  g_string_append (b->text, "host ");
+  append_time (b->text, to - from);
+  if (why != NULL)
+    g_string_append_printf (b->text, "   # %s", why);
+  line_end (b);
+  op_times (b, from, since_t0 (b, from), since_t0 (b, to));
+}
+
 static SimTime
 work_start (const Builder *b, const CallWork *w)
 {
@@ -279,13 +299,9 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
          : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
          : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
   const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
-  if (kind == KIND_H2H)
-    return TRUE; /* host to host: host time, no GPU work */
   if (dir == NULL)
     return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
                  "host to device, device to host nor device to device", c->name, c->a[0], kind);
-  if (c->a[0] == 0)
-    return TRUE; /* an empty copy does nothing on the GPU */
   if (sync)
     g_string_append_printf (b->text, "memcpy %s ", dir);
   else
@@ -325,9 +341,6 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
   if (grid == 0 || block == 0)
     return fail (b, c, "%s with %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
                  " threads: a kernel needs at least one of each", c->name, grid, block);
-  if (grid > G_MAXUINT32 || block > G_MAXUINT32)
-    return fail (b, c, "%s with %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
-                 " threads: more than the schedule language holds", c->name, grid, block);
   g_string_append_printf (b->text, "kernel %s grid=%" G_GUINT64_FORMAT " block=%" G_GUINT64_FORMAT,
                           stream_name (b, c->stream, per_thread), grid, block);
   guint64 smem = k != NULL ? k->a[2] : c->a[2];
@@ -370,7 +383,7 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
 static guint64
 excess_time (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
 {
-  guint64 took = c->exit > c->enter ? c->exit - c->enter : 0;
+  guint64 took = call_took (c);
   guint64 extra;
   if (kind == CALL_FREE)
     extra = c->exit > MAX (c->enter, b->gpu_done) ? c->exit - MAX (c->enter, b->gpu_done) : 0;
@@ -402,7 +415,7 @@ find_usual_durations (Builder *b)
           d = g_array_new (FALSE, FALSE, sizeof (guint64));
           g_hash_table_insert (all, (gpointer) c->name, d);
         }
-      guint64 took = c->exit > c->enter ? c->exit - c->enter : 0;
+      guint64 took = call_took (c);
       g_array_append_val (d, took);
     }
   b->usual = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
@@ -431,23 +444,20 @@ makes_op (CallKind kind, const RecordCall *c)
       return FALSE;
     case CALL_COPY:
     case CALL_MEMCPY:
+      /* host to host, or empty: no GPU work, host time */
       return c->a[0] > 0 && c->a[1] != KIND_H2H;
     default:
       return TRUE;
     }
 }
 
-/* One call as statements; `modelled` says whether it was an op (for the
- * host time between ops). */
+/* One call as statements: `kind` and `per_thread` as classify() found
+ * them, `op` as makes_op() decided. */
 static gboolean
-write_call (Builder *b, guint index, gboolean *modelled)
+write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolean op)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
-  b->call_line = c->line;
-  gboolean per_thread;
-  CallKind kind = classify (c->name, &per_thread);
-  guint ops_before = b->issue->len;
   SimTime enter = since_t0 (b, c->enter), exit = since_t0 (b, MAX (c->exit, c->enter));
   switch (kind)
     {
@@ -458,7 +468,7 @@ write_call (Builder *b, guint index, gboolean *modelled)
       break;
     case CALL_COPY:
     case CALL_MEMCPY:
-      if (!write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
+      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
         return FALSE;
       break;
     case CALL_KERNEL:
@@ -495,24 +505,17 @@ write_call (Builder *b, guint index, gboolean *modelled)
       b->rec->n_not_modelled++;
       break;
     }
-  *modelled = b->issue->len > ops_before;
-  if (*modelled)
+  guint64 extra = op ? excess_time (b, kind, c, w) : 0;
+  if (extra > 0)
     {
-      guint64 extra = excess_time (b, kind, c, w);
-      if (extra > 0)
-        {
-          g_string_append (b->text, "host ");
-          append_time (b->text, extra);
-          g_string_append_printf (b->text, "   # inside %s, which took ", c->name);
-          append_time (b->text, c->exit - c->enter);
-          g_string_append (b->text, kind == CALL_FREE ? " (host work after the GPU was idle)"
-                                                      : " (set-up beyond its usual time)");
-          line_end (b);
-          SimTime from = since_t0 (b, c->exit - extra);
-          if (kind == CALL_FREE) /* the sync ended where the host work began */
-            g_array_index (b->end, SimTime, b->end->len - 1) = from;
-          op_times (b, c->exit - extra, from, exit);
-        }
+      g_autoptr (GString) why = g_string_new (NULL);
+      g_string_append_printf (why, "inside %s, which took ", c->name);
+      append_time (why, call_took (c));
+      g_string_append (why, kind == CALL_FREE ? " (host work after the GPU was idle)"
+                                              : " (set-up beyond its usual time)");
+      if (kind == CALL_FREE) /* the sync ended where the host work began */
+        g_array_index (b->end, SimTime, b->end->len - 1) = since_t0 (b, c->exit - extra);
+      write_host (b, c->exit - extra, c->exit, why->str);
     }
   if (w->timed)
     b->gpu_done = MAX (b->gpu_done, w->end);
@@ -666,16 +669,26 @@ write_header (Builder *b)
 
 /* The schedule language has limits of its own (block= at most 1024, ...)
  * that a log, written by hand or damaged, may exceed. Rather than repeat
- * them here, the text is parsed back, and a statement it refuses is
- * reported at the log line of the call it came from. */
-static gboolean
-check_parses (Builder *b)
+ * them here, the text is parsed back (the result is kept for the caller),
+ * and a statement it refuses is reported at the log line of the call it
+ * came from. */
+static Schedule *
+parse_back (Builder *b)
 {
   g_autoptr (GError) why = NULL;
   const char *name = "recorded.sched";
-  g_autoptr (Schedule) sched = schedule_parse_text (name, b->text->str, b->text->len, NULL, &why);
+  Schedule *sched = schedule_parse_text (name, b->text->str, b->text->len, NULL, &why);
+  if (sched != NULL && schedule_n_ops (sched) != b->issue->len)
+    {
+      located_error_set (b->error, RECORD_ERROR, RECORD_ERROR_PARSE, b->log->path, 1, 1,
+                         "the schedule has %zu ops where %u were recorded (a bug in the "
+                         "recorder: please report it with this log)",
+                         (size_t) schedule_n_ops (sched), b->issue->len);
+      schedule_free (sched);
+      return NULL;
+    }
   if (sched != NULL)
-    return TRUE;
+    return sched;
   const char *rest = why->message;
   guint64 line = 0;
   if (g_str_has_prefix (rest, name) && rest[strlen (name)] == ':')
@@ -687,7 +700,7 @@ check_parses (Builder *b)
   guint at = line >= 1 && line <= b->origin->len ? g_array_index (b->origin, guint, line - 1) : 0;
   located_error_set (b->error, RECORD_ERROR, RECORD_ERROR_PARSE, b->log->path, MAX (at, 1), 1,
                      "the schedule language cannot express this call: %s", rest);
-  return FALSE;
+  return NULL;
 }
 
 RecordSchedule *
@@ -734,20 +747,14 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
         }
       b.call_line = c->line;
       if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
-        {
-          g_string_append (b.text, "host ");
-          append_time (b.text, c->enter - last_exit);
-          line_end (&b);
-          op_times (&b, last_exit, since_t0 (&b, last_exit), since_t0 (&b, c->enter));
-        }
-      gboolean modelled = FALSE;
-      ok = write_call (&b, order[k], &modelled);
-      if (modelled)
+        write_host (&b, last_exit, c->enter, NULL);
+      ok = write_call (&b, order[k], kind, per_thread, op);
+      if (op)
         last_exit = MAX (c->exit, c->enter);
     }
   g_free (order);
   if (ok)
-    ok = check_parses (&b);
+    ok = (rec->schedule = parse_back (&b)) != NULL;
 
   rec->n_ops = b.issue->len;
   rec->issue = (SimTime *) g_array_free (b.issue, FALSE);
@@ -776,6 +783,8 @@ record_schedule_free (RecordSchedule *rec)
   if (rec == NULL)
     return;
   g_free (rec->text);
+  if (rec->schedule != NULL)
+    schedule_free (rec->schedule);
   g_free (rec->issue);
   g_free (rec->start);
   g_free (rec->end);

@@ -24,6 +24,7 @@
 
 #include <glib.h>
 #include "record_log.h"
+#include "schedule.h"
 #include "sim_time.h"
 
 typedef struct
@@ -36,7 +37,8 @@ typedef struct
 typedef struct
 {
   char *text;          /* the schedule */
-  gsize n_ops;         /* statements that are ops, in order */
+  Schedule *schedule;  /* the text, parsed back (named "recorded.sched") */
+  gsize n_ops;         /* statements that are ops, in order: schedule_n_ops (schedule) */
   SimTime *issue;      /* per op, ns from the first op's call */
   SimTime *start;      /* -1 where nothing timed it (records and waits: */
   SimTime *end;        /*   marker_times.h derives them) */
@@ -46,7 +48,8 @@ typedef struct
 } RecordSchedule;
 
 /* Fails (RECORD_ERROR_PARSE, naming the log's line) when a call makes no
- * sense in the language: an unknown copy direction, a kernel of no blocks. */
+ * sense in the language: an unknown copy direction, a kernel of no blocks,
+ * a value past the language's limits. */
 RecordSchedule *record_schedule_build (const RecordLog *log, const RecordOptions *options,
                                        GError **error);
 void record_schedule_free (RecordSchedule *rec);
