@@ -567,9 +567,9 @@ check_copies (EngCheck *check)
       {
         const Span *s = &g_array_index (by_engine[e], Span, k);
         const SchedOp *sop = sop_of (check, s->op);
-        const EngLink *link = eng_profile_link (p, &sop->u.copy);
-        SimTime solo = link->latency
-                       + (SimTime) llround ((double) sop->u.copy.bytes / link->bandwidth * 1e9);
+        EngLink link = eng_profile_link (p, &sop->u.copy);
+        SimTime solo = link.latency
+                       + (SimTime) llround ((double) sop->u.copy.bytes / link.bandwidth * 1e9);
         SimTime took = s->end - s->start;
         SimTime shared = 0;
         guint met = 0;

@@ -54,9 +54,9 @@ eng_copy_engine_of (const EngSim *sim, const SchedOp *sop)
 SimTime
 eng_copy_solo_time (const EngSim *sim, const SchedOp *sop)
 {
-  const EngLink *link = eng_profile_link (&sim->profile, &sop->u.copy);
-  double transfer = (double) sop->u.copy.bytes / link->bandwidth * 1e9;
-  return link->latency + (SimTime) llround (transfer);
+  EngLink link = eng_profile_link (&sim->profile, &sop->u.copy);
+  double transfer = (double) sop->u.copy.bytes / link.bandwidth * 1e9;
+  return link.latency + (SimTime) llround (transfer);
 }
 
 static void copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);

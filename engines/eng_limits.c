@@ -63,20 +63,8 @@ op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArra
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       {
-        const EngLink *link;
-        switch (op->u.copy.dir)
-          {
-          case SCHED_DIR_H2D:
-            link = op->u.copy.pageable ? &p->h2d_pageable : &p->h2d_pinned;
-            break;
-          case SCHED_DIR_D2H:
-            link = op->u.copy.pageable ? &p->d2h_pageable : &p->d2h_pinned;
-            break;
-          default:
-            link = &p->d2d;
-            break;
-          }
-        double solo = (double) link->latency + (double) op->u.copy.bytes / link->bandwidth * 1e9;
+        EngLink link = eng_profile_link (p, &op->u.copy);
+        double solo = (double) link.latency + (double) op->u.copy.bytes / link.bandwidth * 1e9;
         return solo / p->duplex_factor;
       }
     case SCHED_OP_HOST:

@@ -115,17 +115,35 @@ eng_profile_submit_latency (const EngProfile *p, SchedOpKind kind)
     }
 }
 
-const EngLink *
+EngLink
 eng_profile_link (const EngProfile *p, const SchedCopy *copy)
 {
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
-      return copy->pageable ? &p->h2d_pageable : &p->h2d_pinned;
+      if (copy->untouched && p->h2d_untouched.bandwidth > 0)
+        return p->h2d_untouched;
+      return copy->pageable ? p->h2d_pageable : p->h2d_pinned;
     case SCHED_DIR_D2H:
-      return copy->pageable ? &p->d2h_pageable : &p->d2h_pinned;
+      if (copy->untouched && p->d2h_untouched.bandwidth > 0)
+        return p->d2h_untouched;
+      return copy->pageable ? p->d2h_pageable : p->d2h_pinned;
     default:
-      return &p->d2d;
+      return p->d2d;
+    }
+}
+
+gboolean
+eng_profile_knows_untouched (const EngProfile *p, SchedCopyDir dir)
+{
+  switch (dir)
+    {
+    case SCHED_DIR_H2D:
+      return p->h2d_untouched.bandwidth > 0;
+    case SCHED_DIR_D2H:
+      return p->d2h_untouched.bandwidth > 0;
+    default:
+      return TRUE;
     }
 }
 

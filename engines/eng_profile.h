@@ -31,6 +31,10 @@ typedef struct
   guint copy_engines;        /* 1: one engine and queue for both directions */
   EngLink h2d_pinned, h2d_pageable;
   EngLink d2h_pinned, d2h_pageable;
+  /* Pageable memory the program has not touched yet: the kernel faults each
+   * page in while the driver stages the copy. Bandwidth 0 when the profile
+   * has not measured it; such copies then run on the pageable link. */
+  EngLink h2d_untouched, d2h_untouched;
   EngLink d2d;
   double duplex_factor;      /* speed of each direction while both run, (0, 1] */
 
@@ -101,8 +105,13 @@ SimTime eng_profile_call_cost (const EngProfile *profile, SchedOpKind kind);
  * latency for kernels, copy_submit for copies, 0 otherwise. */
 SimTime eng_profile_submit_latency (const EngProfile *profile, SchedOpKind kind);
 
-/* The link a copy runs over: its direction and host-memory kind. */
-const EngLink *eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
+/* The link a copy runs over: its direction and host-memory kind (an
+ * untouched copy the pageable link where the profile has no untouched one). */
+EngLink eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
+
+/* Whether the profile can tell an untouched copy from a pageable one; when
+ * it cannot, the prediction should say so (sim/prediction.c does). */
+gboolean eng_profile_knows_untouched (const EngProfile *profile, SchedCopyDir dir);
 
 /* The device's time for a kernel op's time= list (schedule_kernel_time),
  * looked up once per list, since a loop of identical kernels shares one:

@@ -366,6 +366,12 @@ cli_predict_main (int argc, char **argv)
   if (p == NULL)
     return cli_report_error (error);
 
+  if (!quiet)
+    {
+      g_auto (GStrv) notes = prediction_notes (p);
+      for (guint i = 0; notes[i] != NULL; i++)
+        cli_error ("streamsim predict: %s", notes[i]);
+    }
   if (csv != NULL && !prediction_write_csv (p, csv, &error))
     return cli_report_error (error);
   /* one summary for the text and the JSON: it merges every engine's spans */

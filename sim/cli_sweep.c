@@ -147,6 +147,9 @@ cli_sweep_main (int argc, char **argv)
     return cli_report_error (error);
   if (!sweep_run (sweep, argv[1], (guint) connections, &error))
     return cli_report_error (error);
+  if (!quiet)
+    for (const char *const *note = sweep_notes (sweep); *note != NULL; note++)
+      cli_error ("streamsim sweep: %s", *note);
 
   /* Standard output holds a CSV or JSON alone, so that it can be piped. */
   if (!quiet && !csv_stdout && !json_stdout)

@@ -294,6 +294,42 @@ prediction_meta (const Prediction *p)
   return (char **) g_ptr_array_free (meta, FALSE);
 }
 
+char **
+prediction_notes (const Prediction *p)
+{
+  static const struct
+  {
+    SchedCopyDir dir;
+    const char *key;
+  } dirs[] = {
+    { SCHED_DIR_H2D, "h2d_untouched" },
+    { SCHED_DIR_D2H, "d2h_untouched" },
+  };
+  GPtrArray *notes = g_ptr_array_new ();
+  gsize n = schedule_n_ops (p->sched);
+  const SchedOp *ops = schedule_ops (p->sched);
+  for (gsize d = 0; d < G_N_ELEMENTS (dirs); d++)
+    {
+      if (eng_profile_knows_untouched (&p->profile, dirs[d].dir))
+        continue;
+      gsize count = 0, first = 0;
+      for (gsize i = 0; i < n; i++)
+        if ((ops[i].kind == SCHED_OP_COPY || ops[i].kind == SCHED_OP_MEMCPY)
+            && ops[i].u.copy.untouched && ops[i].u.copy.dir == dirs[d].dir && count++ == 0)
+          first = i;
+      if (count > 0)
+        g_ptr_array_add (notes, g_strdup_printf (
+          "%s:%u:%u: note: %" G_GSIZE_FORMAT " untouched pageable %s cop%s predicted at the "
+          "pageable link, without the first touch of %s pages: profile %s has no "
+          "%s_bandwidth and _latency (streamsim-validate --calibrate measures them)",
+          schedule_path (p->sched), ops[first].line, ops[first].column, count,
+          dirs[d].dir == SCHED_DIR_H2D ? "h2d" : "d2h", count == 1 ? "y is" : "ies are",
+          count == 1 ? "its" : "their", eng_profile_name (&p->profile), dirs[d].key));
+    }
+  g_ptr_array_add (notes, NULL);
+  return (char **) g_ptr_array_free (notes, FALSE);
+}
+
 gboolean
 prediction_write_csv (const Prediction *p, const char *path, GError **error)
 {

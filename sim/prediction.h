@@ -84,6 +84,11 @@ char *prediction_path_time_text (const PredictionPathTime *time);
 void prediction_path_row (const Prediction *prediction, gsize index, TimelineRow *row,
                           GString *scratch);
 
+/* What the user should know about how far to trust this prediction, one
+ * line each (no newline), NULL-ended; free with g_strfreev. Today: untouched
+ * pageable copies on a profile that has not measured them. */
+char **prediction_notes (const Prediction *prediction);
+
 /* The "# key: value" metadata of a predicted timeline, NULL-ended pairs;
  * free with g_strfreev. */
 char **prediction_meta (const Prediction *prediction);

@@ -7,54 +7,58 @@
 #define PROFILE_MAX_SMEM (1024 * 1024)
 
 const ProfileKey profile_keys[] = {
-  { "device", "description", PROFILE_KEY_TEXT, PROFILE_FIELD (description), 0, 0 },
-  { "device", "inherits", PROFILE_KEY_INHERITS, 0, 0, 0 },
+  { "device", "description", PROFILE_KEY_TEXT, PROFILE_FIELD (description), 0, 0, FALSE },
+  { "device", "inherits", PROFILE_KEY_INHERITS, 0, 0, 0, FALSE },
 
-  { "copy", "engines", PROFILE_KEY_UINT, PROFILE_FIELD (copy_engines), 1, 8 },
-  { "copy", "h2d_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pinned.bandwidth), 0, 0 },
-  { "copy", "h2d_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pinned.latency), 0, 0 },
-  { "copy", "h2d_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pageable.bandwidth), 0, 0 },
-  { "copy", "h2d_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pageable.latency), 0, 0 },
-  { "copy", "d2h_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pinned.bandwidth), 0, 0 },
-  { "copy", "d2h_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pinned.latency), 0, 0 },
-  { "copy", "d2h_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pageable.bandwidth), 0, 0 },
-  { "copy", "d2h_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pageable.latency), 0, 0 },
-  { "copy", "d2d_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2d.bandwidth), 0, 0 },
-  { "copy", "d2d_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2d.latency), 0, 0 },
-  { "copy", "duplex_factor", PROFILE_KEY_FRACTION, PROFILE_FIELD (duplex_factor), 0, 0 },
+  { "copy", "engines", PROFILE_KEY_UINT, PROFILE_FIELD (copy_engines), 1, 8, FALSE },
+  { "copy", "h2d_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pinned.bandwidth), 0, 0, FALSE },
+  { "copy", "h2d_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pinned.latency), 0, 0, FALSE },
+  { "copy", "h2d_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pageable.bandwidth), 0, 0, FALSE },
+  { "copy", "h2d_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pageable.latency), 0, 0, FALSE },
+  { "copy", "d2h_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pinned.bandwidth), 0, 0, FALSE },
+  { "copy", "d2h_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pinned.latency), 0, 0, FALSE },
+  { "copy", "d2h_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pageable.bandwidth), 0, 0, FALSE },
+  { "copy", "d2h_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pageable.latency), 0, 0, FALSE },
+  { "copy", "h2d_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_untouched.bandwidth), 0, 0, TRUE },
+  { "copy", "h2d_untouched_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_untouched.latency), 0, 0, TRUE },
+  { "copy", "d2h_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_untouched.bandwidth), 0, 0, TRUE },
+  { "copy", "d2h_untouched_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_untouched.latency), 0, 0, TRUE },
+  { "copy", "d2d_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2d.bandwidth), 0, 0, FALSE },
+  { "copy", "d2d_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2d.latency), 0, 0, FALSE },
+  { "copy", "duplex_factor", PROFILE_KEY_FRACTION, PROFILE_FIELD (duplex_factor), 0, 0, FALSE },
 
-  { "host", "kernel_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_launch), 0, 0 },
-  { "host", "memcpy_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_async), 0, 0 },
-  { "host", "memcpy_sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_sync), 0, 0 },
-  { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0 },
-  { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0 },
-  { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0 },
+  { "host", "kernel_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_launch), 0, 0, FALSE },
+  { "host", "memcpy_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_async), 0, 0, FALSE },
+  { "host", "memcpy_sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_sync), 0, 0, FALSE },
+  { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0, FALSE },
+  { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
+  { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
 
-  { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0 },
-  { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0 },
-  { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0 },
-  { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0 },
+  { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
+  { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },
+  { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
+  { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
 
-  { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32 },
-  { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32 },
+  { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
+  { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
 
-  { "kernel", "sm_count", PROFILE_KEY_UINT, PROFILE_FIELD (sm_count), 1, 1024 },
-  { "kernel", "max_threads_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_sm), 1, 4096 },
-  { "kernel", "max_blocks_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_blocks_per_sm), 1, 64 },
-  { "kernel", "smem_per_sm", PROFILE_KEY_SIZE, PROFILE_FIELD (smem_per_sm), 0, PROFILE_MAX_SMEM },
-  { "kernel", "regs_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (regs_per_sm), 1, 1048576 },
-  { "kernel", "max_threads_per_block", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_block), 1, 4096 },
-  { "kernel", "max_smem_per_block", PROFILE_KEY_SIZE, PROFILE_FIELD (max_smem_per_block), 0, PROFILE_MAX_SMEM },
-  { "kernel", "default_regs", PROFILE_KEY_UINT, PROFILE_FIELD (default_regs), 1, 255 },
-  { "kernel", "max_concurrent_kernels", PROFILE_KEY_UINT, PROFILE_FIELD (max_concurrent_kernels), 1, 1024 },
-  { "kernel", "deferred_completion", PROFILE_KEY_BOOL, PROFILE_FIELD (deferred_completion), 0, 0 },
-  { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0 },
+  { "kernel", "sm_count", PROFILE_KEY_UINT, PROFILE_FIELD (sm_count), 1, 1024, FALSE },
+  { "kernel", "max_threads_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_sm), 1, 4096, FALSE },
+  { "kernel", "max_blocks_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_blocks_per_sm), 1, 64, FALSE },
+  { "kernel", "smem_per_sm", PROFILE_KEY_SIZE, PROFILE_FIELD (smem_per_sm), 0, PROFILE_MAX_SMEM, FALSE },
+  { "kernel", "regs_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (regs_per_sm), 1, 1048576, FALSE },
+  { "kernel", "max_threads_per_block", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_block), 1, 4096, FALSE },
+  { "kernel", "max_smem_per_block", PROFILE_KEY_SIZE, PROFILE_FIELD (max_smem_per_block), 0, PROFILE_MAX_SMEM, FALSE },
+  { "kernel", "default_regs", PROFILE_KEY_UINT, PROFILE_FIELD (default_regs), 1, 255, FALSE },
+  { "kernel", "max_concurrent_kernels", PROFILE_KEY_UINT, PROFILE_FIELD (max_concurrent_kernels), 1, 1024, FALSE },
+  { "kernel", "deferred_completion", PROFILE_KEY_BOOL, PROFILE_FIELD (deferred_completion), 0, 0, FALSE },
+  { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0, FALSE },
 
-  { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0 },
-  { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0 },
-  { "info", "cuda", PROFILE_KEY_TEXT, PROFILE_FIELD (cuda), 0, 0 },
-  { "info", "date", PROFILE_KEY_TEXT, PROFILE_FIELD (date), 0, 0 },
-  { "info", "source", PROFILE_KEY_TEXT, PROFILE_FIELD (source), 0, 0 },
+  { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
+  { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },
+  { "info", "cuda", PROFILE_KEY_TEXT, PROFILE_FIELD (cuda), 0, 0, FALSE },
+  { "info", "date", PROFILE_KEY_TEXT, PROFILE_FIELD (date), 0, 0, FALSE },
+  { "info", "source", PROFILE_KEY_TEXT, PROFILE_FIELD (source), 0, 0, FALSE },
 };
 
 const char *const profile_groups[] = {
@@ -69,7 +73,32 @@ G_STATIC_ASSERT (G_N_ELEMENTS (profile_groups) == PROFILE_N_GROUPS);
 gboolean
 profile_key_required (const ProfileKey *key)
 {
-  return key->type != PROFILE_KEY_TEXT && key->type != PROFILE_KEY_INHERITS;
+  return key->type != PROFILE_KEY_TEXT && key->type != PROFILE_KEY_INHERITS && !key->optional;
+}
+
+guint
+profile_key_partner (guint key)
+{
+  const ProfileKey *k = &profile_keys[key];
+  g_assert (k->optional);
+  const char *suffix = k->type == PROFILE_KEY_BANDWIDTH ? "_bandwidth" : "_latency";
+  const char *other = k->type == PROFILE_KEY_BANDWIDTH ? "_latency" : "_bandwidth";
+  g_assert (g_str_has_suffix (k->name, suffix));
+  g_autofree char *stem = g_strndup (k->name, strlen (k->name) - strlen (suffix));
+  g_autofree char *name = g_strconcat (stem, other, NULL);
+  int partner = profile_key_index (k->group, name);
+  g_assert (partner >= 0 && profile_keys[partner].optional);
+  return (guint) partner;
+}
+
+gboolean
+profile_key_is_set (const EngProfile *profile, guint key)
+{
+  const ProfileKey *k = &profile_keys[key];
+  if (!k->optional)
+    return TRUE;
+  guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);
+  return G_STRUCT_MEMBER (double, profile, profile_keys[bandwidth].offset) > 0;
 }
 
 int

@@ -25,6 +25,10 @@ typedef struct
   ProfileKeyType type;
   gsize offset;
   guint64 min, max; /* PROFILE_KEY_UINT and PROFILE_KEY_SIZE */
+  /* May be left out: a link not every profile has measured. Optional keys
+   * come in pairs, NAME_bandwidth and NAME_latency of one EngLink, both set
+   * or neither (profile_key_partner); the bandwidth is 0 when unset. */
+  gboolean optional;
 } ProfileKey;
 
 /* The ranges of the key types that have no per-key min and max. */
@@ -34,15 +38,22 @@ typedef struct
 /* Where a key's value lives in an EngProfile. */
 #define PROFILE_FIELD(f) offsetof (EngProfile, f)
 
-#define PROFILE_N_KEYS 42
+#define PROFILE_N_KEYS 46
 #define PROFILE_N_GROUPS 7
 
 /* In file order: profile_save writes groups and keys in this order. */
 extern const ProfileKey profile_keys[PROFILE_N_KEYS];
 extern const char *const profile_groups[PROFILE_N_GROUPS];
 
-/* Every key that is neither text nor `inherits` must be set. */
+/* Every key that is neither text, `inherits` nor optional must be set. */
 gboolean profile_key_required (const ProfileKey *key);
+
+/* An optional key's partner: the other half of its link. */
+guint profile_key_partner (guint key);
+
+/* Whether a key has a value in `profile`: always for required keys, for
+ * optional ones when their link's bandwidth is above 0. */
+gboolean profile_key_is_set (const EngProfile *profile, guint key);
 
 /* Index into profile_groups or profile_keys; -1 when unknown. */
 int profile_group_index (const char *name);

@@ -567,6 +567,18 @@ loader_finish (Loader *loader, GError **error)
         return FALSE;
       }
 
+  for (guint k = 0; k < PROFILE_N_KEYS; k++)
+    if (profile_keys[k].optional && loader->origin[k].file != NULL
+        && loader->origin[profile_key_partner (k)].file == NULL)
+      {
+        const KeyOrigin *o = &loader->origin[k];
+        set_error (error, PROFILE_ERROR_PARSE, o->file, o->line, o->column,
+                   "%s needs %s in [%s] too: a link is a latency and a bandwidth; "
+                   "give both or neither", profile_keys[k].name,
+                   profile_keys[profile_key_partner (k)].name, profile_keys[k].group);
+        return FALSE;
+      }
+
   if (profile->default_connections > profile->max_connections)
     {
       const KeyOrigin *o = &loader->origin[profile_key_index_by_field (PROFILE_FIELD (default_connections))];

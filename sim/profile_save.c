@@ -176,6 +176,8 @@ profile_save (const EngProfile *profile, const char *path,
             g_key_file_set_string (keys, key->group, key->name, text);
           continue;
         }
+      if (!profile_key_is_set (profile, k))
+        continue; /* not measured: left out, as the loader allows */
       char *value = format_value (profile, key);
       g_key_file_set_value (keys, key->group, key->name, value);
       g_free (value);

@@ -65,6 +65,10 @@ typedef struct
 {
   SchedCopyDir dir;
   gboolean pageable; /* host memory is pageable (malloc) rather than pinned */
+  /* Pageable memory none of whose pages the program has touched yet: the
+   * copy pays the kernel's first-touch page faults (profile's
+   * *_untouched_bandwidth). Only with pageable, never for d2d. */
+  gboolean untouched;
   guint64 bytes;
 } SchedCopy;
 

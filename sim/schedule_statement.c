@@ -291,11 +291,13 @@ stmt_stream (Parser *p, GError **error)
   return TRUE;
 }
 
-/* The optional tokens after a copy's size: pageable or pinned, label=. */
+/* The optional tokens after a copy's size: pageable or pinned, untouched,
+ * label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
   gboolean have_memory = FALSE;
+  const Token *untouched = NULL;
 
   for (guint i = first; i < p->n_tokens; i++)
     {
@@ -311,6 +313,13 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
           op->u.copy.pageable = pageable;
           have_memory = TRUE;
         }
+      else if (strcmp (t->s, "untouched") == 0)
+        {
+          if (untouched != NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                                "untouched is given twice");
+          untouched = t;
+        }
       else if ((value = TOKEN_ATTR (t, "label")) != NULL)
         {
           if (!parser_label (p, t, value, op, error))
@@ -319,6 +328,21 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
       else
         return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
                             "unexpected '%s'; expected %s", t->s, usage);
+    }
+
+  /* Checked after the loop, so that `untouched pageable` reads as well as
+   * `pageable untouched`. */
+  if (untouched != NULL)
+    {
+      if (op->u.copy.dir == SCHED_DIR_D2D)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, untouched->col,
+                            "untouched describes host memory, and a d2d copy touches none");
+      if (!op->u.copy.pageable)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, untouched->col,
+                            "untouched needs pageable: pinned memory is always resident; "
+                            "write `pageable untouched` for malloc'ed memory the program "
+                            "has not written yet");
+      op->u.copy.untouched = TRUE;
     }
   return TRUE;
 }
@@ -337,8 +361,8 @@ static gboolean
 stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable|pinned] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable|pinned] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched]|pinned] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched]|pinned] [label=NAME]`",
     "`d2d STREAM SIZE [pageable|pinned] [label=NAME]`",
   };
   const Token *t = p->tokens;
@@ -356,7 +380,7 @@ stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 static gboolean
 stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable|pinned] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched]|pinned] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

@@ -17,6 +17,7 @@ struct Sweep
   GPtrArray *devices; /* names; one NULL entry: the schedule's own device */
   SimTime *makespan; /* [value * n_devices + device] */
   PredictionPathTime *path_time; /* the same points' critical paths, by engine */
+  GPtrArray *notes;  /* prediction_notes of each device's first value, NULL-ended */
 };
 
 static void G_GNUC_PRINTF (2, 3)
@@ -222,6 +223,8 @@ sweep_free (Sweep *sweep)
     g_ptr_array_unref (sweep->devices);
   g_free (sweep->makespan);
   g_free (sweep->path_time);
+  if (sweep->notes != NULL)
+    g_ptr_array_unref (sweep->notes);
   g_free (sweep);
 }
 
@@ -286,6 +289,10 @@ sweep_run (Sweep *sweep, const char *schedule_path, guint connections, GError **
   g_return_val_if_fail (sweep != NULL && schedule_path != NULL, FALSE);
 
   guint n_devices = sweep->devices->len;
+  if (sweep->notes != NULL)
+    g_ptr_array_unref (sweep->notes);
+  sweep->notes = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (sweep->notes, NULL);
   for (guint v = 0; v < sweep->values->len; v++)
     {
       g_auto (GStrv) defines = sweep_defines (sweep, v);
@@ -304,6 +311,14 @@ sweep_run (Sweep *sweep, const char *schedule_path, guint connections, GError **
           if (g_ptr_array_index (sweep->devices, d) == NULL)
             g_ptr_array_index (sweep->devices, d)
                 = g_strdup (eng_profile_name (prediction_profile (prediction)));
+          /* Once per device: the other values would repeat it. */
+          if (v == 0)
+            {
+              g_auto (GStrv) notes = prediction_notes (prediction);
+              for (guint i = 0; notes[i] != NULL; i++)
+                g_ptr_array_insert (sweep->notes, (gint) sweep->notes->len - 1,
+                                    g_strdup (notes[i]));
+            }
           gsize point = (gsize) v * n_devices + d;
           sweep->makespan[point] = prediction_makespan (prediction);
           g_autoptr (GArray) path = prediction_critical_path (prediction);
@@ -311,6 +326,13 @@ sweep_run (Sweep *sweep, const char *schedule_path, guint connections, GError **
         }
     }
   return TRUE;
+}
+
+const char *const *
+sweep_notes (const Sweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL && sweep->notes != NULL, NULL);
+  return (const char *const *) sweep->notes->pdata;
 }
 
 SimTime

@@ -49,6 +49,11 @@ char **sweep_defines (const Sweep *sweep, guint value);
 gboolean sweep_run (Sweep *sweep, const char *schedule_path, guint connections,
                     GError **error);
 
+/* After sweep_run(): what each device's prediction says of its own
+ * trust (prediction_notes; each names its profile), NULL-ended; owned by
+ * the sweep. */
+const char *const *sweep_notes (const Sweep *sweep);
+
 /* After sweep_run(). */
 SimTime sweep_makespan (const Sweep *sweep, guint value, guint device);
 /* How that point's critical path divides by engine (prediction.h). */

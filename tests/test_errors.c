@@ -108,6 +108,15 @@ static const ErrorCase cases[] = {
     "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n"
     "kernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'", NULL },
+  /* `untouched` says how pageable memory stands; pinned memory and d2d have
+   * no such state. */
+  { "sched/untouched-pinned", "device k20\nstream s\nh2d s 1MiB untouched\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:12: untouched needs pageable", "pageable untouched" },
+  { "sched/untouched-d2d", "device k20\nstream s\nd2d s 1MiB pageable untouched\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:21: untouched describes host memory",
+    "a d2d copy touches none" },
+  { "sched/untouched-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched untouched\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:3:31: untouched is given twice", NULL },
   /* ---- -D ---- */
   { "define/no-equals", OK_SCHED, NULL, NULL, "predict in.sched -D chunk", 2,
     "streamsim: -D chunk: expected -D NAME=VALUE", NULL },
@@ -148,6 +157,11 @@ static const ErrorCase cases[] = {
   { "profile/out-of-range", OK_SCHED, "[device]\ninherits = k20\n[kernel]\nsm_count = 0\n", NULL,
     "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:4:12: sm_count = 0 is out of range",
     "1 to 1024" },
+  /* The optional untouched link comes whole or not at all. */
+  { "profile/untouched-half", OK_SCHED,
+    "[device]\ninherits = k20\n[copy]\nd2h_untouched_latency = 20us\n", NULL,
+    "predict in.sched --device ./dev.ini", 2,
+    "streamsim: ./dev.ini:4:25: d2h_untouched_latency needs d2h_untouched_bandwidth", "both or neither" },
   { "profile/missing-key", OK_SCHED, "[copy]\nengines = 2\n", NULL,
     "predict in.sched --device ./dev.ini", 2, "streamsim: ./dev.ini:1:1: missing key", "must be set" },
   { "profile/inherits-loop", OK_SCHED, "[device]\ninherits = ./dev.ini\n", NULL,

@@ -12,6 +12,7 @@
 #include "support/model_run.h"
 
 #define MS 1000000
+#define US 1000
 
 typedef ModelRun Run;
 
@@ -318,6 +319,37 @@ test_pageable_blocks_host (void)
   run_free (run);
 }
 
+/* Untouched pageable memory runs on its own link (schematic-untouched):
+ * the 4 MiB H2D takes 0.5 ms + 4 MiB / 1.048576 GB/s = 4.5 ms and holds
+ * the host, so the kernel is issued at 4.5: 4.5..5.5; the 2 MiB D2H,
+ * issued at 4.5 behind the H2D in s1, takes 0 + 2 MiB / 0.524288 GB/s =
+ * 4 ms: 4.5..8.5. On schematic-k20, which has no untouched link, the same
+ * copies run on the pageable one (half the pinned speed): the H2D 0..2,
+ * the kernel 2..3, the D2H 1 ms: 2..3. */
+static void
+test_untouched_link (void)
+{
+  const char *text = "stream s1\nstream s2\n"
+                     "h2d s1 4MiB pageable untouched\n"
+                     "kernel s2 grid=1 block=256 time=1ms\n"
+                     "d2h s1 2MiB untouched pageable\n";
+  Run *run = run_text ("schematic-untouched", text);
+  g_assert_cmpint (op (run, 0)->start, ==, 0);
+  g_assert_cmpint (op (run, 0)->end, ==, 4500 * US);
+  g_assert_cmpint (op (run, 1)->issue, ==, 4500 * US);
+  g_assert_cmpint (op (run, 1)->start, ==, 4500 * US);
+  g_assert_cmpint (op (run, 1)->end, ==, 5500 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 4500 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 8500 * US);
+  run_free (run);
+
+  run = run_text ("schematic-k20", text);
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 3);
+  assert_span (run, 2, 2, 3);
+  run_free (run);
+}
+
 /* time= lists: the device's own name wins, then the names it inherits
  * (schematic-c2050 inherits schematic-base), then the bare fallback. */
 static void
@@ -457,6 +489,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/left-over-policy", test_left_over_policy);
   g_test_add_func ("/model/priorities", test_priorities);
   g_test_add_func ("/model/pageable-blocks-host", test_pageable_blocks_host);
+  g_test_add_func ("/model/untouched-link", test_untouched_link);
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);

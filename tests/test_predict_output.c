@@ -552,6 +552,56 @@ test_stdout_holds_json_alone (gconstpointer data)
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
 }
 
+/* Untouched copies on a profile that has not measured them: predict says so
+ * once per direction, naming the first such copy (line 4, then line 6: the
+ * H2D at line 5 is touched) and the count; --quiet says nothing, and a
+ * profile with the links (schematic-untouched) needs no note. The sweep
+ * says it once per device. */
+static void
+test_untouched_note (void)
+{
+  static const char text[] = "device schematic-k20\n"
+                             "stream s1\n"
+                             "# untouched, touched, untouched, untouched\n"
+                             "h2d s1 1MiB pageable untouched\n"
+                             "h2d s1 1MiB pageable\n"
+                             "d2h s1 1MiB pageable untouched\n"
+                             "d2h s1 1MiB pageable untouched\n";
+  g_autofree char *dir = temp_dir_new ("streamsim-note");
+  temp_dir_write (dir, "u.sched", text);
+
+  const char *const plain[] = { "predict", "u.sched", NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (dir, plain, NULL, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "streamsim predict: u.sched:4:1: note: 1 untouched pageable h2d "
+                                 "copy is predicted at the pageable link"));
+  g_assert_nonnull (strstr (err, "streamsim predict: u.sched:6:1: note: 2 untouched pageable d2h "
+                                 "copies are predicted"));
+  g_assert_nonnull (strstr (err, "profile schematic-k20 has no d2h_untouched_bandwidth"));
+
+  const char *const quiet[] = { "predict", "u.sched", "--quiet", NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli_run (dir, quiet, NULL, NULL, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+
+  const char *const measured[] = { "predict", "u.sched", "--device", "schematic-untouched", NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli_run (dir, measured, NULL, NULL, &err), ==, 0);
+  g_assert_null (strstr (err, "note:"));
+
+  temp_dir_write (dir, "p.sched", "device schematic-k20\nlet n = 1MiB\nstream s1\n"
+                                  "h2d s1 $n pageable untouched\n");
+  const char *const sweep_p[] = { "sweep", "p.sched", "-D", "n=1MiB,2MiB", "--device",
+                                  "schematic-k20,schematic-untouched", NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli_run (dir, sweep_p, NULL, NULL, &err), ==, 0);
+  const char *first = strstr (err, "streamsim sweep: p.sched:4:1: note: 1 untouched pageable h2d");
+  g_assert_nonnull (first);
+  /* once: two values, one device without the links */
+  g_assert_null (strstr (first + strlen ("streamsim sweep: p.sched"), "p.sched:4:1: note:"));
+  temp_dir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -565,6 +615,7 @@ main (int argc, char **argv)
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
+  g_test_add_func ("/predict-output/untouched-note", test_untouched_note);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/chrome", "--chrome",

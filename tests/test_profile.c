@@ -364,12 +364,17 @@ assert_profiles_equal (const EngProfile *a, const EngProfile *b)
 {
   g_assert_cmpstr (a->description, ==, b->description);
   g_assert_cmpuint (a->copy_engines, ==, b->copy_engines);
-  const EngLink *la[] = { &a->h2d_pinned, &a->h2d_pageable, &a->d2h_pinned, &a->d2h_pageable, &a->d2d };
-  const EngLink *lb[] = { &b->h2d_pinned, &b->h2d_pageable, &b->d2h_pinned, &b->d2h_pageable, &b->d2d };
+  const EngLink *la[] = { &a->h2d_pinned, &a->h2d_pageable, &a->d2h_pinned, &a->d2h_pageable,
+                          &a->d2d, &a->h2d_untouched, &a->d2h_untouched };
+  const EngLink *lb[] = { &b->h2d_pinned, &b->h2d_pageable, &b->d2h_pinned, &b->d2h_pageable,
+                          &b->d2d, &b->h2d_untouched, &b->d2h_untouched };
   for (guint i = 0; i < G_N_ELEMENTS (la); i++)
     {
-      /* Within 0.1%, the promise of profile_save. */
-      g_assert_cmpfloat_with_epsilon (la[i]->bandwidth, lb[i]->bandwidth, lb[i]->bandwidth * 1e-3);
+      /* Within 0.1%, the promise of profile_save; an unset link stays 0. */
+      if (lb[i]->bandwidth == 0)
+        g_assert_cmpfloat (la[i]->bandwidth, ==, 0);
+      else
+        g_assert_cmpfloat_with_epsilon (la[i]->bandwidth, lb[i]->bandwidth, lb[i]->bandwidth * 1e-3);
       g_assert_cmpint (la[i]->latency, ==, lb[i]->latency);
     }
   g_assert_cmpfloat (a->duplex_factor, ==, b->duplex_factor);
@@ -475,6 +480,69 @@ test_save_round_trip (void)
   eng_profile_clear (&p);
 }
 
+/* The untouched links are the optional keys: absent from test_base, set
+ * for one direction in a child of it, written only where set. The values
+ * are the file's, converted by hand (2.5GB/s is 2.5e9 B/s, 12us 12000 ns). */
+static void
+test_untouched_keys (void)
+{
+  EngProfile p, q;
+  load_ok ("test_base", &p);
+  g_assert_cmpfloat (p.h2d_untouched.bandwidth, ==, 0);
+  g_assert_cmpfloat (p.d2h_untouched.bandwidth, ==, 0);
+  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_H2D));
+  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_D2H));
+  g_assert_true (eng_profile_knows_untouched (&p, SCHED_DIR_D2D));
+  /* without the link, an untouched copy runs on the pageable one */
+  SchedCopy copy = { SCHED_DIR_D2H, TRUE, TRUE, 1 };
+  EngLink link = eng_profile_link (&p, &copy);
+  g_assert_cmpfloat (link.bandwidth, ==, 4e9);
+  g_assert_cmpint (link.latency, ==, 25000);
+  eng_profile_clear (&p);
+
+  char *dir = temp_dir_new ("test_profile");
+  char *path = g_build_filename (dir, "untouched.ini", NULL);
+  const char text[] = "[device]\ninherits = test_base\n[copy]\n"
+                      "h2d_untouched_bandwidth = 2.5GB/s\nh2d_untouched_latency = 12us\n";
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  load_ok (path, &p);
+  g_assert_cmpfloat (p.h2d_untouched.bandwidth, ==, 2.5e9);
+  g_assert_cmpint (p.h2d_untouched.latency, ==, 12000);
+  g_assert_cmpfloat (p.d2h_untouched.bandwidth, ==, 0);
+  g_assert_true (eng_profile_knows_untouched (&p, SCHED_DIR_H2D));
+  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_D2H));
+  copy.dir = SCHED_DIR_H2D;
+  link = eng_profile_link (&p, &copy);
+  g_assert_cmpfloat (link.bandwidth, ==, 2.5e9);
+  g_assert_cmpint (link.latency, ==, 12000);
+  /* the same copy, touched: test_base's pageable H2D link */
+  copy.untouched = FALSE;
+  link = eng_profile_link (&p, &copy);
+  g_assert_cmpfloat (link.bandwidth, ==, 5e9);
+  g_assert_cmpint (link.latency, ==, 20000);
+
+  /* Saved, the set pair is written and the unset one left out, so the file
+   * loads back (a lone latency would not). */
+  GError *error = NULL;
+  g_assert_true (profile_save (&p, path, NULL, &error));
+  g_assert_no_error (error);
+  char *saved = NULL;
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_nonnull (strstr (saved, "h2d_untouched_bandwidth=2.5GB/s\n"));
+  g_assert_nonnull (strstr (saved, "h2d_untouched_latency=12us\n"));
+  g_assert_null (strstr (saved, "d2h_untouched"));
+  g_free (saved);
+  load_ok (path, &q);
+  assert_profiles_equal (&q, &p);
+  eng_profile_clear (&q);
+  eng_profile_clear (&p);
+
+  g_remove (path);
+  temp_dir_remove_empty (dir);
+  g_free (path);
+  g_free (dir);
+}
+
 static void
 test_copy_clear (void)
 {
@@ -571,6 +639,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/search-path", test_search_path);
   g_test_add_func ("/profile/real-profiles", test_real_profiles);
   g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
+  g_test_add_func ("/profile/untouched-keys", test_untouched_keys);
   g_test_add_func ("/profile/copy-clear", test_copy_clear);
   g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
   return g_test_run ();

@@ -242,6 +242,35 @@ test_untimed_and_default_kind (void)
   g_assert_cmpint (rec->end[1], ==, 9000);
 }
 
+/* The third number of a copy's call is how many host bytes had no page
+ * resident (record_log.h). Three pageable copies of 16 KiB, timed by CUPTI
+ * back to back: all 16384 bytes cold, so `untouched`; 4096 of 16384 (25%),
+ * which is under half, so plain `pageable` with the share in its comment;
+ * and a pinned one with a stray count, which stays pinned (pinned memory
+ * is resident whatever the log says). */
+static void
+test_untouched_copies (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t16384\t1\t16384\n"
+    "call\t1\tcudaMemcpyAsync\t1000001000\t1000002000\t2\t0x0\t0x0\t16384\t2\t4096\n"
+    "call\t1\tcudaMemcpyAsync\t1000002000\t1000003000\t3\t0x0\t0x0\t16384\t1\t16384\n"
+    "copy\t1\t0\t1000001000\t1000002000\t16384\t1\t1\t3\n"
+    "copy\t2\t0\t1000002000\t1000003000\t16384\t2\t3\t1\n"
+    "copy\t3\t0\t1000003000\t1000004000\t16384\t1\t2\t3\n"
+    "end\t3\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "h2d default 16KiB pageable untouched\n"
+                            "d2h default 16KiB pageable\n"
+                            "h2d default 16KiB\n");
+  g_assert_nonnull (strstr (rec->text, "untouched   # cudaMemcpyAsync, 100% of the host buffer "
+                                       "not yet resident"));
+  g_assert_nonnull (strstr (rec->text, "pageable   # cudaMemcpyAsync, 25% of the host buffer "
+                                       "not yet resident"));
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -332,6 +361,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
   return g_test_run ();

@@ -4,6 +4,21 @@
 #include <string.h>
 #include "calib_fit.h"
 
+/* The largest |model - measured| / measured over the points. */
+static double
+max_misfit (const guint64 *bytes, const SimTime *times, gsize n, const CalibLinkFit *fit)
+{
+  double worst = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double model = (double) fit->latency + (double) bytes[i] / fit->bandwidth * 1e9;
+      double r = fabs (model - (double) times[i]) / (double) times[i];
+      if (r > worst)
+        worst = r;
+    }
+  return worst;
+}
+
 gboolean
 calib_fit_link (const guint64 *bytes, const SimTime *times, gsize n, CalibLinkFit *fit)
 {
@@ -47,15 +62,7 @@ calib_fit_link (const guint64 *bytes, const SimTime *times, gsize n, CalibLinkFi
 
   fit->latency = (SimTime) llround (intercept * 1000.0);
   fit->bandwidth = (1024.0 * 1024.0) / (slope * 1e-6);
-  fit->max_residual = 0;
-  for (gsize i = 0; i < n; i++)
-    {
-      double model = intercept + slope * ((double) bytes[i] / (1024.0 * 1024.0));
-      double measured = (double) times[i] / 1000.0;
-      double r = fabs (model - measured) / measured;
-      if (r > fit->max_residual)
-        fit->max_residual = r;
-    }
+  fit->max_residual = max_misfit (bytes, times, n, fit);
   return TRUE;
 }
 

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define ACTIVITY_BUFFER (8u << 20)
 
@@ -195,6 +197,57 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
     }
 }
 
+/* How many bytes of a copy's host buffer had no page resident when the call
+ * began (mincore): pages the program never touched, which the kernel faults
+ * in while the driver stages the copy, several times slower than the copy
+ * itself (validate/FINDINGS.md). Only for explicit cudaMemcpyHostToDevice
+ * and DeviceToHost: with cudaMemcpyDefault the host side is not known here,
+ * and a device pointer's reserved address range reads as not resident too. */
+static uint64_t
+untouched_bytes (CUpti_CallbackId id, const void *params)
+{
+  const void *dst, *src;
+  size_t count;
+  enum cudaMemcpyKind kind;
+  switch (id)
+    {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
+      {
+        const cudaMemcpyAsync_v3020_params *p = params;
+        dst = p->dst, src = p->src, count = p->count, kind = p->kind;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
+      {
+        const cudaMemcpy_v3020_params *p = params;
+        dst = p->dst, src = p->src, count = p->count, kind = p->kind;
+      }
+      break;
+    default:
+      return 0;
+    }
+  const void *host = kind == cudaMemcpyHostToDevice ? src : kind == cudaMemcpyDeviceToHost ? dst : NULL;
+  long page = sysconf (_SC_PAGESIZE);
+  if (host == NULL || count == 0 || page <= 0)
+    return 0;
+  uintptr_t first = (uintptr_t) host & ~((uintptr_t) page - 1);
+  size_t pages = ((uintptr_t) host + count - first + (size_t) page - 1) / (size_t) page;
+  unsigned char resident[4096];
+  uint64_t cold = 0;
+  for (size_t done = 0; done < pages; done += sizeof resident)
+    {
+      size_t n = pages - done < sizeof resident ? pages - done : sizeof resident;
+      /* fails for what is not mapped memory: then nothing is known */
+      if (mincore ((void *) (first + done * (size_t) page), n * (size_t) page, resident) != 0)
+        return 0;
+      for (size_t i = 0; i < n; i++)
+        cold += (resident[i] & 1) ? 0 : (uint64_t) page;
+    }
+  return cold < count ? cold : count;
+}
+
 static void CUPTIAPI
 on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void *data)
 {
@@ -218,6 +271,8 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
     }
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API)
     return;
+  /* before the call's time is taken, so that looking costs the call nothing */
+  uint64_t cold = cb->callbackSite == CUPTI_API_ENTER ? untouched_bytes (id, cb->functionParams) : 0;
   uint64_t t = now ();
   pthread_mutex_lock (&lock);
   if (thread_number == 0)
@@ -233,6 +288,8 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
           c->enter = t;
           c->correlation = cb->correlationId;
           read_arguments (c, id, cb->functionParams, 0);
+          if (cold > 0)
+            c->a[2] = cold;
           c->parent = current_call;
           current_call = n_calls++;
         }

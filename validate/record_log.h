@@ -9,9 +9,12 @@
  *       ("cudaMemcpyAsync", "cudaLaunchKernel_ptsz"), its host times in ns,
  *       its correlation id, the stream and event handles it took (hex, 0x0
  *       when none: the legacy default stream, or no such argument), and up
- *       to three numbers that depend on the function: a copy's bytes and
- *       cudaMemcpyKind; a launch's grid and block (threads, all dimensions
- *       multiplied) and dynamic shared memory; a stream's flags and priority
+ *       to three numbers that depend on the function: a copy's bytes,
+ *       cudaMemcpyKind, and how many bytes of its host buffer had no page
+ *       resident when the call began (explicit H2D and D2H kinds only; 0 in
+ *       logs of streamsim before 2026-11-24, which did not look); a launch's
+ *       grid and block (threads, all dimensions multiplied) and dynamic
+ *       shared memory; a stream's flags and priority
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the

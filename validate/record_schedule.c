@@ -307,9 +307,15 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
   append_size (b->text, c->a[0]);
+  /* The language says untouched or not, for the whole buffer; the log says
+   * how much (record_inject.c): the majority decides, the comment says it. */
+  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], c->a[0]);
   if (w->pageable)
-    g_string_append (b->text, " pageable");
+    g_string_append (b->text, cold * 2 > c->a[0] ? " pageable untouched" : " pageable");
   g_string_append_printf (b->text, "   # %s", c->name);
+  if (w->pageable && cold > 0)
+    g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
+                            100.0 * (double) cold / (double) c->a[0]);
   if (w->timed)
     {
       g_string_append (b->text, ", ");

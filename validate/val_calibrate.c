@@ -12,9 +12,13 @@
  *   dependency costs dependency latency;
  *   a blocking call returns its host cost after its condition holds.
  * Every number is a median over many trials. */
+/* MAP_ANONYMOUS, for untouched host memory */
+#define _DEFAULT_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "calib_fit.h"
 #include "profile_file.h"
 #include "schedule.h"
@@ -475,11 +479,18 @@ reset_slots (Bench *b, guint n, GError **error)
          && VAL_CUDA (cudaStreamSynchronize (b->helper), error);
 }
 
+/* The host memory a copy benchmark uses. */
+typedef enum
+{
+  HOST_PINNED,
+  HOST_PAGEABLE,  /* malloc'ed and written once, as a program's buffers */
+  HOST_UNTOUCHED, /* fresh from mmap for every copy: no page resident */
+} HostMemory;
+
 static void
-copy_args (Bench *b, SchedCopyDir dir, gboolean pageable, void **dst, const void **src,
+copy_args (Bench *b, SchedCopyDir dir, void *host, void **dst, const void **src,
            enum cudaMemcpyKind *kind)
 {
-  void *host = pageable ? b->pageable : b->pinned;
   switch (dir)
     {
     case SCHED_DIR_H2D:
@@ -500,6 +511,43 @@ copy_args (Bench *b, SchedCopyDir dir, gboolean pageable, void **dst, const void
     }
 }
 
+/* One copy, from an event before its call to one after it. Pageable
+ * copies are timed so, being synchronous for the host (they cannot be
+ * queued behind a blocker), and so are big pinned ones alone. */
+static gboolean
+time_copy_between_events (Bench *b, void *dst, const void *src, guint64 bytes,
+                    enum cudaMemcpyKind kind, SimTime *ns, GError **error)
+{
+  return VAL_CUDA (cudaEventRecord (b->ev[0], b->a), error)
+         && VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error)
+         && VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error)
+         && VAL_CUDA (cudaStreamSynchronize (b->a), error)
+         && elapsed (b->ev[0], b->ev[1], ns, error);
+}
+
+/* A copy from or into memory no page of which has been touched: a private
+ * anonymous mapping made for it and unmapped after, as `malloc` gives for
+ * large sizes (glibc maps anything from 128 KiB to 32 MiB up fresh until a
+ * free teaches it to keep such blocks). */
+static gboolean
+time_untouched_copy (Bench *b, SchedCopyDir dir, guint64 bytes, SimTime *ns, GError **error)
+{
+  void *host = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (host == MAP_FAILED)
+    {
+      g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA, "cannot map %" G_GUINT64_FORMAT
+                   " bytes of fresh host memory: %s", bytes, g_strerror (errno));
+      return FALSE;
+    }
+  void *dst;
+  const void *src;
+  enum cudaMemcpyKind kind;
+  copy_args (b, dir, host, &dst, &src, &kind);
+  gboolean ok = time_copy_between_events (b, dst, src, bytes, kind, ns, error);
+  munmap (host, bytes);
+  return ok;
+}
+
 /* One copy's time. Pinned and device copies: a blocker kernel holds the
  * stream while a first copy, an event, `k` more copies and an event are
  * queued behind it; the time between the two events over `k` is one copy
@@ -507,23 +555,19 @@ copy_args (Bench *b, SchedCopyDir dir, gboolean pageable, void **dst, const void
  * in its stream ends). `k` copies between the events, not one, because an
  * event between two copies costs the engine time too: with one copy per
  * event pair a 4 KiB copy measured about 3.8 us, the untimed program paid
- * about 2 us per copy (validate/FINDINGS.md). Pageable copies are
- * synchronous for the host, so they cannot be queued behind a blocker:
- * they are timed from an event before the call to one after it. */
+ * about 2 us per copy (validate/FINDINGS.md). */
 static gboolean
-time_copy (Bench *b, SchedCopyDir dir, gboolean pageable, guint64 bytes, SimTime *ns,
+time_copy (Bench *b, SchedCopyDir dir, HostMemory memory, guint64 bytes, SimTime *ns,
            GError **error)
 {
+  if (memory == HOST_UNTOUCHED)
+    return time_untouched_copy (b, dir, bytes, ns, error);
   void *dst;
   const void *src;
   enum cudaMemcpyKind kind;
-  copy_args (b, dir, pageable, &dst, &src, &kind);
-  if (pageable)
-    return VAL_CUDA (cudaEventRecord (b->ev[0], b->a), error)
-           && VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error)
-           && VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error)
-           && VAL_CUDA (cudaStreamSynchronize (b->a), error)
-           && elapsed (b->ev[0], b->ev[1], ns, error);
+  copy_args (b, dir, memory == HOST_PAGEABLE ? b->pageable : b->pinned, &dst, &src, &kind);
+  if (memory == HOST_PAGEABLE)
+    return time_copy_between_events (b, dst, src, bytes, kind, ns, error);
   int k = bytes <= MiB ? 8 : 2;
   if (!VAL_CUDA (spin_launch (1, 32, 0, b->a, BLOCKER_NS, NULL), error)
       || !VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error)
@@ -542,47 +586,69 @@ time_copy (Bench *b, SchedCopyDir dir, gboolean pageable, guint64 bytes, SimTime
 }
 
 static int
-trials_for (guint64 bytes, gboolean pageable)
+trials_for (guint64 bytes, HostMemory memory)
 {
+  gboolean blocking = memory != HOST_PINNED;
   if (bytes <= MiB)
-    return pageable ? 9 : 21;
+    return blocking ? 9 : 21;
   if (bytes <= 16 * MiB)
-    return pageable ? 5 : 9;
-  return pageable ? 3 : 5;
+    return blocking ? 5 : 9;
+  return blocking ? 3 : 5;
 }
 
+/* How a sweep's copies were timed, for the profile's comments. */
+static const char *
+sweep_method (HostMemory memory)
+{
+  switch (memory)
+    {
+    case HOST_PINNED:
+      return "time between two events with back-to-back copies between them (8 up to 1 MiB, "
+             "2 above), queued behind a blocker kernel, over the copies";
+    case HOST_PAGEABLE:
+      return "event before the call to event after it (pageable copies block the host)";
+    default:
+      return "each copy from or into memory fresh from mmap (no page resident, as a large "
+             "malloc gives), event before the call to event after it";
+    }
+}
+
+/* Fits `link` to copies of 4 KiB and up in one direction from one kind of
+ * host memory. Untouched memory stops at 64 MiB: a 256 MiB D2H into fresh
+ * pages took 0.16 s on an H100. */
 static gboolean
-sweep_link (Bench *b, SchedCopyDir dir, gboolean pageable, EngLink *link, const char *name,
+sweep_link (Bench *b, SchedCopyDir dir, HostMemory memory, EngLink *link, const char *name,
             GError **error)
 {
   guint64 sizes[N_SIZES];
   SimTime times[N_SIZES];
   GString *points = g_string_new (NULL);
+  int n_sizes = memory == HOST_UNTOUCHED ? N_SIZES - 1 : N_SIZES;
   /* Trials go round the sizes rather than repeating one size, so that each
    * size sees the caches (and, for pageable memory, the pages) as a
    * program copying buffers of several sizes would. */
   SimTime t[N_SIZES][32];
-  int max_trials = trials_for (4 * KiB, pageable);
+  int max_trials = trials_for (4 * KiB, memory);
   for (int i = 0; i < max_trials; i++)
-    for (int k = 0; k < N_SIZES; k++)
+    for (int k = 0; k < n_sizes; k++)
       {
         sizes[k] = 4 * KiB << (2 * k);
-        if (i < trials_for (sizes[k], pageable)
-            && !time_copy (b, dir, pageable, sizes[k], &t[k][i], error))
+        if (i < trials_for (sizes[k], memory)
+            && !time_copy (b, dir, memory, sizes[k], &t[k][i], error))
           {
             g_string_free (points, TRUE);
             return FALSE;
           }
       }
-  for (int k = 0; k < N_SIZES; k++)
+  for (int k = 0; k < n_sizes; k++)
     {
-      times[k] = calib_fit_median (t[k], trials_for (sizes[k], pageable));
+      times[k] = calib_fit_median (t[k], trials_for (sizes[k], memory));
       char *size = g_format_size_full (sizes[k], G_FORMAT_SIZE_IEC_UNITS);
       g_string_append_printf (points, "%s%s %.1fus", k ? ", " : "", size, us (times[k]));
       g_free (size);
     }
   CalibLinkFit fit;
-  if (!calib_fit_link (sizes, times, N_SIZES, &fit))
+  if (!calib_fit_link (sizes, times, n_sizes, &fit))
     {
       g_set_error (error, VAL_ERROR, VAL_ERROR_PROBE,
                    "%s copies gave no usable fit (times: %s)", name, points->str);
@@ -594,12 +660,10 @@ sweep_link (Bench *b, SchedCopyDir dir, gboolean pageable, EngLink *link, const 
   char *bw_key = g_strdup_printf ("copy.%s_bandwidth", name);
   char *lat_key = g_strdup_printf ("copy.%s_latency", name);
   note (b, bw_key, "measured: least-squares fit of latency + bytes/bandwidth (weights 1/t^2) "
-        "over 4 KiB..256 MiB, trials interleaved across sizes, %s;\nmedian times: %s;\n"
+        "over 4 KiB..%s, trials interleaved across sizes, %s;\nmedian times: %s;\n"
         "largest misfit %.1f%%",
-        pageable ? "event before the call to event after it (pageable copies block the host)"
-                 : "time between two events with back-to-back copies between them (8 up to "
-                   "1 MiB, 2 above), queued behind a blocker kernel, over the copies",
-        points->str, 100 * fit.max_residual);
+        n_sizes == N_SIZES ? "256 MiB" : "64 MiB", sweep_method (memory), points->str,
+        100 * fit.max_residual);
   note (b, lat_key, "measured: intercept of the same fit (%.2f us; bandwidth %.3f GB/s)",
         us (fit.latency), fit.bandwidth / 1e9);
   g_free (bw_key);
@@ -617,8 +681,8 @@ time_pair (Bench *b, SchedCopyDir d1, SchedCopyDir d2, SimTime s[2], SimTime e[2
   void *dst1, *dst2;
   const void *src1, *src2;
   enum cudaMemcpyKind k1, k2;
-  copy_args (b, d1, FALSE, &dst1, &src1, &k1);
-  copy_args (b, d2, FALSE, &dst2, &src2, &k2);
+  copy_args (b, d1, b->pinned, &dst1, &src1, &k1);
+  copy_args (b, d2, b->pinned, &dst2, &src2, &k2);
   if (d1 == d2 && d1 == SCHED_DIR_D2H)
     dst2 = b->pinned2;
   if (d1 == d2 && d1 == SCHED_DIR_H2D)
@@ -642,12 +706,8 @@ time_solo (Bench *b, SchedCopyDir d, SimTime *ns, GError **error)
   void *dst;
   const void *src;
   enum cudaMemcpyKind k;
-  copy_args (b, d, FALSE, &dst, &src, &k);
-  return VAL_CUDA (cudaEventRecord (b->ev[0], b->a), error)
-         && VAL_CUDA (cudaMemcpyAsync (dst, src, BIG, k, b->a), error)
-         && VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error)
-         && VAL_CUDA (cudaStreamSynchronize (b->a), error)
-         && elapsed (b->ev[0], b->ev[1], ns, error);
+  copy_args (b, d, b->pinned, &dst, &src, &k);
+  return time_copy_between_events (b, dst, src, BIG, k, ns, error);
 }
 
 static gboolean
@@ -734,7 +794,7 @@ time_calls (Bench *b, CallKind kind, SimTime *median, GError **error)
   void *dst;
   const void *src;
   enum cudaMemcpyKind k;
-  copy_args (b, SCHED_DIR_H2D, FALSE, &dst, &src, &k);
+  copy_args (b, SCHED_DIR_H2D, b->pinned, &dst, &src, &k);
   gboolean ok = VAL_CUDA (cudaEventRecord (b->plain, b->b), error)
                 && VAL_CUDA (cudaDeviceSynchronize (), error);
   /* One clock read between calls, as the harness issues a schedule: each
@@ -876,7 +936,7 @@ bench_latencies (Bench *b, GError **error)
 
   /* copy_submit: a 4 KiB H2D into an idle stream ends host.memcpy_async +
    * copy_submit + latency + bytes/bandwidth after its call began. */
-  copy_args (b, SCHED_DIR_H2D, FALSE, &dst, &src, &k);
+  copy_args (b, SCHED_DIR_H2D, b->pinned, &dst, &src, &k);
   if (!val_clock_sync (b->clock, error))
     return FALSE;
   for (int i = 0; i < LAT_TRIALS; i++)
@@ -915,7 +975,7 @@ bench_latencies (Bench *b, GError **error)
         us (sync_total), LAT_TRIALS);
 
   /* dependency: kernel end -> a 4 KiB D2H behind it in the same stream. */
-  copy_args (b, SCHED_DIR_D2H, FALSE, &dst, &src, &k);
+  copy_args (b, SCHED_DIR_D2H, b->pinned, &dst, &src, &k);
   SimTime copy4k_d2h = b->prof.d2h_pinned.latency
                        + (SimTime) ((double) SMALL / b->prof.d2h_pinned.bandwidth * 1e9);
   SimTime cross[LAT_TRIALS];
@@ -982,7 +1042,7 @@ bench_deferred (Bench *b, GError **error)
   void *dst;
   const void *src;
   enum cudaMemcpyKind k;
-  copy_args (b, SCHED_DIR_D2H, FALSE, &dst, &src, &k);
+  copy_args (b, SCHED_DIR_D2H, b->pinned, &dst, &src, &k);
   SimTime end, long_end;
   if (!val_clock_sync (b->clock, error) || !reset_slots (b, 2, error)
       || !VAL_CUDA (spin_launch (1, 32, 0, b->a, 100000ull, &b->slots[0]), error)
@@ -1155,8 +1215,8 @@ val_calibrate_run (const ValDevice *dev, const char *path, GError **error)
     {
       /* A warm-up pass of everything the benchmarks call. */
       SimTime t;
-      ok = time_copy (&b, SCHED_DIR_H2D, FALSE, MiB, &t, error)
-           && time_copy (&b, SCHED_DIR_D2H, TRUE, MiB, &t, error)
+      ok = time_copy (&b, SCHED_DIR_H2D, HOST_PINNED, MiB, &t, error)
+           && time_copy (&b, SCHED_DIR_D2H, HOST_PAGEABLE, MiB, &t, error)
            && val_clock_sync (b.clock, error);
     }
   unsigned long long resolution = 0, *res_dev = NULL;
@@ -1171,11 +1231,17 @@ val_calibrate_run (const ValDevice *dev, const char *path, GError **error)
   if (ok)
     {
       fprintf (stderr, "calibrate: copies\n");
-      ok = sweep_link (&b, SCHED_DIR_H2D, FALSE, &b.prof.h2d_pinned, "h2d_pinned", error)
-           && sweep_link (&b, SCHED_DIR_D2H, FALSE, &b.prof.d2h_pinned, "d2h_pinned", error)
-           && sweep_link (&b, SCHED_DIR_H2D, TRUE, &b.prof.h2d_pageable, "h2d_pageable", error)
-           && sweep_link (&b, SCHED_DIR_D2H, TRUE, &b.prof.d2h_pageable, "d2h_pageable", error)
-           && sweep_link (&b, SCHED_DIR_D2D, FALSE, &b.prof.d2d, "d2d", error)
+      ok = sweep_link (&b, SCHED_DIR_H2D, HOST_PINNED, &b.prof.h2d_pinned, "h2d_pinned", error)
+           && sweep_link (&b, SCHED_DIR_D2H, HOST_PINNED, &b.prof.d2h_pinned, "d2h_pinned", error)
+           && sweep_link (&b, SCHED_DIR_H2D, HOST_PAGEABLE, &b.prof.h2d_pageable, "h2d_pageable",
+                          error)
+           && sweep_link (&b, SCHED_DIR_D2H, HOST_PAGEABLE, &b.prof.d2h_pageable, "d2h_pageable",
+                          error)
+           && sweep_link (&b, SCHED_DIR_H2D, HOST_UNTOUCHED, &b.prof.h2d_untouched,
+                          "h2d_untouched", error)
+           && sweep_link (&b, SCHED_DIR_D2H, HOST_UNTOUCHED, &b.prof.d2h_untouched,
+                          "d2h_untouched", error)
+           && sweep_link (&b, SCHED_DIR_D2D, HOST_PINNED, &b.prof.d2d, "d2d", error)
            && bench_duplex (&b, error);
     }
   if (ok)

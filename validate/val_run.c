@@ -1,6 +1,10 @@
 /* val_run.c: a schedule performed with the real CUDA calls and timed op by op (see val_run.h). */
+/* MAP_ANONYMOUS, for untouched host memory */
+#define _DEFAULT_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "val_run.h"
 #include "marker_times.h"
 #include "val_clock.h"
@@ -15,6 +19,7 @@ typedef struct
   void *dst;
   const void *src;
   enum cudaMemcpyKind dir;
+  void *fresh;               /* `pageable untouched`: this run's own mapping */
   /* kernels */
   unsigned int grid, block;
   size_t smem;               /* dynamic shared memory, padding for regs= included */
@@ -176,8 +181,8 @@ alloc_buffers (ValRun *run, GError **error)
       dev = MAX (dev, b);
       if (op->u.copy.dir == SCHED_DIR_D2D)
         d2d = MAX (d2d, b);
-      else if (op->u.copy.pageable)
-        pageable = MAX (pageable, b);
+      else if (op->u.copy.pageable && !op->u.copy.untouched)
+        pageable = MAX (pageable, b); /* untouched copies map their own */
       else
         pinned = MAX (pinned, b);
     }
@@ -232,6 +237,45 @@ plan_copy (ValRun *run, const SchedOp *op, OpPlan *p)
       p->dir = cudaMemcpyDeviceToDevice;
       break;
     }
+}
+
+/* Every `pageable untouched` copy gets host memory of its own, mapped
+ * afresh before each run: a mapping no page of which has been touched, as a
+ * large malloc gives, until the copy itself faults its pages in. */
+static gboolean
+map_untouched (ValRun *run, GError **error)
+{
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      const SchedOp *op = schedule_op (run->sched, i);
+      OpPlan *p = &run->plan[i];
+      if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || !op->u.copy.untouched
+          || op->u.copy.bytes == 0)
+        continue;
+      if (p->fresh != NULL)
+        munmap (p->fresh, op->u.copy.bytes);
+      p->fresh = mmap (NULL, op->u.copy.bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p->fresh == MAP_FAILED)
+        {
+          p->fresh = NULL;
+          return op_error (run, op, error, "cannot map %" G_GUINT64_FORMAT " bytes of "
+                           "untouched host memory: %s", op->u.copy.bytes, g_strerror (errno));
+        }
+      if (op->u.copy.dir == SCHED_DIR_H2D)
+        p->src = p->fresh;
+      else
+        p->dst = p->fresh;
+    }
+  return TRUE;
+}
+
+static void
+unmap_untouched (ValRun *run)
+{
+  for (gsize i = 0; run->plan != NULL && i < run->n_ops; i++)
+    if (run->plan[i].fresh != NULL)
+      munmap (run->plan[i].fresh, schedule_op (run->sched, i)->u.copy.bytes);
 }
 
 static gboolean
@@ -354,6 +398,7 @@ val_run_free (ValRun *run)
   cudaFree (run->d2d_buf);
   cudaFreeHost (run->pinned_buf);
   free (run->pageable_buf);
+  unmap_untouched (run);
   g_free (run->slots_host);
   g_free (run->streams);
   g_free (run->events);
@@ -594,6 +639,7 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
   g_return_val_if_fail (timing != VAL_TIMING_CUPTI || run->cupti != NULL, FALSE);
 
   if (!VAL_CUDA (cudaDeviceSynchronize (), error)
+      || !map_untouched (run, error)
       || !VAL_CUDA (spin_reset_slots (run->slots, run->n_slots, run->helper), error)
       || !VAL_CUDA (cudaStreamSynchronize (run->helper), error)
       || !val_clock_sync (run->clock, error))
