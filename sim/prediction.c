@@ -300,10 +300,10 @@ prediction_notes (const Prediction *p)
   static const struct
   {
     SchedCopyDir dir;
-    const char *key;
+    const char *name;
   } dirs[] = {
-    { SCHED_DIR_H2D, "h2d_untouched" },
-    { SCHED_DIR_D2H, "d2h_untouched" },
+    { SCHED_DIR_H2D, "h2d" },
+    { SCHED_DIR_D2H, "d2h" },
   };
   GPtrArray *notes = g_ptr_array_new ();
   gsize n = schedule_n_ops (p->sched);
@@ -315,16 +315,20 @@ prediction_notes (const Prediction *p)
       gsize count = 0, first = 0;
       for (gsize i = 0; i < n; i++)
         if ((ops[i].kind == SCHED_OP_COPY || ops[i].kind == SCHED_OP_MEMCPY)
-            && ops[i].u.copy.untouched && ops[i].u.copy.dir == dirs[d].dir && count++ == 0)
-          first = i;
+            && ops[i].u.copy.untouched && ops[i].u.copy.dir == dirs[d].dir)
+          {
+            if (count == 0)
+              first = i;
+            count++;
+          }
       if (count > 0)
         g_ptr_array_add (notes, g_strdup_printf (
           "%s:%u:%u: note: %" G_GSIZE_FORMAT " untouched pageable %s cop%s predicted at the "
           "pageable link, without the first touch of %s pages: profile %s has no "
-          "%s_bandwidth and _latency (streamsim-validate --calibrate measures them)",
-          schedule_path (p->sched), ops[first].line, ops[first].column, count,
-          dirs[d].dir == SCHED_DIR_H2D ? "h2d" : "d2h", count == 1 ? "y is" : "ies are",
-          count == 1 ? "its" : "their", eng_profile_name (&p->profile), dirs[d].key));
+          "%s_untouched_bandwidth and _latency (streamsim-validate --calibrate measures them)",
+          schedule_path (p->sched), ops[first].line, ops[first].column, count, dirs[d].name,
+          count == 1 ? "y is" : "ies are", count == 1 ? "its" : "their",
+          eng_profile_name (&p->profile), dirs[d].name));
     }
   g_ptr_array_add (notes, NULL);
   return (char **) g_ptr_array_free (notes, FALSE);

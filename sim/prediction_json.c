@@ -125,6 +125,14 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const 
   PredictionPathTime time;
   prediction_critical_path_time (p, path, &time);
   prediction_json_add_path_time (b, &time);
+
+  /* what `predict` also prints on standard error, for tools that read this */
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  g_auto (GStrv) notes = prediction_notes (p);
+  for (guint i = 0; notes[i] != NULL; i++)
+    json_builder_add_string_value (b, notes[i]);
+  json_builder_end_array (b);
   json_builder_end_object (b);
 
   return json_text_from_builder (b, TRUE, length);

@@ -12,13 +12,14 @@
  *    "waits": [{"cause": "stream", "ops": 4, "total_ns": ...,
  *               "longest_ns": ...}, ...],
  *    "critical_path": [{"op": 0, "issue_ns": ..., "start_ns": ...,
- *                       "end_ns": ..., "cause": ""}, ...]}
+ *                       "end_ns": ..., "cause": ""}, ...],
+ *    "critical_path_time": [...], "notes": ["a.sched:4:1: note: ...", ...]}
  *
  * "engines" lists the engines that ran an op, in the text summary's order;
  * "utilization" is busy time over the makespan (0 to 1). "waits" adds up
  * the causes, the longest total first (prediction_summary_wait_order);
  * "critical_path" is prediction_critical_path, first op first, each with
- * the CSV's cause text. Every other op's times and cause are the timeline
+ * the CSV's cause text; "notes" are prediction_notes, most often none. Every other op's times and cause are the timeline
  * CSV's (--csv), not repeated here. */
 #ifndef PREDICTION_JSON_H
 #define PREDICTION_JSON_H

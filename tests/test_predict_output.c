@@ -537,6 +537,7 @@ test_no_ops (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "waits")), ==, 0);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "critical_path")),
                     ==, 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "notes")), ==, 0);
   g_assert_true (g_str_has_suffix (err, "makespan):\n  no op\n"));
   g_assert_null (strstr (err, "\nwaited for ")); /* no waits table */
 }
@@ -578,6 +579,17 @@ test_untouched_note (void)
   g_assert_nonnull (strstr (err, "streamsim predict: u.sched:6:1: note: 2 untouched pageable d2h "
                                  "copies are predicted"));
   g_assert_nonnull (strstr (err, "profile schematic-k20 has no d2h_untouched_bandwidth"));
+
+  /* the JSON carries the same notes, without the program's name */
+  g_autofree char *json_err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (text, "--json", NULL, &json_err);
+  JsonArray *notes = json_object_get_array_member (json_node_get_object (json_parser_get_root (parser)),
+                                                   "notes");
+  g_assert_cmpuint (json_array_get_length (notes), ==, 2);
+  g_assert_true (g_str_has_prefix (json_array_get_string_element (notes, 0),
+                                   "s.sched:4:1: note: 1 untouched pageable h2d copy"));
+  g_assert_true (g_str_has_prefix (json_array_get_string_element (notes, 1),
+                                   "s.sched:6:1: note: 2 untouched pageable d2h copies"));
 
   const char *const quiet[] = { "predict", "u.sched", "--quiet", NULL };
   g_clear_pointer (&err, g_free);
