@@ -115,18 +115,28 @@ eng_profile_submit_latency (const EngProfile *p, SchedOpKind kind)
     }
 }
 
+/* The profile's untouched link for a direction, NULL for d2d (no host
+ * memory) or where the profile has not measured it (bandwidth 0). */
+static const EngLink *
+untouched_link (const EngProfile *p, SchedCopyDir dir)
+{
+  const EngLink *link = dir == SCHED_DIR_H2D   ? &p->h2d_untouched
+                        : dir == SCHED_DIR_D2H ? &p->d2h_untouched
+                                               : NULL;
+  return link != NULL && link->bandwidth > 0 ? link : NULL;
+}
+
 EngLink
 eng_profile_link (const EngProfile *p, const SchedCopy *copy)
 {
+  const EngLink *untouched = copy->untouched ? untouched_link (p, copy->dir) : NULL;
+  if (untouched != NULL)
+    return *untouched;
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
-      if (copy->untouched && p->h2d_untouched.bandwidth > 0)
-        return p->h2d_untouched;
       return copy->pageable ? p->h2d_pageable : p->h2d_pinned;
     case SCHED_DIR_D2H:
-      if (copy->untouched && p->d2h_untouched.bandwidth > 0)
-        return p->d2h_untouched;
       return copy->pageable ? p->d2h_pageable : p->d2h_pinned;
     default:
       return p->d2d;
@@ -136,15 +146,7 @@ eng_profile_link (const EngProfile *p, const SchedCopy *copy)
 gboolean
 eng_profile_knows_untouched (const EngProfile *p, SchedCopyDir dir)
 {
-  switch (dir)
-    {
-    case SCHED_DIR_H2D:
-      return p->h2d_untouched.bandwidth > 0;
-    case SCHED_DIR_D2H:
-      return p->d2h_untouched.bandwidth > 0;
-    default:
-      return TRUE;
-    }
+  return dir == SCHED_DIR_D2D || untouched_link (p, dir) != NULL;
 }
 
 gboolean

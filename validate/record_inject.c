@@ -94,11 +94,46 @@ dim_product (dim3 d)
   return (uint64_t) d.x * d.y * d.z;
 }
 
+/* A copy call's arguments, for cudaMemcpy and cudaMemcpyAsync (each with
+ * its per-thread variant); 0 for any other call. */
+static int
+copy_params (CUpti_CallbackId id, const void *params, const void **dst, const void **src,
+             size_t *count, enum cudaMemcpyKind *kind)
+{
+  switch (id)
+    {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
+      {
+        const cudaMemcpyAsync_v3020_params *p = params;
+        *dst = p->dst, *src = p->src, *count = p->count, *kind = p->kind;
+      }
+      return 1;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
+      {
+        const cudaMemcpy_v3020_params *p = params;
+        *dst = p->dst, *src = p->src, *count = p->count, *kind = p->kind;
+      }
+      return 1;
+    default:
+      return 0;
+    }
+}
+
 /* The arguments worth keeping, by function. `exit` is set for the second
  * visit, when outputs (a created stream) are there to read. */
 static void
 read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
 {
+  const void *dst, *src;
+  size_t count;
+  enum cudaMemcpyKind kind;
+  if (copy_params (id, params, &dst, &src, &count, &kind))
+    {
+      c->a[0] = count;
+      c->a[1] = (uint64_t) kind;
+    }
   switch (id)
     {
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020:
@@ -124,20 +159,7 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
-      {
-        const cudaMemcpyAsync_v3020_params *p = params;
-        c->stream = (uint64_t) (uintptr_t) p->stream;
-        c->a[0] = p->count;
-        c->a[1] = (uint64_t) p->kind;
-      }
-      break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
-      {
-        const cudaMemcpy_v3020_params *p = params;
-        c->a[0] = p->count;
-        c->a[1] = (uint64_t) p->kind;
-      }
+      c->stream = (uint64_t) (uintptr_t) ((const cudaMemcpyAsync_v3020_params *) params)->stream;
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
@@ -209,25 +231,8 @@ untouched_bytes (CUpti_CallbackId id, const void *params)
   const void *dst, *src;
   size_t count;
   enum cudaMemcpyKind kind;
-  switch (id)
-    {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
-      {
-        const cudaMemcpyAsync_v3020_params *p = params;
-        dst = p->dst, src = p->src, count = p->count, kind = p->kind;
-      }
-      break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000:
-      {
-        const cudaMemcpy_v3020_params *p = params;
-        dst = p->dst, src = p->src, count = p->count, kind = p->kind;
-      }
-      break;
-    default:
-      return 0;
-    }
+  if (!copy_params (id, params, &dst, &src, &count, &kind))
+    return 0;
   const void *host = kind == cudaMemcpyHostToDevice ? src : kind == cudaMemcpyDeviceToHost ? dst : NULL;
   long page = sysconf (_SC_PAGESIZE);
   if (host == NULL || count == 0 || page <= 0)

@@ -12,13 +12,9 @@
  *   dependency costs dependency latency;
  *   a blocking call returns its host cost after its condition holds.
  * Every number is a median over many trials. */
-/* MAP_ANONYMOUS, for untouched host memory */
-#define _DEFAULT_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "calib_fit.h"
 #include "profile_file.h"
 #include "schedule.h"
@@ -26,6 +22,7 @@
 #include "val_calibrate.h"
 #include "val_clock.h"
 #include "val_cuda.h"
+#include "val_untouched.h"
 
 #define KiB ((guint64) 1024)
 #define MiB (KiB * 1024)
@@ -525,26 +522,20 @@ time_copy_between_events (Bench *b, void *dst, const void *src, guint64 bytes,
          && elapsed (b->ev[0], b->ev[1], ns, error);
 }
 
-/* A copy from or into memory no page of which has been touched: a private
- * anonymous mapping made for it and unmapped after, as `malloc` gives for
- * large sizes (glibc maps anything from 128 KiB to 32 MiB up fresh until a
- * free teaches it to keep such blocks). */
+/* A copy from or into memory no page of which has been touched, mapped for
+ * it and unmapped after (val_untouched.h). */
 static gboolean
 time_untouched_copy (Bench *b, SchedCopyDir dir, guint64 bytes, SimTime *ns, GError **error)
 {
-  void *host = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (host == MAP_FAILED)
-    {
-      g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA, "cannot map %" G_GUINT64_FORMAT
-                   " bytes of fresh host memory: %s", bytes, g_strerror (errno));
-      return FALSE;
-    }
+  void *host = val_untouched_map (bytes, error);
+  if (host == NULL)
+    return FALSE;
   void *dst;
   const void *src;
   enum cudaMemcpyKind kind;
   copy_args (b, dir, host, &dst, &src, &kind);
   gboolean ok = time_copy_between_events (b, dst, src, bytes, kind, ns, error);
-  munmap (host, bytes);
+  val_untouched_unmap (host, bytes);
   return ok;
 }
 

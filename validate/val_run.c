@@ -1,15 +1,12 @@
 /* val_run.c: a schedule performed with the real CUDA calls and timed op by op (see val_run.h). */
-/* MAP_ANONYMOUS, for untouched host memory */
-#define _DEFAULT_SOURCE
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "val_run.h"
 #include "marker_times.h"
 #include "val_clock.h"
 #include "val_cuda.h"
 #include "val_cupti.h"
+#include "val_untouched.h"
 #include "spin.h"
 
 /* How one op is performed; filled once by val_run_new. */
@@ -240,8 +237,8 @@ plan_copy (ValRun *run, const SchedOp *op, OpPlan *p)
 }
 
 /* Every `pageable untouched` copy gets host memory of its own, mapped
- * afresh before each run: a mapping no page of which has been touched, as a
- * large malloc gives, until the copy itself faults its pages in. */
+ * afresh before each run (val_untouched.h), so that the copy itself faults
+ * its pages in every time. */
 static gboolean
 map_untouched (ValRun *run, GError **error)
 {
@@ -252,15 +249,14 @@ map_untouched (ValRun *run, GError **error)
       if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || !op->u.copy.untouched
           || op->u.copy.bytes == 0)
         continue;
-      if (p->fresh != NULL)
-        munmap (p->fresh, op->u.copy.bytes);
-      p->fresh = mmap (NULL, op->u.copy.bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p->fresh == MAP_FAILED)
+      val_untouched_unmap (p->fresh, op->u.copy.bytes);
+      GError *local = NULL;
+      p->fresh = val_untouched_map (op->u.copy.bytes, &local);
+      if (p->fresh == NULL)
         {
-          p->fresh = NULL;
-          return op_error (run, op, error, "cannot map %" G_GUINT64_FORMAT " bytes of "
-                           "untouched host memory: %s", op->u.copy.bytes, g_strerror (errno));
+          op_error (run, op, error, "%s", local->message);
+          g_error_free (local);
+          return FALSE;
         }
       if (op->u.copy.dir == SCHED_DIR_H2D)
         p->src = p->fresh;
@@ -274,8 +270,7 @@ static void
 unmap_untouched (ValRun *run)
 {
   for (gsize i = 0; run->plan != NULL && i < run->n_ops; i++)
-    if (run->plan[i].fresh != NULL)
-      munmap (run->plan[i].fresh, schedule_op (run->sched, i)->u.copy.bytes);
+    val_untouched_unmap (run->plan[i].fresh, schedule_op (run->sched, i)->u.copy.bytes);
 }
 
 static gboolean
