@@ -22,11 +22,15 @@
  *    after a default-stream op starts after that op ended.
  *  - engine: the op ran on the engine its kind and the profile's copy engines
  *    give, on connection (stream - 1) mod C (the default stream on 0).
- *  - copy-engine: at most one copy at a time on each copy engine (h2d, d2h, or
- *    the single engine of a one-engine device; d2d copies one at a time).
+ *  - copy-engine: at most one direct copy (pinned or device memory) at a time
+ *    on each copy engine (h2d, d2h, or the single engine of a one-engine
+ *    device; d2d copies one at a time), and at most one staged copy (pageable
+ *    memory), which starts at no time a direct copy runs there.
  *  - copy-time: a copy lasts latency + bytes / bandwidth of its direction and
  *    memory kind, stretched by (1 - duplex_factor) of the time a copy of the
- *    other direction ran beside it, within rounding.
+ *    other direction ran beside it, within rounding; a staged copy also by
+ *    every moment a direct copy ran on its engine (it is paused then, and
+ *    not slowed by duplex while paused).
  *  - kernel-limit: at most max_concurrent_kernels kernels run at once; with
  *    connection_serializes, kernels of one connection never overlap.
  *  - kernel-time: a kernel lasts at least waves x block time (no schedule of
@@ -539,13 +543,76 @@ overlap_with (const Span *s, const GArray *other, guint *met)
   return total;
 }
 
+/* The time covered by the spans of two engines together, as spans sorted by
+ * start that do not overlap: what overlap_with needs where a staged copy
+ * runs beside a direct one on the same engine. */
+static GArray *
+union_of (const GArray *a, const GArray *b)
+{
+  GArray *all = g_array_sized_new (FALSE, FALSE, sizeof (Span), a->len + b->len);
+  g_array_append_vals (all, a->data, a->len);
+  g_array_append_vals (all, b->data, b->len);
+  g_array_sort (all, span_by_start);
+  guint kept = 0;
+  for (guint i = 0; i < all->len; i++)
+    {
+      Span *s = &g_array_index (all, Span, i);
+      if (s->end == s->start)
+        continue;
+      Span *last = kept > 0 ? &g_array_index (all, Span, kept - 1) : NULL;
+      if (last != NULL && s->start <= last->end)
+        last->end = MAX (last->end, s->end);
+      else
+        g_array_index (all, Span, kept++) = *s;
+    }
+  g_array_set_size (all, kept);
+  return all;
+}
+
+/* A staged copy runs only while no direct copy runs on its engine: it
+ * starts outside them, and every direct copy it meets pauses it. Returns the
+ * time it was paused, and the part of that time `other` (the other
+ * direction) was busy. */
+static SimTime
+paused_time (EngCheck *check, const Span *s, const GArray *direct, const GArray *other,
+             SimTime *paused_shared, guint *met)
+{
+  SimTime paused = 0;
+  *paused_shared = 0;
+  *met = 0;
+  for (guint k = 0; k < direct->len; k++)
+    {
+      const Span *d = &g_array_index (direct, Span, k);
+      if (d->start >= s->end)
+        break;
+      if (d->end <= s->start || d->end == d->start)
+        continue;
+      if (d->start < s->start)
+        violation (check, ENG_CHECK_COPY_ENGINE, s->op, d->op,
+                   "a staged (pageable) copy started at %" G_GINT64_FORMAT
+                   " ns while op %u, a direct copy, ran on its engine until %" G_GINT64_FORMAT " ns",
+                   s->start, d->op, d->end);
+      Span part = { d->op, MAX (s->start, d->start), MIN (s->end, d->end) };
+      guint shared_met = 0;
+      paused += part.end - part.start;
+      if (other != NULL)
+        *paused_shared += overlap_with (&part, other, &shared_met);
+      *met += 1 + shared_met;
+    }
+  return paused;
+}
+
 static void
 check_copies (EngCheck *check)
 {
   const EngProfile *p = check->profile;
-  GArray *by_engine[ENG_N_ENGINES];
+  /* per engine, direct copies and copies staged from pageable memory */
+  GArray *direct[ENG_N_ENGINES], *staged[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
-    by_engine[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+    {
+      direct[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+      staged[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+    }
 
   for (gsize i = 0; i < check->n; i++)
     {
@@ -553,44 +620,66 @@ check_copies (EngCheck *check)
       if (!is_copy (sop))
         continue;
       Span s = { (guint32) i, check->r[i].start, check->r[i].end };
-      g_array_append_val (by_engine[expected_engine (p, sop)], s);
+      EngEngine e = expected_engine (p, sop);
+      g_array_append_val (eng_profile_copy_staged (&sop->u.copy) ? staged[e] : direct[e], s);
     }
+  GArray *busy[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     {
-      g_array_sort (by_engine[e], span_by_start);
-      check_serial (check, ENG_CHECK_COPY_ENGINE, (const Span *) by_engine[e]->data,
-                    by_engine[e]->len, eng_engine_name ((EngEngine) e));
+      g_array_sort (direct[e], span_by_start);
+      g_array_sort (staged[e], span_by_start);
+      const char *name = eng_engine_name ((EngEngine) e);
+      check_serial (check, ENG_CHECK_COPY_ENGINE, (const Span *) direct[e]->data, direct[e]->len, name);
+      check_serial (check, ENG_CHECK_COPY_ENGINE, (const Span *) staged[e]->data, staged[e]->len, name);
+      busy[e] = union_of (direct[e], staged[e]);
     }
 
   for (guint e = 0; e < ENG_N_ENGINES; e++)
-    for (guint k = 0; k < by_engine[e]->len; k++)
+    for (guint staging = 0; staging < 2; staging++)
       {
-        const Span *s = &g_array_index (by_engine[e], Span, k);
-        const SchedOp *sop = sop_of (check, s->op);
-        EngLink link = eng_profile_link (p, &sop->u.copy);
-        SimTime solo = link.latency
-                       + (SimTime) llround ((double) sop->u.copy.bytes / link.bandwidth * 1e9);
-        SimTime took = s->end - s->start;
-        SimTime shared = 0;
-        guint met = 0;
-        if (e == ENG_ENGINE_H2D || e == ENG_ENGINE_D2H)
-          shared = overlap_with (s, by_engine[e == ENG_ENGINE_H2D ? ENG_ENGINE_D2H : ENG_ENGINE_H2D],
-                                 &met);
-        /* Alone a copy progresses at 1, beside the other direction at the
-         * duplex factor f: took = solo + shared x (1 - f). Each change of
-         * speed may round the end up by a nanosecond. */
-        double want = (double) solo + (double) shared * (1.0 - p->duplex_factor);
-        double slack = 2.0 + met + want * 1e-12;
-        if (fabs ((double) took - want) > slack)
-          violation (check, ENG_CHECK_COPY_TIME, s->op, NONE,
-                     "took %" G_GINT64_FORMAT " ns; %" G_GUINT64_FORMAT " bytes take %" G_GINT64_FORMAT
-                     " ns alone (latency + bytes / bandwidth), %.0f ns with %" G_GINT64_FORMAT
-                     " ns beside a copy the other way at duplex factor %g",
-                     took, sop->u.copy.bytes, solo, want, shared, p->duplex_factor);
+        const GArray *spans = staging ? staged[e] : direct[e];
+        const GArray *other = e == ENG_ENGINE_H2D   ? busy[ENG_ENGINE_D2H]
+                              : e == ENG_ENGINE_D2H ? busy[ENG_ENGINE_H2D]
+                                                    : NULL;
+        for (guint k = 0; k < spans->len; k++)
+          {
+            const Span *s = &g_array_index (spans, Span, k);
+            const SchedOp *sop = sop_of (check, s->op);
+            EngLink link = eng_profile_link (p, &sop->u.copy);
+            SimTime solo = link.latency
+                           + (SimTime) llround ((double) sop->u.copy.bytes / link.bandwidth * 1e9);
+            SimTime took = s->end - s->start;
+            SimTime shared = 0, paused = 0, paused_shared = 0;
+            guint met = 0, paused_met = 0;
+            if (other != NULL)
+              shared = overlap_with (s, other, &met);
+            if (staging)
+              paused = paused_time (check, s, direct[e], other, &paused_shared, &paused_met);
+            /* Alone a copy progresses at 1, beside the other direction at
+             * the duplex factor f, and a staged copy not at all while a
+             * direct one runs on its engine: took = solo + paused + (shared
+             * outside the pauses) x (1 - f). Each change of speed may round
+             * the end up by a nanosecond. */
+            double want = (double) solo + (double) paused
+                          + (double) (shared - paused_shared) * (1.0 - p->duplex_factor);
+            double slack = 2.0 + met + paused_met + want * 1e-12;
+            if (fabs ((double) took - want) > slack)
+              violation (check, ENG_CHECK_COPY_TIME, s->op, NONE,
+                         "took %" G_GINT64_FORMAT " ns; %" G_GUINT64_FORMAT " bytes take %" G_GINT64_FORMAT
+                         " ns alone (latency + bytes / bandwidth), %.0f ns with %" G_GINT64_FORMAT
+                         " ns beside a copy the other way at duplex factor %g and %" G_GINT64_FORMAT
+                         " ns paused for direct copies",
+                         took, sop->u.copy.bytes, solo, want, shared - paused_shared,
+                         p->duplex_factor, paused);
+          }
       }
 
   for (guint e = 0; e < ENG_N_ENGINES; e++)
-    g_array_free (by_engine[e], TRUE);
+    {
+      g_array_free (direct[e], TRUE);
+      g_array_free (staged[e], TRUE);
+      g_array_free (busy[e], TRUE);
+    }
 }
 
 /* ---- kernels ---- */

@@ -24,8 +24,8 @@ typedef enum
   ENG_CHECK_EVENT,        /* `wait S E`: S went on only after the record of E completed */
   ENG_CHECK_LEGACY,       /* the legacy default stream's barriers */
   ENG_CHECK_ENGINE,       /* the op ran on the engine and connection its kind and stream give */
-  ENG_CHECK_COPY_ENGINE,  /* one copy at a time per copy engine */
-  ENG_CHECK_COPY_TIME,    /* a copy took latency + bytes / bandwidth, stretched only by duplex */
+  ENG_CHECK_COPY_ENGINE,  /* one direct and one staged copy at a time per copy engine */
+  ENG_CHECK_COPY_TIME,    /* a copy took latency + bytes / bandwidth, stretched only by duplex and pauses */
   ENG_CHECK_KERNEL_LIMIT, /* at most max_concurrent_kernels kernels at once; connection_serializes */
   ENG_CHECK_KERNEL_TIME,  /* a kernel took at least waves x block time, exactly that when alone */
   ENG_CHECK_SM_CAPACITY,  /* the block time kernels need fits the SMs in every window */

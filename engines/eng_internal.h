@@ -75,17 +75,27 @@ typedef struct
   guint32 head, tail;
 } EngFifo;
 
+/* A copy in progress on an engine, and how far it has got. */
+typedef struct
+{
+  guint32 op;         /* ENG_NONE when empty */
+  SimTimer *end;      /* its end */
+  double left;        /* solo-time it has still to go */
+  double rate;        /* its progress per ns: 1 alone, the duplex factor in
+                       * duplex, 0 while a staged copy yields (eng_copy.c) */
+  SimTime since;      /* when `left` was last brought up to date */
+} EngCopyLane;
+
 /* One copy engine (a direction, or both on one-engine devices), and the
- * progress of the copy it runs. */
+ * copies it runs: one direct copy (pinned or device memory) and one copy
+ * staged from or to pageable memory, which moves only while the direct lane
+ * is empty. */
 typedef struct
 {
   EngFifo ready;      /* ops ready for it, in the order they became ready */
-  guint32 running;    /* ENG_NONE when idle */
-  guint32 last;       /* last op it ran, for causes */
-  SimTimer *end;      /* the running copy's end */
-  double left;        /* solo-time the running copy has still to go */
-  double rate;        /* its progress per ns: 1 alone, the duplex factor in duplex */
-  SimTime since;      /* when `left` was last brought up to date */
+  EngCopyLane direct;
+  EngCopyLane staged; /* never used by the d2d engine */
+  guint32 last;       /* last op that ended on it, for causes */
 } EngCopyEngine;
 
 /* The resources one SM has in use (eng_sm_load and eng_sm_read, for tests:

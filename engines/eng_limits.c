@@ -9,8 +9,11 @@
  * twice, so the makespan is at most the sum over all ops of
  *   host call cost + submit latency + one dependency latency + kernel gap
  *   + host_sync + memcpy_sync + the op's longest duration,
- * where a copy lasts at most latency + bytes / bandwidth / duplex_factor and
- * a kernel at most grid x block time (every block on its own; the kernels
+ * where a copy lasts at most latency + bytes / bandwidth / duplex_factor
+ * (a pageable copy also waits while direct copies run on its engine, but
+ * those run inside it, after everything it waited for and before what
+ * waits for it, so each is in the sum once already) and a kernel at most
+ * grid x block time (every block on its own; the kernels
  * sharing SMs can stretch a kernel beyond waves x block time, but never past
  * the sum of every block's time). The sum is taken in double, so it cannot
  * overflow itself; it is loose, but a schedule near the limit (146 years of

@@ -108,6 +108,14 @@ SimTime eng_profile_submit_latency (const EngProfile *profile, SchedOpKind kind)
 /* The link a copy runs over: its direction and host-memory kind (an
  * untouched copy the pageable link where the profile has no untouched one). */
 EngLink eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
+/* Whether a copy goes through the driver's pinned staging buffer: one from
+ * or to pageable host memory (a d2d copy touches no host memory, whatever
+ * it is marked). eng_copy.c says what that changes. */
+static inline gboolean
+eng_profile_copy_staged (const SchedCopy *copy)
+{
+  return copy->pageable && copy->dir != SCHED_DIR_D2D;
+}
 
 /* Whether the profile can tell an untouched copy from a pageable one; when
  * it cannot, the prediction should say so (sim/prediction.c does). */

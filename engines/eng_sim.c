@@ -116,7 +116,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   for (guint i = 0; i < G_N_ELEMENTS (sim->copy); i++)
     {
       sim->copy[i].ready.head = sim->copy[i].ready.tail = ENG_NONE;
-      sim->copy[i].running = sim->copy[i].last = ENG_NONE;
+      sim->copy[i].direct.op = sim->copy[i].staged.op = sim->copy[i].last = ENG_NONE;
     }
   sim->dispatch_list = sim->admit_list = ENG_NONE;
   sim->last_kernel = ENG_NONE;

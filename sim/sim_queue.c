@@ -222,6 +222,17 @@ sim_queue_timer_set (SimTimer *timer, SimTime when, guint64 tag)
     timers_rescan (queue); /* it moved later */
 }
 
+void
+sim_queue_timer_stop (SimTimer *timer)
+{
+  g_return_if_fail (timer != NULL);
+  if (timer->when == SIM_TIME_NEVER)
+    return;
+  timer->when = SIM_TIME_NEVER;
+  if (timer->queue->timer_first == timer)
+    timers_rescan (timer->queue);
+}
+
 gboolean
 sim_queue_timer_pending (const SimTimer *timer)
 {

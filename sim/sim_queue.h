@@ -74,6 +74,9 @@ SimTimer *sim_queue_timer_new (SimQueue *queue, SimEventFunc func, gpointer arg)
 /* Fires func(arg, tag) at `when` (not in the past), instead of any pending
  * firing. */
 void sim_queue_timer_set (SimTimer *timer, SimTime when, guint64 tag);
+/* Takes back the pending firing, if any; takes no sequence number, so the
+ * events around it keep their order. */
+void sim_queue_timer_stop (SimTimer *timer);
 /* Whether the timer is set and has not fired yet. */
 gboolean sim_queue_timer_pending (const SimTimer *timer);
 

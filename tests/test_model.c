@@ -319,6 +319,65 @@ test_pageable_blocks_host (void)
   run_free (run);
 }
 
+/* A pageable copy does not hold its engine (eng_copy.c): a pinned copy that
+ * becomes ready while it runs starts at once, and the pageable copy waits
+ * meanwhile. schematic-k20, worked by hand: a 4 MiB pinned copy takes 1 ms,
+ * a 4 MiB pageable one 2 ms.
+ *   inside: the kernel of s2 runs 0..1; the pinned H2D behind it is ready at
+ *   1 and runs 1..2 beside the pageable H2D of s1 (started at 0), which has
+ *   done 1 of its 2 ms by then and ends at 2 + 1 = 3. (Holding the engine,
+ *   the pinned copy would have run 2..3.)
+ *   after: a pageable D2H ready while an 8 MiB pinned D2H runs 0..2 waits
+ *   for it, as any copy does: 2..4, the engine's cause naming op 0. */
+static void
+test_pageable_yields_engine (void)
+{
+  Run *run = run_text ("schematic-k20",
+                       "stream s1\nstream s2\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "h2d s2 4MiB\n"
+                       "h2d s1 4MiB pageable\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 1, 1, 2);
+  assert_cause (run, 1, ENG_CAUSE_STREAM, 0);
+  assert_span (run, 2, 0, 3);
+  run_free (run);
+
+  run = run_text ("schematic-k20",
+                  "stream s1\nstream s2\n"
+                  "d2h s2 8MiB\n"
+                  "d2h s1 4MiB pageable\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 4);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 0);
+  run_free (run);
+}
+
+/* A paused pageable copy is not slowed by duplex, and the copies running
+ * are. duplex-half (schematic-k20 at duplex factor 0.5), worked by hand:
+ * the pinned D2H (1 ms alone) and the pageable H2D (2 ms alone) start at 0,
+ * at half speed each. At 1 the kernel ends and the pinned H2D (1 ms alone)
+ * starts, pausing the pageable copy, which has done 0.5 ms. The D2H has
+ * 0.5 ms left at half speed: it ends at 2. The pinned H2D has done 0.5 ms
+ * by 2 and runs alone at full speed from then: ends at 2.5. The pageable
+ * copy resumes alone, 1.5 ms left: ends at 4. */
+static void
+test_pageable_pause_duplex (void)
+{
+  Run *run = run_text ("duplex-half",
+                       "stream s1\nstream s2\nstream s3\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "h2d s2 4MiB\n"
+                       "d2h s3 4MiB\n"
+                       "h2d s1 4MiB pageable\n");
+  assert_span (run, 0, 0, 1);
+  g_assert_cmpint (op (run, 1)->start, ==, 1 * MS);
+  g_assert_cmpint (op (run, 1)->end, ==, 2500 * US);
+  assert_span (run, 2, 0, 2);
+  assert_span (run, 3, 0, 4);
+  run_free (run);
+}
+
 /* Untouched pageable memory runs on its own link (schematic-untouched):
  * the 4 MiB H2D takes 0.5 ms + 4 MiB / 1.048576 GB/s = 4.5 ms and holds
  * the host, so the kernel is issued at 4.5: 4.5..5.5; the 2 MiB D2H,
@@ -489,6 +548,8 @@ main (int argc, char **argv)
   g_test_add_func ("/model/left-over-policy", test_left_over_policy);
   g_test_add_func ("/model/priorities", test_priorities);
   g_test_add_func ("/model/pageable-blocks-host", test_pageable_blocks_host);
+  g_test_add_func ("/model/pageable-yields-engine", test_pageable_yields_engine);
+  g_test_add_func ("/model/pageable-pause-duplex", test_pageable_pause_duplex);
   g_test_add_func ("/model/untouched-link", test_untouched_link);
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);

@@ -170,6 +170,35 @@ test_timer_peek (void)
   sim_queue_free (queue);
 }
 
+/* A stopped timer does not fire, and stopping takes no sequence number: T1
+ * 'p' at 5 (seq 0) is stopped, T2 'q' at 8 (seq 1) becomes the first timer
+ * and a at 8 (seq 2) runs after it; T1 set again, 'r' at 9 (seq 3), runs
+ * last. Stopping a timer that is not pending does nothing: "qar". */
+static void
+test_timer_stop (void)
+{
+  SimQueue *queue = sim_queue_new ();
+  Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
+  SimTimer *t1 = sim_queue_timer_new (queue, log_event, &log);
+  SimTimer *t2 = sim_queue_timer_new (queue, log_event, &log);
+  sim_queue_timer_set (t1, 5, 'p');
+  sim_queue_timer_set (t2, 8, 'q');
+  sim_queue_timer_stop (t1);
+  g_assert_false (sim_queue_timer_pending (t1));
+  sim_queue_timer_stop (t1);
+  sim_queue_schedule (queue, 8, log_event, &log, 'a');
+  SimTime when;
+  guint64 seq;
+  g_assert_true (sim_queue_peek (queue, &when, &seq));
+  g_assert_cmpint (when, ==, 8);
+  g_assert_cmpuint (seq, ==, 1);
+  sim_queue_timer_set (t1, 9, 'r');
+  g_assert_cmpuint (sim_queue_run (queue), ==, 3);
+  g_assert_cmpstr (log.order->str, ==, "qar");
+  g_string_free (log.order, TRUE);
+  sim_queue_free (queue);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -178,5 +207,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim-queue/take-seq", test_take_seq);
   g_test_add_func ("/sim-queue/timers", test_timers);
   g_test_add_func ("/sim-queue/timer-peek", test_timer_peek);
+  g_test_add_func ("/sim-queue/timer-stop", test_timer_stop);
   return g_test_run ();
 }
