@@ -512,21 +512,29 @@ check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n, co
     }
 }
 
+/* The first of `n` spans (sorted by start) that starts at or after `t`. */
+static gsize
+first_starting_from (const Span *o, gsize n, SimTime t)
+{
+  gsize lo = 0, hi = n;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (o[mid].start < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 /* Total time `s` shares with the spans of `other` (sorted by start, one
  * engine, so one at a time), and how many of them it meets. */
 static SimTime
 overlap_with (const Span *s, const GArray *other, guint *met)
 {
   const Span *o = (const Span *) other->data;
-  gsize lo = 0, hi = other->len;
-  while (lo < hi) /* the first span starting at or after s ends */
-    {
-      gsize mid = lo + (hi - lo) / 2;
-      if (o[mid].start < s->end)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  gsize lo = first_starting_from (o, other->len, s->end);
   SimTime total = 0;
   *met = 0;
   for (gsize k = lo; k-- > 0;)
@@ -580,12 +588,15 @@ paused_time (EngCheck *check, const Span *s, const GArray *direct, const GArray 
   SimTime paused = 0;
   *paused_shared = 0;
   *met = 0;
-  for (guint k = 0; k < direct->len; k++)
+  /* back from the first direct copy starting at or after s ends: they run
+   * one at a time (checked apart), so the ones it meets are just before */
+  const Span *o = (const Span *) direct->data;
+  for (gsize k = first_starting_from (o, direct->len, s->end); k-- > 0;)
     {
-      const Span *d = &g_array_index (direct, Span, k);
-      if (d->start >= s->end)
+      const Span *d = &o[k];
+      if (d->end <= s->start)
         break;
-      if (d->end <= s->start || d->end == d->start)
+      if (d->end == d->start)
         continue;
       if (d->start < s->start)
         violation (check, ENG_CHECK_COPY_ENGINE, s->op, d->op,
