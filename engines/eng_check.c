@@ -160,14 +160,6 @@ is_copy (const SchedOp *sop)
   return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY;
 }
 
-/* cudaMemcpy, and pageable host<->device copies, hold the host until done. */
-static gboolean
-is_blocking_copy (const SchedOp *sop)
-{
-  return sop->kind == SCHED_OP_MEMCPY
-         || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable && sop->u.copy.dir != SCHED_DIR_D2D);
-}
-
 static EngEngine
 expected_engine (const EngProfile *p, const SchedOp *sop)
 {
@@ -296,7 +288,7 @@ check_host (EngCheck *check)
                    "issued at %" G_GINT64_FORMAT " ns, before the host was free at %"
                    G_GINT64_FORMAT " ns (after op %u)", r->issue, ready, ready_op);
 
-      if (is_blocking_copy (sop))
+      if (eng_profile_copy_blocks (sop))
         ready = add_sat (r->end, p->host_memcpy_sync);
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready = r->end;
@@ -656,9 +648,7 @@ check_copies (EngCheck *check)
           {
             const Span *s = &g_array_index (spans, Span, k);
             const SchedOp *sop = sop_of (check, s->op);
-            EngLink link = eng_profile_link (p, &sop->u.copy);
-            SimTime solo = link.latency
-                           + (SimTime) llround ((double) sop->u.copy.bytes / link.bandwidth * 1e9);
+            SimTime solo = eng_profile_copy_time (p, &sop->u.copy);
             SimTime took = s->end - s->start;
             SimTime shared = 0, paused = 0, paused_shared = 0;
             guint met = 0, paused_met = 0;

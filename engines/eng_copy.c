@@ -73,14 +73,6 @@ eng_copy_engine_of (const EngSim *sim, const SchedOp *sop)
   return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_ENGINE_H2D : ENG_ENGINE_D2H;
 }
 
-SimTime
-eng_copy_solo_time (const EngSim *sim, const SchedOp *sop)
-{
-  EngLink link = eng_profile_link (&sim->profile, &sop->u.copy);
-  double transfer = (double) sop->u.copy.bytes / link.bandwidth * 1e9;
-  return link.latency + (SimTime) llround (transfer);
-}
-
 static void copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
 /* Sets the lane's copy's end from its progress, in place of any end set
@@ -179,13 +171,14 @@ try_start (EngSim *sim, guint slot, SimTime now)
       guint32 op = take_next (sim, engine);
       if (op == ENG_NONE)
         return;
-      EngCopyLane *lane = lane_of (engine, eng_sop (sim, op));
+      const SchedOp *sop = eng_sop (sim, op);
+      EngCopyLane *lane = lane_of (engine, sop);
       /* one host thread: a staged copy holds it until the copy ends, so a
        * second one cannot be ready before the first has left its lane */
       g_assert (lane->op == ENG_NONE);
       lane->op = op;
       gboolean waited = now > sim->ops[op].submitted;
-      lane->left = (double) eng_copy_solo_time (sim, eng_sop (sim, op));
+      lane->left = (double) eng_profile_copy_time (&sim->profile, &sop->u.copy);
       lane->rate = 1.0;
       lane->since = now;
       eng_sim_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, engine->last);

@@ -164,17 +164,6 @@ begin_sync (EngSim *sim, guint32 op, const SchedOp *sop)
   return !ready;
 }
 
-/* cudaMemcpy, and cudaMemcpyAsync from or to pageable memory (through a
- * staging buffer; a device-to-device copy touches no host memory), return
- * when the copy is done. */
-static inline gboolean
-copy_blocks (const SchedOp *sop)
-{
-  return sop->kind == SCHED_OP_MEMCPY
-         || (sop->kind == SCHED_OP_COPY && sop->u.copy.pageable
-             && sop->u.copy.dir != SCHED_DIR_D2D);
-}
-
 gboolean
 eng_host_call_holds (const SchedOp *sop)
 {
@@ -186,7 +175,7 @@ eng_host_call_holds (const SchedOp *sop)
     case SCHED_OP_SYNC_DEVICE:
       return TRUE;
     default:
-      return copy_blocks (sop);
+      return eng_profile_copy_blocks (sop);
     }
 }
 
@@ -258,7 +247,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       *last = arrival;
     }
   sim_queue_schedule (sim->events, arrival, arrive_event, sim, op);
-  if (copy_blocks (sop))
+  if (eng_profile_copy_blocks (sop))
     {
       sim->host_wait_op = op;
       sim->host_wait_since = now + cost;

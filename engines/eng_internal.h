@@ -303,7 +303,6 @@ void eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now);
 
 /* eng_copy.c */
 EngEngine eng_copy_engine_of (const EngSim *sim, const SchedOp *sop);
-SimTime eng_copy_solo_time (const EngSim *sim, const SchedOp *sop);
 void eng_copy_start (EngSim *sim);
 void eng_copy_submit (EngSim *sim, guint32 op, SimTime now);
 

@@ -1,4 +1,5 @@
 /* eng_profile.c: copying and freeing device profiles, and how many blocks of a kernel fit on one SM. */
+#include <math.h>
 #include <string.h>
 #include "eng_profile.h"
 
@@ -141,6 +142,14 @@ eng_profile_link (const EngProfile *p, const SchedCopy *copy)
     default:
       return p->d2d;
     }
+}
+
+SimTime
+eng_profile_copy_time (const EngProfile *p, const SchedCopy *copy)
+{
+  EngLink link = eng_profile_link (p, copy);
+  double transfer = (double) copy->bytes / link.bandwidth * 1e9;
+  return link.latency + (SimTime) llround (transfer);
 }
 
 gboolean

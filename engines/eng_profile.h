@@ -108,6 +108,10 @@ SimTime eng_profile_submit_latency (const EngProfile *profile, SchedOpKind kind)
 /* The link a copy runs over: its direction and host-memory kind (an
  * untouched copy the pageable link where the profile has no untouched one). */
 EngLink eng_profile_link (const EngProfile *profile, const SchedCopy *copy);
+/* How long a copy takes alone: latency + bytes / bandwidth of its link, in
+ * whole ns. The model runs copies for this long and the checker holds it to
+ * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */
+SimTime eng_profile_copy_time (const EngProfile *profile, const SchedCopy *copy);
 /* Whether a copy goes through the driver's pinned staging buffer: one from
  * or to pageable host memory (a d2d copy touches no host memory, whatever
  * it is marked). eng_copy.c says what that changes. */
@@ -115,6 +119,14 @@ static inline gboolean
 eng_profile_copy_staged (const SchedCopy *copy)
 {
   return copy->pageable && copy->dir != SCHED_DIR_D2D;
+}
+/* Whether a copy op holds the host until it is done: cudaMemcpy, and a
+ * cudaMemcpyAsync through the staging buffer. */
+static inline gboolean
+eng_profile_copy_blocks (const SchedOp *op)
+{
+  return op->kind == SCHED_OP_MEMCPY
+         || (op->kind == SCHED_OP_COPY && eng_profile_copy_staged (&op->u.copy));
 }
 
 /* Whether the profile can tell an untouched copy from a pageable one; when

@@ -366,12 +366,12 @@ cli_predict_main (int argc, char **argv)
   if (p == NULL)
     return cli_report_error (error);
 
-  if (!quiet)
-    {
-      g_auto (GStrv) notes = prediction_notes (p);
-      for (guint i = 0; notes[i] != NULL; i++)
-        cli_error ("streamsim predict: %s", notes[i]);
-    }
+  /* one scan for the notes of standard error and the JSON */
+  g_auto (GStrv) notes = NULL;
+  if (!quiet || json != NULL)
+    notes = prediction_notes (p);
+  for (guint i = 0; !quiet && notes[i] != NULL; i++)
+    cli_error ("streamsim predict: %s", notes[i]);
   if (csv != NULL && !prediction_write_csv (p, csv, &error))
     return cli_report_error (error);
   /* one summary for the text and the JSON: it merges every engine's spans */
@@ -385,7 +385,8 @@ cli_predict_main (int argc, char **argv)
   if (json != NULL)
     {
       gsize length = 0;
-      g_autofree char *data = prediction_json_to_data (p, &summary, path, &length);
+      g_autofree char *data = prediction_json_to_data (p, &summary, path,
+                                                        (const char *const *) notes, &length);
       if (!output_file_set_contents (json, data, length, &error))
         return cli_report_error (error);
     }

@@ -40,9 +40,9 @@ prediction_json_add_path_time (JsonBuilder *b, const PredictionPathTime *time)
 
 char *
 prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const GArray *path,
-                         gsize *length)
+                         const char *const *notes, gsize *length)
 {
-  g_return_val_if_fail (p != NULL && s != NULL && path != NULL, NULL);
+  g_return_val_if_fail (p != NULL && s != NULL && path != NULL && notes != NULL, NULL);
 
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
@@ -129,7 +129,6 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const 
   /* what `predict` also prints on standard error, for tools that read this */
   json_builder_set_member_name (b, "notes");
   json_builder_begin_array (b);
-  g_auto (GStrv) notes = prediction_notes (p);
   for (guint i = 0; notes[i] != NULL; i++)
     json_builder_add_string_value (b, notes[i]);
   json_builder_end_array (b);

@@ -31,10 +31,11 @@
 /* The JSON text of `prediction` and its `summary` (prediction_summarize,
  * which the caller has often made already for the text summary), newly
  * allocated, ending in a line break; sets *length when not NULL. `path` is
- * its prediction_critical_path (found once by the caller, which often
- * needs it for other outputs too). */
+ * its prediction_critical_path, and `notes` its prediction_notes (both
+ * found once by the caller, which often needs them for other outputs
+ * too). */
 char *prediction_json_to_data (const Prediction *prediction, const PredictionSummary *summary,
-                               const GArray *path, gsize *length);
+                               const GArray *path, const char *const *notes, gsize *length);
 
 /* Adds `time` as "critical_path_time"'s value: [{"part": "compute", "ns":
  * ...}, ...], the engines in prediction_path_time_order, then {"part":

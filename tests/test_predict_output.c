@@ -68,7 +68,9 @@ test_summary_by_hand (void)
   PredictionSummary summary;
   prediction_summarize (p, &summary);
   g_autoptr (GArray) path = prediction_critical_path (p);
-  g_autofree char *data = prediction_json_to_data (p, &summary, path, &length);
+  g_auto (GStrv) notes = prediction_notes (p);
+  g_autofree char *data = prediction_json_to_data (p, &summary, path, (const char *const *) notes,
+                                                   &length);
   g_assert_cmpuint (length, ==, strlen (data));
   g_assert_true (g_str_has_suffix (data, "}\n"));
 
