@@ -62,39 +62,24 @@ makespan () { # the largest end_ns of a timeline CSV
 }
 
 # run_profile MEASURED KEY DIR: writes DIR/$gpu-run.ini, the calibrated
-# profile with the host call costs that the measured run recorded under
-# "# KEY:" (host_calls: measured between the traced repeats; host_calls_untimed:
-# between the untimed ones; validate/val_hostcost.h says why), and prints its
-# name; prints nothing when the run recorded none.
+# profile with the host call costs and pageable copy times that the measured
+# run recorded under "# KEY:" (validate/run-profile.sh), and prints its name;
+# prints nothing when the run recorded none.
 run_profile () {
-  local calls
-  calls=$(meta "$1" "$2")
-  [ -n "$calls" ] || return 0
-  {
-    echo "# $gpu with the host call costs measured next to $(basename "$1") ($2)"
-    echo "[device]"
-    echo "description=$gpu, host calls of one measured run"
-    echo "inherits=$gpu"
-    echo "[host]"
-    for kv in $calls; do
-      case $kv in kernel_launch=* | memcpy_async=*) echo "$kv" ;; esac
-    done
-    echo "[copy]"
-    for kv in $calls; do
-      case $kv in
-        h2d_pageable_64MiB=* | d2h_pageable_64MiB=*)
-          # bandwidth that makes the profile's latency + 64 MiB / bandwidth
-          # equal the measured copy
-          dir_=${kv%%_*}
-          lat=$(sed -n "s/^${dir_}_pageable_latency=\([0-9.]*\)us$/\1/p" "engines/profiles/$gpu.ini")
-          ns=${kv#*=}; ns=${ns%ns}
-          awk -v ns="$ns" -v lat="${lat:-0}" -v d="$dir_" 'BEGIN {
-            t = ns - lat * 1000; if (t > 0) printf "%s_pageable_bandwidth=%.6fGB/s\n", d, 67108864 / t }'
-          ;;
-      esac
-    done
-  } > "$3/$gpu-run.ini"
+  local profile
+  profile=$(validate/run-profile.sh "$1" "$2" "$gpu" "engines/profiles/$gpu.ini")
+  [ -n "$profile" ] || return 0
+  printf '%s\n' "$profile" > "$3/$gpu-run.ini"
   echo "$gpu-run"
+}
+
+# link MEASURED: "H2D -4.1%, D2H +0.3%", how far the run's pinned 64 MiB
+# copies (between its untimed repeats) were from the calibrated profile;
+# "-" when it measured none.
+link () {
+  validate/run-profile.sh --link "$1" host_calls_untimed "engines/profiles/$gpu.ini" \
+    | awk -F= '/_pinned=/ { d = toupper(substr($1, 1, 3)); s = s (s ? ", " : "") sprintf ("%s %+.1f%%", d, $2) }
+               END { print s ? s : "-" }'
 }
 
 # predict SCHEDULE DEVICE CSV: prints the predicted makespan, or nothing
@@ -147,14 +132,15 @@ for measured in "$dir"/*.measured.csv; do
     endmax=$(echo "$out" | sed -n 's/^end error .* max \([0-9.]*\)%.*/\1/p')
   fi
   calls=$(meta "$measured" host_calls_untimed | sed -n 's/.*kernel_launch=\([0-9]*\)ns memcpy_async=\([0-9]*\)ns.*/\1 \2/p')
+  drift=$(link "$measured")
   if [ -z "$p" ]; then
-    printf '%s|-|%s|predict failed: %s|-|-|-|-|- -\n' "$stem" "${done_untimed:-0}" \
+    printf '%s|-|%s|predict failed: %s|-|-|-|-|- -|-\n' "$stem" "${done_untimed:-0}" \
       "$(tail -1 "$dir/$stem.predict.err" 2>/dev/null | cut -c1-80)" >> "$rows"
     continue
   fi
-  printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$stem" "$p" "${done_untimed:-0}" \
+  printf '%s|%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$stem" "$p" "${done_untimed:-0}" \
     "$(pct "$p" "$done_untimed")" "${endmed:-?}" "${endmax:-?}" "$(pct "$alone" "$done_untimed")" \
-    "${tmerr:-?}" "${calls:-- -}" >> "$rows"
+    "${tmerr:-?}" "${calls:-- -}" "$drift" >> "$rows"
 done
 rm -rf "$runs"
 
@@ -178,10 +164,17 @@ any=$(ls "$dir"/*.measured.csv | head -1)
   echo "  schedule also runs untraced (as many repeats as traced ones), and its median time"
   echo "  from the first call to the return of the final cudaDeviceSynchronize (\"measured\")"
   echo "  is compared with the predicted end of a \`sync device\` appended to the schedule"
-  echo "  (\"predicted\"). The prediction uses the profile with the host call costs measured"
-  echo "  in the run's own process between the untraced repeats (\`# host_calls_untimed:\`,"
-  echo "  last column): the lent machines' host runs at one of two speeds, chosen per process."
-  echo "- **profile alone**: the same with the calibrated profile's own host costs."
+  echo "  (\"predicted\"). The prediction uses the profile with the host call costs and the"
+  echo "  64 MiB pageable copy times measured in the run's own process between the untraced"
+  echo "  repeats (\`# host_calls_untimed:\`, validate/run-profile.sh; launch and memcpy costs"
+  echo "  in the next to last column): the lent machines' host runs at one of two speeds,"
+  echo "  chosen per process."
+  echo "- **profile alone**: the same with the calibrated profile as it is."
+  echo "- **run's link**: the run's 64 MiB pinned copies, measured in the same places,"
+  echo "  against the calibrated profile's latency + 64 MiB / bandwidth. The link's speed"
+  echo "  moves by a few percent over tens of seconds; the predictions keep the calibrated"
+  echo "  pinned links (validate/FINDINGS.md, \"The link's two spells\"). Read it beside a"
+  echo "  copy-bound schedule's error; about 1% of it is the calibration's own fit at 64 MiB."
   echo "- **end err**: op by op, the traced timeline (the CSV) against the prediction with"
   echo "  the host costs measured between the traced repeats: |predicted - measured| end"
   echo "  time of each op as a percentage of the measured makespan, the median over the"
@@ -190,14 +183,14 @@ any=$(ls "$dir"/*.measured.csv | head -1)
   echo
   echo "Errors are predicted minus measured."
   echo
-  echo "| schedule | predicted (us) | measured (us) | makespan error | median end err | max end err | profile alone | traced | run's launch / memcpy (us) |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| schedule | predicted (us) | measured (us) | makespan error | median end err | max end err | profile alone | traced | run's launch / memcpy (us) | run's link |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   awk -F'|' 'function pct(v) { return v ~ /^[-+0-9.]+$/ ? v "%" : v }
              { p = $2 == "-" ? "-" : sprintf ("%.1f", $2 / 1000);
                split ($9, c, " ");
                calls = c[1] == "-" ? "-" : sprintf ("%.2f / %.2f", c[1] / 1000, c[2] / 1000);
-               printf "| %s | %s | %.1f | %s | %s | %s | %s | %s | %s |\n", $1, p, $3 / 1000,
-                 pct($4), pct($5), pct($6), pct($7), pct($8), calls }' "$rows"
+               printf "| %s | %s | %.1f | %s | %s | %s | %s | %s | %s | %s |\n", $1, p, $3 / 1000,
+                 pct($4), pct($5), pct($6), pct($7), pct($8), calls, $10 }' "$rows"
   echo
   median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "?"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
   summary () { # summary COLUMN LABEL

@@ -1,4 +1,4 @@
-/* val_hostcost.c: the host's cost of API calls, measured in the very process that runs a schedule (see val_hostcost.h). */
+/* val_hostcost.c: the host's cost of API calls and the link's speed, measured in the very process that runs a schedule (see val_hostcost.h). */
 #include <stdlib.h>
 #include <string.h>
 #include "calib_fit.h"
@@ -21,6 +21,8 @@ struct ValHostProbe
   cudaStream_t *s;
   guint n_streams;
   void *dev, *pinned, *pageable;
+  void *pinned_big; /* 64 MiB, for the link's speed */
+  cudaEvent_t ev[2];
   SpinSlot *slot; /* launches pass one, as the harness's do */
 };
 
@@ -71,7 +73,7 @@ pageable_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **
   gboolean h2d = kind == cudaMemcpyHostToDevice;
   SimTime t0 = val_cuda_now ();
   if (!VAL_CUDA (cudaMemcpyAsync (h2d ? p->dev : p->pageable, h2d ? p->pageable : p->dev,
-                                  VAL_HOSTCOST_PAGEABLE_BYTES, kind, p->s[0]),
+                                  VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]),
                  error)
       || !VAL_CUDA (cudaStreamSynchronize (p->s[0]), error))
     return FALSE;
@@ -79,9 +81,32 @@ pageable_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **
   return TRUE;
 }
 
-ValHostProbe *
-val_host_probe_new (guint n_streams, gboolean pageable, GError **error)
+/* One pinned copy as the model counts it: two back to back in one stream,
+ * timed from an event between them to an event after the second, so that
+ * neither the call nor an event in front of the copy is counted (the
+ * calibration times its copy sweeps the same way, val_calibrate.c). */
+static gboolean
+pinned_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **error)
 {
+  gboolean h2d = kind == cudaMemcpyHostToDevice;
+  void *dst = h2d ? p->dev : p->pinned_big;
+  const void *src = h2d ? p->pinned_big : p->dev;
+  float ms = 0;
+  if (!VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
+      || !VAL_CUDA (cudaEventRecord (p->ev[0], p->s[0]), error)
+      || !VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
+      || !VAL_CUDA (cudaEventRecord (p->ev[1], p->s[0]), error)
+      || !VAL_CUDA (cudaEventSynchronize (p->ev[1]), error)
+      || !VAL_CUDA (cudaEventElapsedTime (&ms, p->ev[0], p->ev[1]), error))
+    return FALSE;
+  *ns = (SimTime) ((double) ms * 1e6 + 0.5);
+  return TRUE;
+}
+
+ValHostProbe *
+val_host_probe_new (guint n_streams, ValProbeCopies copies, GError **error)
+{
+  gboolean big = (copies & (VAL_PROBE_PAGEABLE | VAL_PROBE_PINNED)) != 0;
   ValHostProbe *p = g_new0 (ValHostProbe, 1);
   gboolean ok = TRUE;
   p->n_streams = MAX (n_streams, 1);
@@ -89,13 +114,21 @@ val_host_probe_new (guint n_streams, gboolean pageable, GError **error)
   for (guint i = 0; i < p->n_streams && ok; i++)
     ok = VAL_CUDA (cudaStreamCreateWithFlags (&p->s[i], cudaStreamNonBlocking), error);
   ok = ok && VAL_CUDA (cudaMalloc ((void **) &p->slot, sizeof (SpinSlot)), error)
-       && VAL_CUDA (cudaMalloc (&p->dev, pageable ? VAL_HOSTCOST_PAGEABLE_BYTES : SMALL), error)
+       && VAL_CUDA (cudaMalloc (&p->dev, big ? VAL_HOSTCOST_COPY_BYTES : SMALL), error)
        && VAL_CUDA (cudaMallocHost (&p->pinned, SMALL), error);
   if (ok)
     memset (p->pinned, 1, SMALL);
-  if (ok && pageable)
+  if (ok && (copies & VAL_PROBE_PINNED))
     {
-      p->pageable = malloc (VAL_HOSTCOST_PAGEABLE_BYTES);
+      ok = VAL_CUDA (cudaMallocHost (&p->pinned_big, VAL_HOSTCOST_COPY_BYTES), error);
+      for (int i = 0; i < 2 && ok; i++)
+        ok = VAL_CUDA (cudaEventCreate (&p->ev[i]), error);
+      if (ok)
+        memset (p->pinned_big, 1, VAL_HOSTCOST_COPY_BYTES);
+    }
+  if (ok && (copies & VAL_PROBE_PAGEABLE))
+    {
+      p->pageable = malloc (VAL_HOSTCOST_COPY_BYTES);
       if (p->pageable == NULL)
         {
           g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
@@ -104,7 +137,7 @@ val_host_probe_new (guint n_streams, gboolean pageable, GError **error)
         }
       else
         /* Touched first, as the harness touches the schedule's buffers. */
-        memset (p->pageable, 1, VAL_HOSTCOST_PAGEABLE_BYTES);
+        memset (p->pageable, 1, VAL_HOSTCOST_COPY_BYTES);
     }
   if (!ok)
     {
@@ -121,6 +154,11 @@ val_host_probe_free (ValHostProbe *p)
     return;
   cudaDeviceSynchronize ();
   free (p->pageable);
+  if (p->pinned_big != NULL)
+    cudaFreeHost (p->pinned_big);
+  for (int i = 0; i < 2; i++)
+    if (p->ev[i] != NULL)
+      cudaEventDestroy (p->ev[i]);
   if (p->pinned != NULL)
     cudaFreeHost (p->pinned);
   if (p->dev != NULL)
@@ -139,6 +177,7 @@ val_host_probe_measure (ValHostProbe *p, ValHostCosts *costs, GError **error)
 {
   g_return_val_if_fail (p != NULL && costs != NULL, FALSE);
   costs->h2d_pageable = costs->d2h_pageable = -1;
+  costs->h2d_pinned = costs->d2h_pinned = -1;
   /* The model has one cost for a copy call; H2D calls cost more (in
    * tiny-copies 4.1 us against 3.1 us for D2H), so the mean of both. */
   SimTime h2d, d2h;
@@ -147,10 +186,15 @@ val_host_probe_measure (ValHostProbe *p, ValHostCosts *costs, GError **error)
       || !median_gap (p, CALL_D2H, CALLS / 2, &d2h, error))
     return FALSE;
   costs->memcpy_async = (h2d + d2h) / 2;
-  if (p->pageable == NULL)
-    return TRUE;
-  return pageable_copy (p, cudaMemcpyHostToDevice, &costs->h2d_pageable, error)
-         && pageable_copy (p, cudaMemcpyDeviceToHost, &costs->d2h_pageable, error);
+  if (p->pageable != NULL
+      && !(pageable_copy (p, cudaMemcpyHostToDevice, &costs->h2d_pageable, error)
+           && pageable_copy (p, cudaMemcpyDeviceToHost, &costs->d2h_pageable, error)))
+    return FALSE;
+  if (p->pinned_big != NULL
+      && !(pinned_copy (p, cudaMemcpyHostToDevice, &costs->h2d_pinned, error)
+           && pinned_copy (p, cudaMemcpyDeviceToHost, &costs->d2h_pinned, error)))
+    return FALSE;
+  return TRUE;
 }
 
 void
@@ -170,6 +214,8 @@ val_host_costs_median (const ValHostCosts *costs, int n, ValHostCosts *median)
   MEDIAN_OF (memcpy_async);
   MEDIAN_OF (h2d_pageable);
   MEDIAN_OF (d2h_pageable);
+  MEDIAN_OF (h2d_pinned);
+  MEDIAN_OF (d2h_pinned);
 #undef MEDIAN_OF
   g_free (v);
 }
@@ -184,5 +230,9 @@ val_host_costs_format (const ValHostCosts *costs)
     g_string_append_printf (s, " h2d_pageable_64MiB=%" G_GINT64_FORMAT "ns", costs->h2d_pageable);
   if (costs->d2h_pageable >= 0)
     g_string_append_printf (s, " d2h_pageable_64MiB=%" G_GINT64_FORMAT "ns", costs->d2h_pageable);
+  if (costs->h2d_pinned >= 0)
+    g_string_append_printf (s, " h2d_pinned_64MiB=%" G_GINT64_FORMAT "ns", costs->h2d_pinned);
+  if (costs->d2h_pinned >= 0)
+    g_string_append_printf (s, " d2h_pinned_64MiB=%" G_GINT64_FORMAT "ns", costs->d2h_pinned);
   return g_string_free (s, FALSE);
 }

@@ -227,17 +227,20 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
   return ok;
 }
 
-static gboolean
-has_pageable_copies (const Schedule *sched)
+/* The 64 MiB copies the host probe adds (val_hostcost.h): those of the kinds
+ * of memory the schedule copies between host and device. */
+static ValProbeCopies
+probe_copies (const Schedule *sched)
 {
+  ValProbeCopies copies = 0;
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {
       const SchedOp *op = schedule_op (sched, i);
-      if ((op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY) && op->u.copy.pageable
+      if ((op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY)
           && op->u.copy.dir != SCHED_DIR_D2D)
-        return TRUE;
+        copies |= op->u.copy.pageable ? VAL_PROBE_PAGEABLE : VAL_PROBE_PINNED;
     }
-  return FALSE;
+  return copies;
 }
 
 static int
@@ -290,7 +293,7 @@ run_schedule (const Options *opt, const char *path)
    * once: a process can change speed between repeats (one H200 run of
    * tiny-kernels went from 8.6 to 12 ms within its ten). Its calls go
    * round the declared streams' count (stream 0 is the legacy default). */
-  probe = val_host_probe_new (schedule_n_streams (sched) - 1, has_pageable_copies (sched),
+  probe = val_host_probe_new (schedule_n_streams (sched) - 1, probe_copies (sched),
                               &error);
   if (probe == NULL)
     {
