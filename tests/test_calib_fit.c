@@ -111,6 +111,39 @@ test_median (void)
   g_assert_cmpint (calib_fit_median (&one, 1), ==, 7);
 }
 
+/* Mean: (9 + 1 + 40 + 5 + 2) / 5 = 11.4 -> 11; (1 + 2) / 2 = 1.5 rounds
+ * away from zero -> 2. */
+static void
+test_mean (void)
+{
+  SimTime v[5] = { 9, 1, 40, 5, 2 };
+  g_assert_cmpint (calib_fit_mean (v, 5), ==, 11);
+  SimTime w[2] = { 1, 2 };
+  g_assert_cmpint (calib_fit_mean (w, 2), ==, 2);
+}
+
+/* Batches of 3: {4, 4, 7} mean 5, {5, 5, 5} mean 5, {6, 1000, 8} mean 338
+ * (a stall), {2} mean 2 (the short last batch). Sorted 2 5 5 338: median
+ * (5 + 5) / 2 = 5, where the plain mean of all ten would be 104.6 and the
+ * plain median 5 would ignore the 7 and the 8. With batches of 10, the one
+ * batch's mean: 1046 / 10 = 104.6 -> 105. */
+static void
+test_median_of_means (void)
+{
+  SimTime v[10] = { 4, 4, 7, 5, 5, 5, 6, 1000, 8, 2 };
+  g_assert_cmpint (calib_fit_median_of_means (v, 10, 3), ==, 5);
+  g_assert_cmpint (calib_fit_median_of_means (v, 10, 10), ==, 105);
+  /* Batches of 4: {4 4 7 5} 5, {5 5 6 1000} 254, {8 2} 5 -> median 5. */
+  g_assert_cmpint (calib_fit_median_of_means (v, 10, 4), ==, 5);
+  /* Batches of 2: 4, 6, 5, 503, 5 -> sorted 4 5 5 6 503 -> 5. And a case
+   * where the means, not the values, decide: {1, 11} {1, 11} {5, 5} have
+   * means 6 6 5 -> 6, where the values' median is 5. */
+  g_assert_cmpint (calib_fit_median_of_means (v, 10, 2), ==, 5);
+  SimTime skew[6] = { 1, 11, 1, 11, 5, 5 };
+  g_assert_cmpint (calib_fit_median_of_means (skew, 6, 2), ==, 6);
+  g_assert_cmpint (calib_fit_median (skew, 6), ==, 5);
+}
+
 /* H2D 100 us alone, 125 together: 0.8; D2H 200 alone, 250 together: 0.8;
  * mean 0.8. With a 0.6 and a 1.0 the mean is 0.8 too. Faster together than
  * alone (noise) is clamped to 1. */
@@ -186,6 +219,8 @@ main (int argc, char **argv)
   g_test_add_func ("/calib-fit/link-negative-intercept", test_link_negative_intercept);
   g_test_add_func ("/calib-fit/link-refuses", test_link_refuses);
   g_test_add_func ("/calib-fit/median", test_median);
+  g_test_add_func ("/calib-fit/mean", test_mean);
+  g_test_add_func ("/calib-fit/median-of-means", test_median_of_means);
   g_test_add_func ("/calib-fit/duplex", test_duplex);
   g_test_add_func ("/calib-fit/overlap", test_overlap);
   g_test_add_func ("/calib-fit/max-overlap", test_max_overlap);
