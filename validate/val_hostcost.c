@@ -88,7 +88,7 @@ pageable_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **
 /* One pinned copy as the model counts it: two back to back in one stream,
  * timed from an event between them to an event after the second, so that
  * neither the call nor an event in front of the copy is counted (the
- * calibration times its copy sweeps the same way, val_calibrate.c). */
+ * calibration times its copy sweeps the same way, val_calib_copies.c). */
 static gboolean
 pinned_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **error)
 {

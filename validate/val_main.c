@@ -12,6 +12,7 @@
 #include "schedule.h"
 #include "timeline_writer.h"
 #include "val_calibrate.h"
+#include "val_probe.h"
 #include "val_cuda.h"
 #include "val_device.h"
 #include "val_hostcost.h"
@@ -387,16 +388,16 @@ static int
 calibrate (const Options *opt, const char *self)
 {
   g_autoptr (GError) error = NULL;
-  if (!val_calibrate_probes (self, &error))
-    return report (error);
+  ValProbeResults probes;
+  val_probe_run_all (self, &probes);
   ValDevice dev;
+  int status;
   if (!val_device_open (&dev, opt->device, &error))
-    {
-      val_device_clear (&dev);
-      return report (error);
-    }
-  int status = val_calibrate_run (&dev, opt->output, &error) ? 0 : report (error);
+    status = report (error);
+  else
+    status = val_calibrate_run (&dev, &probes, opt->output, &error) ? 0 : report (error);
   val_device_clear (&dev);
+  val_probe_results_clear (&probes);
   return status;
 }
 
@@ -474,7 +475,7 @@ main (int argc, char **argv)
   if (!g_option_context_parse (context, &argc, &argv, &error))
     status = report (error);
   else if (opt.probe != NULL)
-    status = val_calibrate_probe_main (opt.probe);
+    status = val_probe_main (opt.probe);
   else if (opt.reps < 1 || opt.warmup < 0 || opt.connections < 0 || opt.connections > 32
            || (opt.timing != NULL && strcmp (opt.timing, "cupti") != 0
                && strcmp (opt.timing, "events") != 0))
