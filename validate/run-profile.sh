@@ -65,8 +65,8 @@ function bps_of(v,    n, u) {
   if (u == "B/s") return n + 0
   return -1
 }
-# The [copy] keys of the profile file itself, with the line each came from
-# (not those it inherits: a calibrated profile holds them all).
+# The [copy] keys of the profile file itself (not those it inherits: a
+# calibrated profile holds them all), and the line of its [copy] section.
 FILENAME == ini {
   if ($0 ~ /^[ \t]*\[/) {
     section = $0; gsub(/[][ \t]/, "", section)
@@ -76,7 +76,7 @@ FILENAME == ini {
   if (section == "copy" && match($0, /^[ \t]*[a-z0-9_]+[ \t]*=/)) {
     k = substr($0, 1, RLENGTH - 1); gsub(/[ \t]/, "", k)
     v = substr($0, RLENGTH + 1); gsub(/^[ \t]+|[ \t]+$/, "", v)
-    copy[k] = v; copy_line[k] = FNR
+    copy[k] = v
   }
   next
 }
@@ -87,25 +87,25 @@ END {
   if (failed || !found) exit failed ? 2 : 0
   n = split(value, kv, " ")
   for (i = 1; i <= n; i++) {
-    eq = index(kv[i], "=")
-    if (eq == 0) fail(measured, value_line, index(value_text, kv[i]), "\"" kv[i] "\" in # " key ": is not key=value")
+    col = index(value_text, kv[i]); eq = index(kv[i], "=")
+    if (eq == 0) fail(measured, value_line, col, "\"" kv[i] "\" in # " key ": is not key=value")
     name = substr(kv[i], 1, eq - 1); v = substr(kv[i], eq + 1)
     if (name == "kernel_launch" || name == "memcpy_async") {
-      if (ns_of(v) < 0) fail(measured, value_line, index(value_text, kv[i]), name "=" v ": not a time")
+      if (ns_of(v) < 0) fail(measured, value_line, col, name "=" v ": not a time")
       host[++n_host] = name "=" v
     } else if (name ~ /^(h2d|d2h)_(pinned|pageable)_64MiB$/) {
       t = ns_of(v)
-      if (t <= 0) fail(measured, value_line, index(value_text, kv[i]), name "=" v ": not a time above 0")
+      if (t <= 0) fail(measured, value_line, col, name "=" v ": not a time above 0")
       lk = substr(name, 1, length(name) - 6)
       lat = ns_of(copy[lk "_latency"]); bw = bps_of(copy[lk "_bandwidth"])
       if (lat < 0 || bw <= 0)
         fail(ini, copy_section ? copy_section : 1, 1,
              "[copy] has no usable " lk "_latency and " lk "_bandwidth")
       if (t <= lat)
-        fail(measured, value_line, index(value_text, kv[i]), name "=" v " is no longer than the profile'\''s " lk "_latency")
-      bytes = 67108864
+        fail(measured, value_line, col, name "=" v " is no longer than the profile'\''s " lk "_latency")
+      bytes = 67108864; calibrated = lat + bytes / bw * 1e9
       if (link)
-        printf "%s=%+.2f\n", lk, 100 * (t - (lat + bytes / bw * 1e9)) / (lat + bytes / bw * 1e9)
+        printf "%s=%+.2f\n", lk, 100 * (t - calibrated) / calibrated
       else if (lk ~ /_pageable$/)
         copies[++n_copies] = sprintf("%s_bandwidth=%.6fGB/s", lk, bytes / (t - lat))
     }

@@ -20,16 +20,6 @@ val_bench_note (Bench *b, const char *key, const char *format, ...)
 }
 
 gboolean
-val_bench_elapsed (cudaEvent_t from, cudaEvent_t to, SimTime *ns, GError **error)
-{
-  float ms = 0;
-  if (!VAL_CUDA (cudaEventElapsedTime (&ms, from, to), error))
-    return FALSE;
-  *ns = (SimTime) ((double) ms * 1e6 + 0.5);
-  return TRUE;
-}
-
-gboolean
 val_bench_read_slots (Bench *b, guint n, GError **error)
 {
   return VAL_CUDA (cudaDeviceSynchronize (), error)

@@ -58,8 +58,6 @@ val_bench_us (SimTime ns)
   return (double) ns / 1000.0;
 }
 
-/* The time between two recorded events, in ns. */
-gboolean val_bench_elapsed (cudaEvent_t from, cudaEvent_t to, SimTime *ns, GError **error);
 /* Waits for the device, then reads the first `n` timing slots into slots_host. */
 gboolean val_bench_read_slots (Bench *b, guint n, GError **error);
 /* Clears the first `n` timing slots. */

@@ -35,7 +35,7 @@ time_copy_between_events (Bench *b, void *dst, const void *src, guint64 bytes,
          && VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error)
          && VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error)
          && VAL_CUDA (cudaStreamSynchronize (b->a), error)
-         && val_bench_elapsed (b->ev[0], b->ev[1], ns, error);
+         && val_cuda_elapsed (b->ev[0], b->ev[1], ns, error);
 }
 
 /* A copy from or into memory no page of which has been touched, mapped for
@@ -87,7 +87,7 @@ time_copy (Bench *b, SchedCopyDir dir, HostMemory memory, guint64 bytes, SimTime
   SimTime total;
   if (!VAL_CUDA (cudaEventRecord (b->ev[2], b->a), error)
       || !VAL_CUDA (cudaStreamSynchronize (b->a), error)
-      || !val_bench_elapsed (b->ev[1], b->ev[2], &total, error))
+      || !val_cuda_elapsed (b->ev[1], b->ev[2], &total, error))
     return FALSE;
   *ns = total / k;
   return TRUE;
@@ -205,9 +205,9 @@ time_pair (Bench *b, SchedCopyDir d1, SchedCopyDir d2, SimTime s[2], SimTime e[2
       || !VAL_CUDA (cudaDeviceSynchronize (), error))
     return FALSE;
   s[0] = 0;
-  return val_bench_elapsed (b->ev[0], b->ev[1], &e[0], error)
-         && val_bench_elapsed (b->ev[0], b->ev[2], &s[1], error)
-         && val_bench_elapsed (b->ev[0], b->ev[3], &e[1], error);
+  return val_cuda_elapsed (b->ev[0], b->ev[1], &e[0], error)
+         && val_cuda_elapsed (b->ev[0], b->ev[2], &s[1], error)
+         && val_cuda_elapsed (b->ev[0], b->ev[3], &e[1], error);
 }
 
 static gboolean

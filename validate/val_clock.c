@@ -130,10 +130,9 @@ sync_events (ValClock *clock, GError **error)
   SimTime lo = G_MININT64, hi = G_MAXINT64, mid_sum = 0;
   for (int j = 0; j < BRACKETS; j++)
     {
-      float ms = 0;
-      if (!VAL_CUDA (cudaEventElapsedTime (&ms, clock->events[0], clock->events[j]), error))
+      SimTime el;
+      if (!val_cuda_elapsed (clock->events[0], clock->events[j], &el, error))
         return FALSE;
-      SimTime el = (SimTime) ((double) ms * 1e6 + 0.5);
       SimTime a = (SimTime) stamps[j] - el, b = (SimTime) stamps[j + 1] - el;
       lo = MAX (lo, a);
       hi = MIN (hi, b);
@@ -170,11 +169,10 @@ val_clock_from_gpu (const ValClock *clock, guint64 globaltimer)
 gboolean
 val_clock_from_event (const ValClock *clock, cudaEvent_t event, SimTime *host, GError **error)
 {
-  float ms = 0;
-  if (!VAL_CUDA (cudaEventElapsedTime (&ms, clock->events[0], event), error))
+  SimTime el;
+  if (!val_cuda_elapsed (clock->events[0], event, &el, error))
     return FALSE;
-  *host = clock->origin_gpu + (SimTime) ((double) ms * 1e6 + (ms >= 0 ? 0.5 : -0.5))
-          + clock->host_minus_gpu;
+  *host = clock->origin_gpu + el + clock->host_minus_gpu;
   return TRUE;
 }
 

@@ -17,6 +17,16 @@ val_cuda_check (cudaError_t rc, const char *call, GError **error)
   return FALSE;
 }
 
+gboolean
+val_cuda_elapsed (cudaEvent_t from, cudaEvent_t to, SimTime *ns, GError **error)
+{
+  float ms = 0;
+  if (!VAL_CUDA (cudaEventElapsedTime (&ms, from, to), error))
+    return FALSE;
+  *ns = (SimTime) ((double) ms * 1e6 + (ms >= 0 ? 0.5 : -0.5));
+  return TRUE;
+}
+
 SimTime
 val_cuda_now (void)
 {

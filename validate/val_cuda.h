@@ -21,6 +21,11 @@ typedef enum
 gboolean val_cuda_check (cudaError_t rc, const char *call, GError **error);
 #define VAL_CUDA(call, error) val_cuda_check ((call), #call, (error))
 
+/* The time from event `from` to event `to` (both recorded and done), in ns,
+ * rounded to the nearest; negative when `to` came first. CUDA gives it in
+ * float milliseconds, about 0.5 us resolution. */
+gboolean val_cuda_elapsed (cudaEvent_t from, cudaEvent_t to, SimTime *ns, GError **error);
+
 /* CLOCK_MONOTONIC in nanoseconds: the host clock every time is put on. */
 SimTime val_cuda_now (void);
 

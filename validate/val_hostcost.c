@@ -95,16 +95,12 @@ pinned_copy (ValHostProbe *p, enum cudaMemcpyKind kind, SimTime *ns, GError **er
   gboolean h2d = kind == cudaMemcpyHostToDevice;
   void *dst = h2d ? p->dev : p->pinned_big;
   const void *src = h2d ? p->pinned_big : p->dev;
-  float ms = 0;
-  if (!VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
-      || !VAL_CUDA (cudaEventRecord (p->ev[0], p->s[0]), error)
-      || !VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
-      || !VAL_CUDA (cudaEventRecord (p->ev[1], p->s[0]), error)
-      || !VAL_CUDA (cudaEventSynchronize (p->ev[1]), error)
-      || !VAL_CUDA (cudaEventElapsedTime (&ms, p->ev[0], p->ev[1]), error))
-    return FALSE;
-  *ns = (SimTime) ((double) ms * 1e6 + 0.5);
-  return TRUE;
+  return VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
+         && VAL_CUDA (cudaEventRecord (p->ev[0], p->s[0]), error)
+         && VAL_CUDA (cudaMemcpyAsync (dst, src, VAL_HOSTCOST_COPY_BYTES, kind, p->s[0]), error)
+         && VAL_CUDA (cudaEventRecord (p->ev[1], p->s[0]), error)
+         && VAL_CUDA (cudaEventSynchronize (p->ev[1]), error)
+         && val_cuda_elapsed (p->ev[0], p->ev[1], ns, error);
 }
 
 ValHostProbe *

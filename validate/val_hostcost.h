@@ -51,8 +51,9 @@ typedef enum
 typedef struct ValHostProbe ValHostProbe;
 
 /* Makes the probe's own streams and buffers (64 MiB of device memory and
- * 64 MiB of each kind of host memory that `copies` asks for), once, so that measuring between a schedule's repeats does
- * not make and free them there. The calls go round `n_streams` streams,
+ * 64 MiB of each kind of host memory that `copies` asks for), once, so
+ * that measuring between a schedule's repeats does not make and free them
+ * there. The calls go round `n_streams` streams,
  * as many as the schedule declares: a launch costs more in a program that
  * cycles through many streams (in one process, 4.4 us round 4 streams and
  * 4.8 to 5.2 us round 48; validate/FINDINGS.md). NULL and an error on a

@@ -16,6 +16,21 @@ stdin_from_file (gpointer path)
 }
 
 int
+cli_run_argv (const char *dir, const char *const *argv, const char *in, char **out, char **err)
+{
+  GSpawnFlags flags = G_SPAWN_SEARCH_PATH | (out == NULL ? G_SPAWN_STDOUT_TO_DEV_NULL : 0)
+                      | (err == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0);
+  int status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (dir, (char **) argv, NULL, flags,
+                               in != NULL ? stdin_from_file : NULL, (gpointer) in, out, err,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+int
 cli_run (const char *dir, const char *const *args, const char *in, char **out, char **err)
 {
   GPtrArray *argv = g_ptr_array_new ();
@@ -23,15 +38,7 @@ cli_run (const char *dir, const char *const *args, const char *in, char **out, c
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  GSpawnFlags flags = (out == NULL ? G_SPAWN_STDOUT_TO_DEV_NULL : 0)
-                      | (err == NULL ? G_SPAWN_STDERR_TO_DEV_NULL : 0);
-  int status = 0;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, flags,
-                               in != NULL ? stdin_from_file : NULL, (gpointer) in, out, err,
-                               &status, &error));
-  g_assert_no_error (error);
+  int status = cli_run_argv (dir, (const char *const *) argv->pdata, in, out, err);
   g_ptr_array_free (argv, TRUE);
-  g_assert_true (WIFEXITED (status));
-  return WEXITSTATUS (status);
+  return status;
 }

@@ -11,4 +11,9 @@
  * child that does not exit (a crash) fails the calling test. */
 int cli_run (const char *dir, const char *const *args, const char *in, char **out, char **err);
 
+/* The same for any program: `argv` (NULL-ended) starts with the program,
+ * looked up in PATH when it has no '/'. */
+int cli_run_argv (const char *dir, const char *const *argv, const char *in, char **out,
+                  char **err);
+
 #endif /* CLI_RUN_H */
