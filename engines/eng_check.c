@@ -21,7 +21,9 @@
  *    blocking stream issued before it ended; the first op of a blocking stream
  *    after a default-stream op starts after that op ended.
  *  - engine: the op ran on the engine its kind and the profile's copy engines
- *    give, on connection (stream - 1) mod C (the default stream on 0).
+ *    give, on connection (stream - 1) mod C (the default stream on 0); under
+ *    assign_on_submit on one of the C, the same as the op before it in its
+ *    stream when that one had not ended when this one was issued.
  *  - copy-engine: at most one direct copy (pinned or device memory) at a time
  *    on each copy engine (h2d, d2h, or the single engine of a one-engine
  *    device; d2d copies one at a time), and at most one staged copy (pageable
@@ -206,6 +208,18 @@ expected_connection (const EngCheck *check, guint32 stream)
   return (stream - 1) % check->connections;
 }
 
+/* The connection whose queues an op went through, once check_engines has
+ * checked it: under assign_on_submit the one the results name (which depends
+ * on the queues' state, not on the stream alone), else the stream's. */
+static guint
+connection_of_op (const EngCheck *check, gsize op)
+{
+  if (check->profile->assign_on_submit && check->r[op].conn >= 0
+      && (guint) check->r[op].conn < check->connections)
+    return (guint) check->r[op].conn;
+  return expected_connection (check, sop_of (check, op)->stream);
+}
+
 static gboolean
 stream_blocking (const EngCheck *check, guint32 stream)
 {
@@ -298,9 +312,49 @@ check_host (EngCheck *check)
     }
 }
 
+/* Under assign_on_submit a stream may take any connection when it has
+ * nothing in flight, so what is checked is that it kept its connection while
+ * the op before it in the stream had not ended, and that the connection
+ * exists; the default stream stays on connection 0. */
+static void
+check_connection_on_submit (EngCheck *check, gsize i, guint32 *stream_last)
+{
+  const SchedOp *sop = sop_of (check, i);
+  const EngOpResult *r = &check->r[i];
+  guint32 before = stream_last[sop->stream];
+  stream_last[sop->stream] = (guint32) i;
+  if (sop->stream == SCHED_STREAM_DEFAULT)
+    {
+      if (r->conn != 0)
+        violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE,
+                   "went to connection %d, expected 0 (the default stream's)", r->conn);
+      return;
+    }
+  if (r->conn < 0 || (guint) r->conn >= check->connections)
+    {
+      violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE,
+                 "went to connection %d, expected one of 0 to %u", r->conn,
+                 check->connections - 1);
+      return;
+    }
+  if (before != NONE && check->r[before].end > r->issue && check->r[before].conn != r->conn)
+    violation (check, ENG_CHECK_ENGINE, (guint32) i, before,
+               "went to connection %d, while op %u of its stream, still in flight when it "
+               "was issued, went to %d (a stream keeps its connection while it has work)",
+               r->conn, before, check->r[before].conn);
+}
+
 static void
 check_engines (EngCheck *check)
 {
+  guint32 *stream_last = NULL;
+  if (check->profile->assign_on_submit)
+    {
+      guint n_streams = schedule_n_streams (check->sched);
+      stream_last = g_new (guint32, n_streams);
+      for (guint s = 0; s < n_streams; s++)
+        stream_last[s] = NONE;
+    }
   for (gsize i = 0; i < check->n; i++)
     {
       const SchedOp *sop = sop_of (check, i);
@@ -310,14 +364,19 @@ check_engines (EngCheck *check)
         violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE, "ran on engine %s, expected %s",
                    r->engine < ENG_N_ENGINES ? eng_engine_name ((EngEngine) r->engine) : "?",
                    eng_engine_name (want));
-      int conn = -1;
-      if (queue_class (check->profile, sop) >= 0 || is_marker (sop))
-        conn = (int) expected_connection (check, sop->stream);
+      gboolean queued = queue_class (check->profile, sop) >= 0 || is_marker (sop);
+      if (queued && stream_last != NULL)
+        {
+          check_connection_on_submit (check, i, stream_last);
+          continue;
+        }
+      int conn = queued ? (int) expected_connection (check, sop->stream) : -1;
       if (r->conn != conn)
         violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE,
                    "went to connection %d, expected %d (streams go round-robin over %u)",
                    r->conn, conn, check->connections);
     }
+  g_free (stream_last);
 }
 
 /* ---- stream order, events, the legacy default stream, syncs ---- */
@@ -823,7 +882,7 @@ check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
   GArray **per_conn = g_new0 (GArray *, check->connections);
   for (gsize i = 0; i < n; i++)
     {
-      guint c = expected_connection (check, sop_of (check, ks[i].op)->stream);
+      guint c = connection_of_op (check, ks[i].op);
       if (per_conn[c] == NULL)
         per_conn[c] = g_array_new (FALSE, FALSE, sizeof (Span));
       Span s = { ks[i].op, ks[i].start, ks[i].end };
@@ -1038,7 +1097,7 @@ check_queues (EngCheck *check)
       int qc = queue_class (check->profile, sop);
       if (qc < 0)
         continue;
-      QueueState *qs = &q[expected_connection (check, sop->stream) * 4 + (guint) qc];
+      QueueState *qs = &q[connection_of_op (check, i) * 4 + (guint) qc];
       guint32 op = (guint32) i;
       SimTime start = check->r[i].start;
       check_queue_after (check, op, qs->copy, "a copy");

@@ -1,10 +1,10 @@
-/* eng_connection.c: hardware work queues ("connections") and the false-dependency rule.
+/* eng_connection.c: hardware work queues ("connections"), which stream goes to which, and the false-dependency rule.
  *
  * THE RULE. A device has C connections (1 before Kepler; on Kepler and later
  * CUDA_DEVICE_MAX_CONNECTIONS, default 8). Streams are assigned to them
  * round-robin in creation order: the i-th stream created (i = 0, 1, ...) goes
- * to connection i mod C; the legacy default stream uses connection 0. Each
- * connection holds one in-order queue per engine class: host-to-device copies,
+ * to connection i mod C; the legacy default stream uses connection 0 (but see
+ * WHICH CONNECTION below for the H100 and H200). Each connection holds one in-order queue per engine class: host-to-device copies,
  * device-to-host copies and compute (kernels, device-to-device copies); a
  * device with a single copy engine has one copy queue for both directions.
  * Ops enter their queue in issue order. Only the op at the head of a queue
@@ -27,7 +27,25 @@
  *
  * Rejected alternative: one queue per stream with a global arbiter. It cannot
  * produce the C1060's V1 result (12 units: each D2H blocks the next stream's
- * H2D in the shared copy queue), which the per-connection queue gives exactly. */
+ * H2D in the shared copy queue), which the per-connection queue gives exactly.
+ *
+ * WHICH CONNECTION (profile key `assign_on_submit`). Round-robin in creation
+ * order is the documented rule, and the one the seed's devices get. The H100
+ * and H200 do otherwise (validate/FINDINGS.md, "How streams map to
+ * connections"): 17 streams on 8 connections, stream 1's connection held by
+ * a kernel waiting behind a 2 ms one, and streams 9 and 17, which creation
+ * order puts behind it, started at once, whether the other connections were
+ * idle or busy with 2 ms kernels; yet with every connection held, streams
+ * did queue round-robin. What fits all seven such schedules on both GPUs: a
+ * stream takes a connection when it submits work and has nothing in flight,
+ * and keeps it while it has. It takes the next connection round-robin that
+ * is not held, and when every connection is held, the next one round-robin
+ * all the same. A connection is held while the GPU has not taken up what was
+ * pushed to it: an op issued to it has not reached it yet, or the head of one
+ * of its queues waits for its dependencies. (Counting only waiting heads put
+ * connections-tiebreak's s5 behind a kernel still on its way, and counting
+ * only ops that wait left connections-idle's s4 free to go at once where the
+ * GPUs held it.) The legacy default stream stays on connection 0. */
 #include "eng_internal.h"
 
 guint
@@ -36,6 +54,53 @@ eng_connection_of (const EngSim *sim, guint32 stream)
   if (stream == SCHED_STREAM_DEFAULT)
     return 0;
   return (stream - 1) % sim->connections;
+}
+
+static EngFifo *
+queue_of (EngSim *sim, guint conn, EngQueueClass qclass)
+{
+  return &sim->queues[conn * ENG_N_QUEUES + qclass];
+}
+
+/* Whether the connection is held (see WHICH CONNECTION): a head of one of
+ * its queues has not gone to its engine, so it waits for its dependencies,
+ * or an op issued to it has not arrived. Ops reach a connection in issue
+ * order, so the last one issued to it has arrived only when all have. */
+static gboolean
+connection_held (EngSim *sim, guint conn)
+{
+  for (guint q = 0; q < ENG_N_QUEUES; q++)
+    {
+      guint32 head = queue_of (sim, conn, (EngQueueClass) q)->head;
+      if (head != ENG_NONE && !(sim->ops[head].flags & ENG_OP_SUBMITTED))
+        return TRUE;
+    }
+  guint32 last = sim->conn_last_issued[conn];
+  return last != ENG_NONE && !(sim->ops[last].flags & ENG_OP_ARRIVED);
+}
+
+guint
+eng_connection_assign (EngSim *sim, guint32 op)
+{
+  guint32 stream = eng_sop (sim, op)->stream;
+  if (stream == SCHED_STREAM_DEFAULT)
+    return 0;
+  guint32 tail = sim->stream_tail[stream];
+  if (tail != ENG_NONE && !(sim->ops[tail].flags & ENG_OP_SIGNALED))
+    return sim->stream_conn[stream]; /* work in flight: it keeps its connection */
+  guint chosen = sim->conn_next;
+  for (guint i = 0; i < sim->connections; i++)
+    {
+      guint c = (sim->conn_next + i) % sim->connections;
+      if (!connection_held (sim, c))
+        {
+          chosen = c;
+          break;
+        }
+    }
+  sim->conn_next = (chosen + 1) % sim->connections;
+  sim->stream_conn[stream] = (guint8) chosen;
+  return chosen;
 }
 
 EngQueueClass
@@ -57,11 +122,6 @@ eng_connection_class (const EngSim *sim, const SchedOp *sop)
     }
 }
 
-static EngFifo *
-queue_of (EngSim *sim, guint conn, EngQueueClass qclass)
-{
-  return &sim->queues[conn * ENG_N_QUEUES + qclass];
-}
 
 static void
 became_head (EngSim *sim, guint32 op, guint32 ahead, SimTime now)

@@ -231,6 +231,8 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
     }
 
   /* A device call. */
+  if (sim->profile.assign_on_submit && r->conn >= 0)
+    r->conn = (gint8) eng_connection_assign (sim, op);
   join_launch_run (sim, op, sop);
   eng_deps_issue (sim, op);
   sim->outstanding++;
@@ -245,6 +247,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       SimTime *last = &sim->conn_last_arrival[sim->results[op].conn];
       arrival = sim_time_max (arrival, *last);
       *last = arrival;
+      sim->conn_last_issued[sim->results[op].conn] = op;
     }
   sim_queue_schedule (sim->events, arrival, arrive_event, sim, op);
   if (eng_profile_copy_blocks (sop))

@@ -213,6 +213,9 @@ struct EngSim
   /* connections (eng_connection.c): connections x ENG_N_QUEUES fifos */
   EngFifo *queues;
   guint32 *conn_active_kernel; /* connection_serializes: the kernel in flight */
+  guint8 *stream_conn;    /* assign_on_submit: each stream's connection while it has work */
+  guint conn_next;        /* assign_on_submit: where the round-robin looks first */
+  guint32 *conn_last_issued; /* the last queued op issued to each connection (assign_on_submit) */
 
   /* copy engines (eng_copy.c) */
   EngCopyEngine copy[3];  /* h2d, d2h, or [0] alone; [2]: d2d */
@@ -296,6 +299,10 @@ void eng_op_finish (EngSim *sim, guint32 op, SimTime now);
 /* eng_connection.c */
 EngQueueClass eng_connection_class (const EngSim *sim, const SchedOp *sop);
 guint eng_connection_of (const EngSim *sim, guint32 stream);
+/* Under assign_on_submit, the connection an op goes to, chosen as the host
+ * issues it (before eng_deps_issue, which makes it its stream's last op): a
+ * stream with nothing in flight takes one anew, else keeps its own. */
+guint eng_connection_assign (EngSim *sim, guint32 op);
 void eng_connection_arrive (EngSim *sim, guint32 op, SimTime now);
 void eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now);
 void eng_connection_pop (EngSim *sim, guint32 op, SimTime now);

@@ -55,6 +55,8 @@ typedef struct
   /* [queues] */
   guint max_connections;     /* 1 before Kepler, 32 after */
   guint default_connections; /* CUDA_DEVICE_MAX_CONNECTIONS when unset */
+  gboolean assign_on_submit; /* streams take a connection when they submit, not when created
+                              * (eng_connection.c) */
 
   /* [kernel] */
   guint sm_count;

@@ -41,6 +41,7 @@ const ProfileKey profile_keys[] = {
 
   { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
   { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
+  { "queues", "assign_on_submit", PROFILE_KEY_BOOL, PROFILE_FIELD (assign_on_submit), 0, 0, TRUE },
 
   { "kernel", "sm_count", PROFILE_KEY_UINT, PROFILE_FIELD (sm_count), 1, 1024, FALSE },
   { "kernel", "max_threads_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_sm), 1, 4096, FALSE },
@@ -76,18 +77,24 @@ profile_key_required (const ProfileKey *key)
   return key->type != PROFILE_KEY_TEXT && key->type != PROFILE_KEY_INHERITS && !key->optional;
 }
 
+gboolean
+profile_key_is_link (const ProfileKey *key)
+{
+  return key->optional && (key->type == PROFILE_KEY_BANDWIDTH || key->type == PROFILE_KEY_TIME);
+}
+
 guint
 profile_key_partner (guint key)
 {
   const ProfileKey *k = &profile_keys[key];
-  g_assert (k->optional);
+  g_assert (profile_key_is_link (k));
   const char *suffix = k->type == PROFILE_KEY_BANDWIDTH ? "_bandwidth" : "_latency";
   const char *other = k->type == PROFILE_KEY_BANDWIDTH ? "_latency" : "_bandwidth";
   g_assert (g_str_has_suffix (k->name, suffix));
   g_autofree char *stem = g_strndup (k->name, strlen (k->name) - strlen (suffix));
   g_autofree char *name = g_strconcat (stem, other, NULL);
   int partner = profile_key_index (k->group, name);
-  g_assert (partner >= 0 && profile_keys[partner].optional);
+  g_assert (partner >= 0 && profile_key_is_link (&profile_keys[partner]));
   return (guint) partner;
 }
 
@@ -95,7 +102,7 @@ gboolean
 profile_key_is_set (const EngProfile *profile, guint key)
 {
   const ProfileKey *k = &profile_keys[key];
-  if (!k->optional)
+  if (!profile_key_is_link (k))
     return TRUE;
   guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);
   return G_STRUCT_MEMBER (double, profile, profile_keys[bandwidth].offset) > 0;

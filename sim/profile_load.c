@@ -568,7 +568,7 @@ loader_finish (Loader *loader, GError **error)
       }
 
   for (guint k = 0; k < PROFILE_N_KEYS; k++)
-    if (profile_keys[k].optional && loader->origin[k].file != NULL
+    if (profile_key_is_link (&profile_keys[k]) && loader->origin[k].file != NULL
         && loader->origin[profile_key_partner (k)].file == NULL)
       {
         const KeyOrigin *o = &loader->origin[k];

@@ -319,6 +319,36 @@ test_check_engine (void)
   run_free (run);
 }
 
+/* Under assign_on_submit ("wide-on-submit", 4 connections): s1's two
+ * kernels run 0..1 and 1..2 on conn0, s2's 0..1 on conn1, and the default
+ * stream's 2..3 on conn0; a stream may take another connection only when its
+ * previous op has ended. s1's second kernel moved to conn3 while its first
+ * still ran breaks the rule; a connection past the last, or the default
+ * stream off conn0, too. (Unused connections, so that no queue rule breaks
+ * with them.) */
+static void
+test_check_connection_on_submit (void)
+{
+  Run *run = run_text ("wide-on-submit", "connections 4\nstream s1\nstream s2\n"
+                                         "kernel s1 grid=1 block=32 block_time=1ms\n"
+                                         "kernel s1 grid=1 block=32 block_time=1ms\n"
+                                         "kernel s2 grid=1 block=32 block_time=1ms\n"
+                                         "kernel default grid=1 block=32 block_time=1ms\n");
+  assert_clean (run);
+  g_assert_cmpint (run->r[1].conn, ==, 0);
+  g_assert_cmpint (run->r[2].conn, ==, 1);
+  g_assert_cmpint (run->r[3].conn, ==, 0);
+  run->r[1].conn = 3;
+  assert_only (run, ENG_CHECK_ENGINE, 1);
+  run->r[1].conn = 0;
+  run->r[2].conn = 4;
+  assert_only (run, ENG_CHECK_ENGINE, 2);
+  run->r[2].conn = 1;
+  run->r[3].conn = 2;
+  assert_only (run, ENG_CHECK_ENGINE, 3);
+  run_free (run);
+}
+
 /* A copy that ends before it starts. */
 static void
 test_check_times (void)
@@ -348,6 +378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/check/queue-admission-order", test_check_queue_admission_order);
   g_test_add_func ("/check/host", test_check_host);
   g_test_add_func ("/check/sync", test_check_sync);
+  g_test_add_func ("/check/connection-on-submit", test_check_connection_on_submit);
   g_test_add_func ("/check/engine", test_check_engine);
   g_test_add_func ("/check/times", test_check_times);
   return g_test_run ();

@@ -259,6 +259,145 @@ test_false_dependency_connections (void)
   g_string_free (text, TRUE);
 }
 
+/* assign_on_submit on 2 connections ("wide-on-submit": 16 SMs, so one-block
+ * kernels never wait for room; zero costs, so every call is at 0 unless a
+ * sync holds the host).
+ *
+ * Held connection skipped: s1 runs A (2 ms, op 0) and B (1 ms, op 1) behind
+ * it, so conn0 is held by B. s2's kernel (op 2) takes conn1; s3's (op 3) finds
+ * conn0 held and takes conn1 too: it runs 0..1. In creation order s3 would
+ * share conn0 and wait behind B: 2..3. */
+static void
+test_assign_on_submit_skips_held (void)
+{
+  const char *text = "connections 2\nstream s1\nstream s2\nstream s3\n"
+                     "kernel s1 grid=1 block=256 time=2ms\n"
+                     "kernel s1 grid=1 block=256 time=1ms\n"
+                     "kernel s2 grid=1 block=256 time=1ms\n"
+                     "kernel s3 grid=1 block=256 time=1ms\n";
+  Run *run = run_text ("wide-on-submit", text);
+  assert_span (run, 1, 2, 3);
+  assert_span (run, 3, 0, 1);
+  g_assert_cmpint (op (run, 1)->conn, ==, 0);
+  g_assert_cmpint (op (run, 2)->conn, ==, 1);
+  g_assert_cmpint (op (run, 3)->conn, ==, 1);
+  run_free (run);
+  run = run_text ("wide", text); /* creation order, for contrast */
+  assert_span (run, 3, 2, 3);
+  assert_cause (run, 3, ENG_CAUSE_QUEUE, 1);
+  run_free (run);
+}
+
+/* Every connection held: s1 (A 1 ms, B behind) on conn0 and s2 (A 2 ms, B
+ * behind) on conn1. s3's kernel (op 4) then takes the next connection round
+ * robin all the same, conn0, and waits behind s1's B: B goes at 1, op 4 at
+ * 1..2. s4's (op 5) takes conn1 and waits behind s2's B: 2..3. */
+static void
+test_assign_on_submit_all_held (void)
+{
+  Run *run = run_text ("wide-on-submit",
+                       "connections 2\nrepeat i 1..4\n  stream s$i\nend\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s2 grid=1 block=256 time=2ms\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n"
+                       "kernel s4 grid=1 block=256 time=1ms\n");
+  assert_span (run, 4, 1, 2);
+  assert_span (run, 5, 2, 3);
+  g_assert_cmpint (op (run, 4)->conn, ==, 0);
+  g_assert_cmpint (op (run, 5)->conn, ==, 1);
+  assert_cause (run, 4, ENG_CAUSE_QUEUE, 1);
+  assert_cause (run, 5, ENG_CAUSE_QUEUE, 3);
+  run_free (run);
+}
+
+/* A connection is held by an op still on its way to it ("wide-on-submit-
+ * latency": each launch call takes 10 us and arrives 25 us after it ends).
+ * Issued at: s1 A (1 ms, op 0) 0, s1 B (op 1) 10, host work (op 2) 20..50,
+ * s2 A (2 ms, op 3) 50, s2 B (op 4) 60, s3's kernel (op 5) 70. Arrivals:
+ * op 0 35, op 1 45, op 3 85, op 4 95. At 70 conn0 is held by B at its head,
+ * and conn1 by s2's B, which has not arrived but waits for s2's A: every
+ * connection is held, so op 5 takes the round robin's next, conn0, arrives
+ * at 105 behind s1's B, and both go when s1's A ends: 1035..2035 us.
+ * Counting only ops that have arrived, conn1 would look free and op 5 would
+ * wait behind s2's B instead, until 2085 us. */
+static void
+test_assign_on_submit_held_on_the_way (void)
+{
+  Run *run = run_text ("wide-on-submit-latency",
+                       "connections 2\nrepeat i 1..3\n  stream s$i\nend\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "host 30us\n"
+                       "kernel s2 grid=1 block=256 time=2ms\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n");
+  g_assert_cmpint (op (run, 5)->issue, ==, 70 * US);
+  g_assert_cmpint (op (run, 5)->conn, ==, 0);
+  g_assert_cmpint (op (run, 5)->start, ==, 1035 * US);
+  g_assert_cmpint (op (run, 5)->end, ==, 2035 * US);
+  assert_cause (run, 5, ENG_CAUSE_QUEUE, 1);
+  run_free (run);
+}
+
+/* A connection is held until what was issued to it has arrived, whether or
+ * not it waits for anything ("wide-on-submit-latency" as above). Issued at:
+ * s1 A (1 ms, op 0) 0, s1 B (op 1) 10, s2's kernel (1 ms, op 2) 20, host
+ * work (op 3) 30..130, s3's kernel (op 4) 130, s4's (op 5) 140. s2 takes
+ * conn1 (op 2 arrives at 55 and runs 55..1055). At 130 conn0 is held by B and
+ * conn1 is free, so s3 takes conn1 (arrives 165, runs 165..1165). At 140
+ * conn1 is held by s3's kernel on its way: every connection is held, s4
+ * takes conn0, the round robin's next, and waits behind B until s1's A ends:
+ * 1035..2035 us. (This is connections-idle, as measured on both GPUs.) */
+static void
+test_assign_on_submit_held_until_arrived (void)
+{
+  Run *run = run_text ("wide-on-submit-latency",
+                       "connections 2\nrepeat i 1..4\n  stream s$i\nend\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s2 grid=1 block=256 time=1ms\n"
+                       "host 100us\n"
+                       "kernel s3 grid=1 block=256 time=1ms\n"
+                       "kernel s4 grid=1 block=256 time=1ms\n");
+  g_assert_cmpint (op (run, 4)->conn, ==, 1);
+  g_assert_cmpint (op (run, 4)->start, ==, 165 * US);
+  g_assert_cmpint (op (run, 5)->issue, ==, 140 * US);
+  g_assert_cmpint (op (run, 5)->conn, ==, 0);
+  g_assert_cmpint (op (run, 5)->start, ==, 1035 * US);
+  assert_cause (run, 5, ENG_CAUSE_QUEUE, 1);
+  run_free (run);
+}
+
+/* A stream keeps its connection while its work is in flight and takes one
+ * anew when it has none. s1's first kernel (op 0, 0..1) takes conn0; its
+ * second (op 1, 1..2), issued while op 0 runs, stays on conn0 although the
+ * round robin points at conn1. `sync device` (op 2) returns at 2. The
+ * default stream's kernel (op 3, 2..3) is on conn0 and moves nothing; s1's
+ * next kernel (op 4) finds s1 idle and takes conn1, the round robin's next;
+ * it waits for the default stream's kernel (legacy): 3..4. */
+static void
+test_assign_on_submit_keeps_while_busy (void)
+{
+  Run *run = run_text ("wide-on-submit",
+                       "connections 2\nstream s1\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n"
+                       "sync device\n"
+                       "kernel default grid=1 block=256 time=1ms\n"
+                       "kernel s1 grid=1 block=256 time=1ms\n");
+  assert_span (run, 1, 1, 2);
+  assert_span (run, 3, 2, 3);
+  assert_span (run, 4, 3, 4);
+  g_assert_cmpint (op (run, 0)->conn, ==, 0);
+  g_assert_cmpint (op (run, 1)->conn, ==, 0);
+  g_assert_cmpint (op (run, 3)->conn, ==, 0);
+  g_assert_cmpint (op (run, 4)->conn, ==, 1);
+  assert_cause (run, 4, ENG_CAUSE_LEGACY, 3);
+  run_free (run);
+}
+
 /* The left-over policy on 2 SMs x 2 slots of 512 threads. K1 (6 blocks of
  * 1 ms) and K2 (2 blocks) are both issued at 0. K1 takes all 4 slots at 0;
  * K2 gets nothing while K1 has blocks left. At 1 K1 dispatches its last 2
@@ -545,6 +684,14 @@ main (int argc, char **argv)
   g_test_add_func ("/model/legacy-default-stream", test_legacy_default_stream);
   g_test_add_func ("/model/event-wait", test_event_wait);
   g_test_add_func ("/model/false-dependency-connections", test_false_dependency_connections);
+  g_test_add_func ("/model/assign-on-submit/skips-held", test_assign_on_submit_skips_held);
+  g_test_add_func ("/model/assign-on-submit/all-held", test_assign_on_submit_all_held);
+  g_test_add_func ("/model/assign-on-submit/held-on-the-way",
+                   test_assign_on_submit_held_on_the_way);
+  g_test_add_func ("/model/assign-on-submit/held-until-arrived",
+                   test_assign_on_submit_held_until_arrived);
+  g_test_add_func ("/model/assign-on-submit/keeps-while-busy",
+                   test_assign_on_submit_keeps_while_busy);
   g_test_add_func ("/model/left-over-policy", test_left_over_policy);
   g_test_add_func ("/model/priorities", test_priorities);
   g_test_add_func ("/model/pageable-blocks-host", test_pageable_blocks_host);

@@ -98,6 +98,7 @@ test_load_base (void)
   g_assert_cmpuint (p.max_concurrent_kernels, ==, 32);
   g_assert_false (p.deferred_completion);
   g_assert_false (p.connection_serializes);
+  g_assert_false (p.assign_on_submit); /* left out: creation order */
 
   g_assert_cmpstr (p.gpu, ==, "Test GPU");
   g_assert_cmpstr (p.source, ==, "hand-written for tests/test_profile.c");
@@ -351,6 +352,21 @@ test_real_profiles (void)
   g_assert_cmpuint (p.default_connections, ==, 8);
   g_assert_cmpuint (p.regs_per_sm, ==, 65536);
   g_assert_false (p.deferred_completion);
+  g_assert_false (p.assign_on_submit);
+  eng_profile_clear (&p);
+
+  /* The H100 and H200 were measured to place streams on submit. */
+  load_ok (SRCDIR "/engines/profiles/h100.ini", &p);
+  g_assert_true (p.assign_on_submit);
+  eng_profile_clear (&p);
+  load_ok (SRCDIR "/engines/profiles/h200.ini", &p);
+  g_assert_true (p.assign_on_submit);
+  eng_profile_clear (&p);
+
+  /* A boolean set in a child profile: wide-on-submit over wide. */
+  load_ok ("wide-on-submit", &p);
+  g_assert_true (p.assign_on_submit);
+  g_assert_cmpuint (p.sm_count, ==, 16);
   eng_profile_clear (&p);
 
   /* By name too: the compiled-in folder is on the path. */
@@ -401,6 +417,7 @@ assert_profiles_equal (const EngProfile *a, const EngProfile *b)
   g_assert_cmpuint (a->max_concurrent_kernels, ==, b->max_concurrent_kernels);
   g_assert_cmpint (a->deferred_completion, ==, b->deferred_completion);
   g_assert_cmpint (a->connection_serializes, ==, b->connection_serializes);
+  g_assert_cmpint (a->assign_on_submit, ==, b->assign_on_submit);
   g_assert_cmpstr (a->gpu, ==, b->gpu);
   g_assert_cmpstr (a->driver, ==, b->driver);
   g_assert_cmpstr (a->cuda, ==, b->cuda);
@@ -424,6 +441,7 @@ test_save_round_trip (void)
   p.d2h_pageable.bandwidth = 999.5;
   p.max_smem_per_block = 1000;
   p.duplex_factor = 0.123456789;
+  p.assign_on_submit = TRUE;
   g_free (p.description);
   p.description = g_strdup ("  leading blanks, a # and\na newline");
   p.date = g_strdup ("2024-06-01");

@@ -89,6 +89,21 @@ fill_queues (Bench *b)
                                      : "NOT a round-robin pattern",
                   probes->default_connections > 0 ? "" : "; no stream held back, 8 assumed",
                   probes->cold_default ? probes->cold_default : "not measured");
+  /* Stream 0's connection held, and no stream of 64 held back behind it
+   * although creation order puts every eighth there: streams took
+   * connections that were not held (engines/eng_connection.c). */
+  gboolean measured = probes->delayed_default != NULL
+                      && !g_str_has_prefix (probes->delayed_default, "NOT MEASURED");
+  b->prof.assign_on_submit = measured && probes->default_connections == 0;
+  val_bench_note (b, "queues.assign_on_submit",
+                  "measured: with stream 0's connection held (a kernel waiting behind a 2 ms "
+                  "kernel), streams 1..64 (2 ms kernels) held back: %s; round-robin in creation "
+                  "order holds back every stream that shares stream 0's connection%s",
+                  probes->delayed_default != NULL ? probes->delayed_default : "not measured",
+                  !measured ? "; not measured, so the documented rule (false)"
+                  : b->prof.assign_on_submit ? ": streams take a connection that is not held "
+                                               "when they submit"
+                                             : "");
   val_bench_note (b, "queues.max_connections",
                   "measured with CUDA_DEVICE_MAX_CONNECTIONS=32: held back: streams %s (%s), "
                   "with 10 us kernels %s; with 4: streams %s (%s), with 10 us kernels %s",
