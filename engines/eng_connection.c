@@ -36,16 +36,19 @@
  * a kernel waiting behind a 2 ms one, and streams 9 and 17, which creation
  * order puts behind it, started at once, whether the other connections were
  * idle or busy with 2 ms kernels; yet with every connection held, streams
- * did queue round-robin. What fits all seven such schedules on both GPUs: a
+ * did queue round-robin. What fits these schedules on both GPUs, and two
+ * more predicted before they were measured (validate/results/h100/
+ * assign-on-submit: streams issued out of creation order, a waiting copy): a
  * stream takes a connection when it submits work and has nothing in flight,
  * and keeps it while it has. It takes the next connection round-robin that
  * is not held, and when every connection is held, the next one round-robin
  * all the same. A connection is held while the GPU has not taken up what was
  * pushed to it: an op issued to it has not reached it yet, or the head of one
  * of its queues waits for its dependencies. (Counting only waiting heads put
- * connections-tiebreak's s5 behind a kernel still on its way, and counting
- * only ops that wait left connections-idle's s4 free to go at once where the
- * GPUs held it.) The legacy default stream stays on connection 0. */
+ * connections-tiebreak's s5 behind a kernel still on its way. Whether an op
+ * on its way holds its connection when it waits for nothing is a race on the
+ * GPUs: connections-idle's s4 was held in some runs and not in others.) The
+ * legacy default stream stays on connection 0. */
 #include "eng_internal.h"
 
 guint

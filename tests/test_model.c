@@ -349,7 +349,8 @@ test_assign_on_submit_held_on_the_way (void)
  * conn1 is free, so s3 takes conn1 (arrives 165, runs 165..1165). At 140
  * conn1 is held by s3's kernel on its way: every connection is held, s4
  * takes conn0, the round robin's next, and waits behind B until s1's A ends:
- * 1035..2035 us. (This is connections-idle, as measured on both GPUs.) */
+ * 1035..2035 us. (This is connections-idle, whose s4 both GPUs held in some
+ * runs and started at once in others: validate/results/h100/assign-on-submit.) */
 static void
 test_assign_on_submit_held_until_arrived (void)
 {
