@@ -452,6 +452,7 @@ test_save_round_trip (void)
     "engines", "one copy engine (test)",
     "kernel.sm_count", "data sheet\nsecond line",
     "latency", "the [latency] group",
+    "queues.assign_on_submit", "measured (test)",
     NULL,
   };
   GError *error = NULL;
@@ -471,6 +472,9 @@ test_save_round_trip (void)
   g_assert_nonnull (strstr (text, "max_smem_per_block=1000B\n"));
   g_assert_nonnull (strstr (text, "stream_wait=1.5us\n"));
   g_assert_nonnull (strstr (text, "kernel_gap=0\n"));
+  /* the calibration's comment lands on the optional boolean, which is
+   * written whether true or false */
+  g_assert_nonnull (strstr (text, "# measured (test)\nassign_on_submit=true\n"));
   g_assert_null (strstr (text, "inherits"));
   g_free (text);
 
