@@ -4,9 +4,10 @@
  * CUDA_DEVICE_MAX_CONNECTIONS, default 8). Streams are assigned to them
  * round-robin in creation order: the i-th stream created (i = 0, 1, ...) goes
  * to connection i mod C; the legacy default stream uses connection 0 (but see
- * WHICH CONNECTION below for the H100 and H200). Each connection holds one in-order queue per engine class: host-to-device copies,
- * device-to-host copies and compute (kernels, device-to-device copies); a
- * device with a single copy engine has one copy queue for both directions.
+ * WHICH CONNECTION below for the H100 and H200). Each connection holds one
+ * in-order queue per engine class: host-to-device copies, device-to-host
+ * copies and compute (kernels, device-to-device copies); a device with a
+ * single copy engine has one copy queue for both directions.
  * Ops enter their queue in issue order. Only the op at the head of a queue
  * can go to its engine, and only once its own dependencies are met; every op
  * behind it waits too, even ops of other streams that are ready. That wait is
@@ -88,9 +89,11 @@ eng_connection_assign (EngSim *sim, guint32 op)
   guint32 stream = eng_sop (sim, op)->stream;
   if (stream == SCHED_STREAM_DEFAULT)
     return 0;
+  /* Work in flight: it keeps its connection, the one its last op went to
+   * (every op that can be a stream's last has one). */
   guint32 tail = sim->stream_tail[stream];
   if (tail != ENG_NONE && !(sim->ops[tail].flags & ENG_OP_SIGNALED))
-    return sim->stream_conn[stream]; /* work in flight: it keeps its connection */
+    return (guint) sim->results[tail].conn;
   guint chosen = sim->conn_next;
   for (guint i = 0; i < sim->connections; i++)
     {
@@ -102,7 +105,6 @@ eng_connection_assign (EngSim *sim, guint32 op)
         }
     }
   sim->conn_next = (chosen + 1) % sim->connections;
-  sim->stream_conn[stream] = (guint8) chosen;
   return chosen;
 }
 

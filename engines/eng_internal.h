@@ -213,7 +213,6 @@ struct EngSim
   /* connections (eng_connection.c): connections x ENG_N_QUEUES fifos */
   EngFifo *queues;
   guint32 *conn_active_kernel; /* connection_serializes: the kernel in flight */
-  guint8 *stream_conn;    /* assign_on_submit: each stream's connection while it has work */
   guint conn_next;        /* assign_on_submit: where the round-robin looks first */
   guint32 *conn_last_issued; /* the last queued op issued to each connection (assign_on_submit) */
 

@@ -111,7 +111,6 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
     sim->queues[q].head = sim->queues[q].tail = ENG_NONE;
   sim->conn_active_kernel = g_new (guint32, sim->connections);
   sim->conn_last_arrival = g_new0 (SimTime, sim->connections);
-  sim->stream_conn = g_new0 (guint8, n_streams);
   sim->conn_last_issued = g_new (guint32, sim->connections);
   for (guint c = 0; c < sim->connections; c++)
     sim->conn_active_kernel[c] = sim->conn_last_issued[c] = ENG_NONE;
@@ -190,7 +189,6 @@ eng_sim_free (EngSim *sim)
   g_free (sim->queues);
   g_free (sim->conn_active_kernel);
   g_free (sim->conn_last_arrival);
-  g_free (sim->stream_conn);
   g_free (sim->conn_last_issued);
   eng_kernel_free (sim);
   g_free (sim);

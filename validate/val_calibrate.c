@@ -92,15 +92,13 @@ fill_queues (Bench *b)
   /* Stream 0's connection held, and no stream of 64 held back behind it
    * although creation order puts every eighth there: streams took
    * connections that were not held (engines/eng_connection.c). */
-  gboolean measured = probes->delayed_default != NULL
-                      && !g_str_has_prefix (probes->delayed_default, "NOT MEASURED");
-  b->prof.assign_on_submit = measured && probes->default_connections == 0;
+  b->prof.assign_on_submit = probes->default_measured && probes->default_connections == 0;
   val_bench_note (b, "queues.assign_on_submit",
                   "measured: with stream 0's connection held (a kernel waiting behind a 2 ms "
                   "kernel), streams 1..64 (2 ms kernels) held back: %s; round-robin in creation "
                   "order holds back every stream that shares stream 0's connection%s",
-                  probes->delayed_default != NULL ? probes->delayed_default : "not measured",
-                  !measured ? "; not measured, so the documented rule (false)"
+                  probes->delayed_default,
+                  !probes->default_measured ? "; not measured, so the documented rule (false)"
                   : b->prof.assign_on_submit ? ": streams take a connection that is not held "
                                                "when they submit"
                                              : "");

@@ -121,6 +121,8 @@ val_probe_run_all (const char *self, ValProbeResults *r)
       r->delayed_default = g_strdup_printf ("NOT MEASURED (%s)", e->message);
       g_clear_error (&e);
     }
+  else
+    r->default_measured = TRUE;
   if (!probe_connections (self, 4, &r->connections4, &r->rr4, &r->delayed4,
                           &r->cold4, &e))
     {

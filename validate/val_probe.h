@@ -21,6 +21,7 @@ typedef struct
   gboolean rr_default, rr4, rr32; /* exactly the multiples were held back */
   char *delayed_default, *delayed4, *delayed32; /* which streams, busy connections */
   char *cold_default, *cold4, *cold32;          /* which streams, idle connections */
+  gboolean default_measured; /* the probe with the variable unset ran */
   /* how much two half-SM kernels overlapped on one connection and on two;
    * -1 when not measured */
   double overlap_one_connection, overlap_two_connections;
