@@ -20,6 +20,14 @@ output_file_is_special (const char *path)
   return g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode);
 }
 
+gboolean
+output_file_needs_sync (const char *path)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  GStatBuf st;
+  return g_stat (path, &st) == 0 && S_ISREG (st.st_mode) && st.st_size > 0;
+}
+
 int
 output_file_open_special (const char *path, GError **error)
 {
@@ -98,7 +106,7 @@ output_file_set_contents (const char *path, const char *data, gsize length, GErr
       return FALSE;
     }
   gboolean ok = write_all (fd, path, data, length, error);
-  if (ok && fsync (fd) != 0)
+  if (ok && output_file_needs_sync (path) && fsync (fd) != 0)
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "cannot write %s: %s",

@@ -395,8 +395,9 @@ timeline_writer_abort (TimelineWriter *writer)
   g_free (writer);
 }
 
-/* Flushed and synced before the rename, so that the name never points at a
- * file whose rows are still in a buffer. */
+/* Flushed before the rename, so that the name never points at a file whose
+ * rows are still in a buffer; synced too when it replaces a file
+ * (output_file_needs_sync says why only then). */
 gboolean
 timeline_writer_finish (TimelineWriter *writer, GError **error)
 {
@@ -431,7 +432,8 @@ timeline_writer_finish (TimelineWriter *writer, GError **error)
 
   int saved = 0;
   gboolean in_place = writer->tmp_path == NULL; /* a device, pipe or link: no fsync, no rename */
-  if (fflush (writer->out) != 0 || (!in_place && fsync (fileno (writer->out)) != 0))
+  if (fflush (writer->out) != 0
+      || (!in_place && output_file_needs_sync (writer->path) && fsync (fileno (writer->out)) != 0))
     saved = errno;
   if (fclose (writer->out) != 0 && saved == 0)
     saved = errno;

@@ -1,6 +1,7 @@
 /* test_timeline.c: the timeline CSV: round trips, any column order, malformed files with positions, safe writing. */
 #include <string.h>
 #include <glib/gstdio.h>
+#include "output_file.h"
 #include "timeline_writer.h"
 #include "support/temp_dir.h"
 
@@ -491,6 +492,39 @@ test_abort (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* A temporary file is synced before it replaces a file that holds
+ * something, and only then (output_file_needs_sync): not for a new or an
+ * empty file, a device or a folder. Rewriting a file that exists (the
+ * synced path) replaces it whole. */
+static void
+test_sync_only_to_replace (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  char *path = g_build_filename (f->dir, "r.csv", NULL);
+  g_assert_false (output_file_needs_sync (path));
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  g_assert_false (output_file_needs_sync (path));
+  g_assert_true (g_file_set_contents (path, "x\n", -1, NULL));
+  g_assert_true (output_file_needs_sync (path));
+  g_assert_false (output_file_needs_sync ("/dev/null"));
+  g_assert_false (output_file_needs_sync (f->dir));
+
+  GError *error = NULL;
+  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (timeline_writer_add (w, &sample_rows[0], &error));
+  g_assert_true (timeline_writer_finish (w, &error));
+  g_assert_no_error (error);
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, HEADER "\n0,7,s1,h2d,h2d,0,0,1000,5000,4194304,,,chunk 1,\n");
+  g_assert_cmpuint (count_files (f->dir), ==, 1);
+
+  g_free (text);
+  g_remove (path);
+  g_free (path);
+}
+
 /* A folder that does not exist: the writer fails at once, with an I/O
  * error, and creates nothing. */
 static void
@@ -530,6 +564,7 @@ main (int argc, char **argv)
   ADD ("/timeline/read-missing", test_read_missing);
   ADD ("/timeline/abort", test_abort);
   ADD ("/timeline/write-fails", test_write_fails);
+  ADD ("/timeline/sync-only-to-replace", test_sync_only_to_replace);
 #undef ADD
   return g_test_run ();
 }
