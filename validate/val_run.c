@@ -207,7 +207,13 @@ alloc_buffers (ValRun *run, GError **error)
     }
   if (pinned > 0)
     memset (run->pinned_buf, 1, pinned);
-  if (dev > 0 && !VAL_CUDA (cudaMemset (run->dev_buf, 1, dev), error))
+  /* On the helper stream, as everything the harness does on the GPU: a
+   * call on the legacy default stream would give it a hardware queue before
+   * the schedule does (validate/FINDINGS.md, "The legacy default stream's
+   * connection"). */
+  if (dev > 0
+      && (!VAL_CUDA (cudaMemsetAsync (run->dev_buf, 1, dev, run->helper), error)
+          || !VAL_CUDA (cudaStreamSynchronize (run->helper), error)))
     return FALSE;
   return TRUE;
 }
@@ -658,8 +664,10 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
   if (ok && timing == VAL_TIMING_CUPTI)
     ok = val_cupti_end (run->cupti, error);
   if (ok)
-    ok = VAL_CUDA (cudaMemcpy (run->slots_host, run->slots, MAX (run->n_slots, 1) * sizeof (SpinSlot),
-                               cudaMemcpyDeviceToHost), error);
+    ok = VAL_CUDA (cudaMemcpyAsync (run->slots_host, run->slots,
+                                    MAX (run->n_slots, 1) * sizeof (SpinSlot),
+                                    cudaMemcpyDeviceToHost, run->helper), error)
+         && VAL_CUDA (cudaStreamSynchronize (run->helper), error);
   for (gsize i = 0; i < run->n_ops && ok; i++)
     ok = collect_op (run, i, timing, returned[i], t, error);
   if (ok && timing == VAL_TIMING_CUPTI)
