@@ -1,5 +1,6 @@
 #!/bin/bash
-# predict-both.sh GPU: predicts every round measured in validate/results/GPU/assign-on-submit/
+# predict-both.sh GPU [FOLDER]: predicts every round measured in validate/results/GPU/FOLDER/
+# (default assign-on-submit; connections-more and connections-more/helper-only also hold rounds)
 # twice, with the run's own (traced) host call costs (validate/run-profile.sh):
 # with the shipped profile (assign_on_submit = true) into S.roundN.submit.predicted.csv,
 # and with assign_on_submit = false (creation order) into S.roundN.create.predicted.csv;
@@ -7,8 +8,8 @@
 # median and largest end error % of the measured makespan (`streamsim compare`).
 # Run from the repository root; $STREAMSIM (default build-speed/sim/streamsim).
 set -eu
-g=${1:?usage: predict-both.sh GPU}
-d=validate/results/$g/assign-on-submit
+g=${1:?usage: predict-both.sh GPU [FOLDER]}
+d=validate/results/$g/${2:-assign-on-submit}
 S=${STREAMSIM:-build-speed/sim/streamsim}
 export STREAMSIM_PROFILE_PATH=$PWD/engines/profiles
 t=$(mktemp -d)
