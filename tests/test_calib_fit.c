@@ -210,6 +210,29 @@ test_connections (void)
   g_assert_false (rr);
 }
 
+/* The calibration's assign_on_submit from the same probe, 65 streams
+ * (stream 0's connection held until 1000, as the probe runs them): none held
+ * back means streams took connections that were not held; every eighth held
+ * back is creation order. With fewer than 33 streams no stream need share
+ * stream 0's connection under creation order (up to 32 connections), so
+ * "none held back" proves nothing: the documented rule. */
+static void
+test_assign_on_submit (void)
+{
+  SimTime start[65];
+  for (int j = 0; j < 65; j++)
+    start[j] = 10 * (j + 1);
+  g_assert_true (calib_fit_assign_on_submit (start, 65, 1000));
+  g_assert_false (calib_fit_assign_on_submit (start, 9, 1000));
+  /* stream 32 is the first that shares stream 0's connection with 32 */
+  g_assert_false (calib_fit_assign_on_submit (start, 32, 1000));
+  g_assert_true (calib_fit_assign_on_submit (start, 33, 1000));
+
+  for (int j = 8; j < 65; j += 8)
+    start[j] = 1000 + j;
+  g_assert_false (calib_fit_assign_on_submit (start, 65, 1000));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -225,5 +248,6 @@ main (int argc, char **argv)
   g_test_add_func ("/calib-fit/overlap", test_overlap);
   g_test_add_func ("/calib-fit/max-overlap", test_max_overlap);
   g_test_add_func ("/calib-fit/connections", test_connections);
+  g_test_add_func ("/calib-fit/assign-on-submit", test_assign_on_submit);
   return g_test_run ();
 }

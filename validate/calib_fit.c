@@ -211,3 +211,9 @@ calib_fit_connections (const SimTime *start, gsize n, SimTime blocked_until,
     }
   return first;
 }
+
+gboolean
+calib_fit_assign_on_submit (const SimTime *start, gsize n, SimTime blocked_until)
+{
+  return n > CALIB_FIT_MAX_CONNECTIONS && calib_fit_connections (start, n, blocked_until, NULL) == 0;
+}

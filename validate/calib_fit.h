@@ -65,4 +65,14 @@ guint calib_fit_max_overlap (const SimTime *start, const SimTime *end, gsize n);
 guint calib_fit_connections (const SimTime *start, gsize n, SimTime blocked_until,
                              gboolean *round_robin);
 
+/* The calibration's [queues] assign_on_submit, from the same probe (its
+ * round where every connection is busy). Round-robin in creation order
+ * holds back every stream that shares stream 0's connection, the first of
+ * them at the connection count, at most CALIB_FIT_MAX_CONNECTIONS. When no
+ * stream was held back although there were more streams than that, they took
+ * connections that were not held (engines/eng_connection.c). With too few
+ * streams to tell, FALSE: the documented rule. */
+#define CALIB_FIT_MAX_CONNECTIONS 32 /* CUDA_DEVICE_MAX_CONNECTIONS' range */
+gboolean calib_fit_assign_on_submit (const SimTime *start, gsize n, SimTime blocked_until);
+
 #endif /* CALIB_FIT_H */

@@ -91,8 +91,8 @@ fill_queues (Bench *b)
                   probes->cold_default ? probes->cold_default : "not measured");
   /* Stream 0's connection held, and no stream of 64 held back behind it
    * although creation order puts every eighth there: streams took
-   * connections that were not held (engines/eng_connection.c). */
-  b->prof.assign_on_submit = probes->default_measured && probes->default_connections == 0;
+   * connections that were not held (calib_fit_assign_on_submit). */
+  b->prof.assign_on_submit = probes->default_measured && probes->assign_on_submit;
   val_bench_note (b, "queues.assign_on_submit",
                   "measured: with stream 0's connection held (a kernel waiting behind a 2 ms "
                   "kernel), streams 1..64 (2 ms kernels) held back: %s; round-robin in creation "

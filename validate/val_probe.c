@@ -65,23 +65,27 @@ run_probe (const char *self, const char *name, guint connections, GError **error
 
 static gboolean
 probe_connections (const char *self, guint connections, guint *count, gboolean *rr,
-                   char **delayed, char **cold, GError **error)
+                   gboolean *on_submit, char **delayed, char **cold, GError **error)
 {
   char *out = run_probe (self, "connections", connections, error);
   if (out == NULL)
     return FALSE;
-  char *c = NULL, *r = NULL;
+  char *c = NULL, *r = NULL, *a = NULL;
   gboolean ok = probe_value (out, "connections", &c) && probe_value (out, "round_robin", &r)
+                && probe_value (out, "assign_on_submit", &a)
                 && probe_value (out, "delayed", delayed) && probe_value (out, "cold_delayed", cold);
   if (ok)
     {
       *count = (guint) g_ascii_strtoull (c, NULL, 10);
       *rr = strcmp (r, "1") == 0;
+      if (on_submit != NULL)
+        *on_submit = strcmp (a, "1") == 0;
     }
   else
     g_set_error (error, VAL_ERROR, VAL_ERROR_PROBE, "probe 'connections' printed no answer");
   g_free (c);
   g_free (r);
+  g_free (a);
   g_free (out);
   return ok;
 }
@@ -114,7 +118,7 @@ val_probe_run_all (const char *self, ValProbeResults *r)
   double concurrent = 0;
   GError *e = NULL;
   fprintf (stderr, "calibrate: probes in child processes\n");
-  if (!probe_connections (self, 0, &r->default_connections, &r->rr_default,
+  if (!probe_connections (self, 0, &r->default_connections, &r->rr_default, &r->assign_on_submit,
                           &r->delayed_default, &r->cold_default, &e))
     {
       fprintf (stderr, "  probe failed: %s\n", e->message);
@@ -123,14 +127,14 @@ val_probe_run_all (const char *self, ValProbeResults *r)
     }
   else
     r->default_measured = TRUE;
-  if (!probe_connections (self, 4, &r->connections4, &r->rr4, &r->delayed4,
+  if (!probe_connections (self, 4, &r->connections4, &r->rr4, NULL, &r->delayed4,
                           &r->cold4, &e))
     {
       fprintf (stderr, "  probe failed: %s\n", e->message);
       r->delayed4 = g_strdup_printf ("NOT MEASURED (%s)", e->message);
       g_clear_error (&e);
     }
-  if (!probe_connections (self, 32, &r->connections32, &r->rr32, &r->delayed32,
+  if (!probe_connections (self, 32, &r->connections32, &r->rr32, NULL, &r->delayed32,
                           &r->cold32, &e))
     {
       fprintf (stderr, "  probe failed: %s\n", e->message);
@@ -282,9 +286,10 @@ probe_connections_child (Probe *p, GError **error)
     return FALSE;
   gboolean rr = FALSE;
   guint c = calib_fit_connections (start, N, until, &rr);
+  gboolean on_submit = calib_fit_assign_on_submit (start, N, until);
   char *busy = held_back (start, N, until);
-  printf ("connections=%u\nround_robin=%d\ndelayed=%s\ncold_delayed=%s\n", c, rr ? 1 : 0, busy,
-          idle);
+  printf ("connections=%u\nround_robin=%d\nassign_on_submit=%d\ndelayed=%s\ncold_delayed=%s\n",
+          c, rr ? 1 : 0, on_submit ? 1 : 0, busy, idle);
   g_free (idle);
   g_free (busy);
   for (int i = 0; i < N; i++)

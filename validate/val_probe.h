@@ -22,6 +22,7 @@ typedef struct
   char *delayed_default, *delayed4, *delayed32; /* which streams, busy connections */
   char *cold_default, *cold4, *cold32;          /* which streams, idle connections */
   gboolean default_measured; /* the probe with the variable unset ran */
+  gboolean assign_on_submit; /* that probe's calib_fit_assign_on_submit */
   /* how much two half-SM kernels overlapped on one connection and on two;
    * -1 when not measured */
   double overlap_one_connection, overlap_two_connections;
