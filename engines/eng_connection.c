@@ -48,10 +48,22 @@
  * of its queues waits for its dependencies. (Counting only waiting heads put
  * connections-tiebreak's s5 behind a kernel still on its way. Whether an op
  * on its way holds its connection when it waits for nothing is a race on the
- * GPUs: connections-idle's s4 was held in some runs and not in others.) The
- * legacy default stream stays on connection 0. */
+ * GPUs: connections-idle's s4 was held in some runs and not in others.)
+ *
+ * The legacy default stream keeps connection 0 for good, and takes no part
+ * in the round robin: the driver gives it the first connection when the
+ * context is created, so the first stream to submit takes connection 1 and
+ * the C-th shares the default stream's. Measured on an H100 and an H200 with
+ * a program of its own (validate/examples/default_queue.cu): four streams
+ * hold all four connections and the default stream then launches a kernel;
+ * it joined the fourth stream's queue, and with k streams used before the
+ * four, the (4 - k mod 4)-th's, whether or not the default stream had run
+ * work first; with 8 and 2 connections likewise. Sharing connection 0 with
+ * the first stream, the documented rule, was wrong in every case. */
 #include "eng_internal.h"
 
+/* The documented rule (assign_on_submit false): creation order, the legacy
+ * default stream on connection 0 with the first stream. */
 guint
 eng_connection_of (const EngSim *sim, guint32 stream)
 {

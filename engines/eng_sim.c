@@ -114,6 +114,10 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   sim->conn_last_issued = g_new (guint32, sim->connections);
   for (guint c = 0; c < sim->connections; c++)
     sim->conn_active_kernel[c] = sim->conn_last_issued[c] = ENG_NONE;
+  /* assign_on_submit: the legacy default stream took connection 0 when the
+   * context was created, so the streams' round robin starts after it
+   * (eng_connection.c, WHICH CONNECTION). */
+  sim->conn_next = 1 % sim->connections;
   for (guint i = 0; i < G_N_ELEMENTS (sim->copy); i++)
     {
       sim->copy[i].ready.head = sim->copy[i].ready.tail = ENG_NONE;

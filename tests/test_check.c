@@ -319,31 +319,33 @@ test_check_engine (void)
   run_free (run);
 }
 
-/* Under assign_on_submit ("wide-on-submit", 4 connections): s1's two
- * kernels run 0..1 and 1..2 on conn0, s2's 0..1 on conn1, and the default
- * stream's 2..3 on conn0; a stream may take another connection only when its
+/* Under assign_on_submit ("wide-on-submit", 4 connections; the round robin
+ * starts at conn1, after the default stream's conn0): s1's two kernels run
+ * 0..1 and 1..2 on conn1, s2's 0..1 on conn2, and the default stream's 2..3
+ * on conn0; a stream may take another connection only when its
  * previous op has ended. s1's second kernel moved to conn3 while its first
  * still ran breaks the rule; a connection past the last, or the default
  * stream off conn0, too. (Unused connections, so that no queue rule breaks
- * with them.) */
+ * with them; s0, declared and unused, makes the check's fallback for a
+ * connection past the last, creation order, put s2 on conn2, not with s1.) */
 static void
 test_check_connection_on_submit (void)
 {
-  Run *run = run_text ("wide-on-submit", "connections 4\nstream s1\nstream s2\n"
+  Run *run = run_text ("wide-on-submit", "connections 4\nstream s0\nstream s1\nstream s2\n"
                                          "kernel s1 grid=1 block=32 block_time=1ms\n"
                                          "kernel s1 grid=1 block=32 block_time=1ms\n"
                                          "kernel s2 grid=1 block=32 block_time=1ms\n"
                                          "kernel default grid=1 block=32 block_time=1ms\n");
   assert_clean (run);
-  g_assert_cmpint (run->r[1].conn, ==, 0);
-  g_assert_cmpint (run->r[2].conn, ==, 1);
+  g_assert_cmpint (run->r[1].conn, ==, 1);
+  g_assert_cmpint (run->r[2].conn, ==, 2);
   g_assert_cmpint (run->r[3].conn, ==, 0);
   run->r[1].conn = 3;
   assert_only (run, ENG_CHECK_ENGINE, 1);
-  run->r[1].conn = 0;
+  run->r[1].conn = 1;
   run->r[2].conn = 4;
   assert_only (run, ENG_CHECK_ENGINE, 2);
-  run->r[2].conn = 1;
+  run->r[2].conn = 2;
   run->r[3].conn = 2;
   assert_only (run, ENG_CHECK_ENGINE, 3);
   run_free (run);

@@ -261,12 +261,13 @@ test_false_dependency_connections (void)
 
 /* assign_on_submit on 2 connections ("wide-on-submit": 16 SMs, so one-block
  * kernels never wait for room; zero costs, so every call is at 0 unless a
- * sync holds the host).
+ * sync holds the host). The round robin starts at conn1: the default stream
+ * has conn0 (test_assign_on_submit_default_stream).
  *
  * Held connection skipped: s1 runs A (2 ms, op 0) and B (1 ms, op 1) behind
- * it, so conn0 is held by B. s2's kernel (op 2) takes conn1; s3's (op 3) finds
- * conn0 held and takes conn1 too: it runs 0..1. In creation order s3 would
- * share conn0 and wait behind B: 2..3. */
+ * it, so conn1 is held by B. s2's kernel (op 2) takes conn0; s3's (op 3) finds
+ * conn1 held and takes conn0 too: it runs 0..1. In creation order s3 would
+ * share s1's connection and wait behind B: 2..3. */
 static void
 test_assign_on_submit_skips_held (void)
 {
@@ -278,9 +279,9 @@ test_assign_on_submit_skips_held (void)
   Run *run = run_text ("wide-on-submit", text);
   assert_span (run, 1, 2, 3);
   assert_span (run, 3, 0, 1);
-  g_assert_cmpint (op (run, 1)->conn, ==, 0);
-  g_assert_cmpint (op (run, 2)->conn, ==, 1);
-  g_assert_cmpint (op (run, 3)->conn, ==, 1);
+  g_assert_cmpint (op (run, 1)->conn, ==, 1);
+  g_assert_cmpint (op (run, 2)->conn, ==, 0);
+  g_assert_cmpint (op (run, 3)->conn, ==, 0);
   run_free (run);
   run = run_text ("wide", text); /* creation order, for contrast */
   assert_span (run, 3, 2, 3);
@@ -288,10 +289,10 @@ test_assign_on_submit_skips_held (void)
   run_free (run);
 }
 
-/* Every connection held: s1 (A 1 ms, B behind) on conn0 and s2 (A 2 ms, B
- * behind) on conn1. s3's kernel (op 4) then takes the next connection round
- * robin all the same, conn0, and waits behind s1's B: B goes at 1, op 4 at
- * 1..2. s4's (op 5) takes conn1 and waits behind s2's B: 2..3. */
+/* Every connection held: s1 (A 1 ms, B behind) on conn1 and s2 (A 2 ms, B
+ * behind) on conn0. s3's kernel (op 4) then takes the next connection round
+ * robin all the same, conn1, and waits behind s1's B: B goes at 1, op 4 at
+ * 1..2. s4's (op 5) takes conn0 and waits behind s2's B: 2..3. */
 static void
 test_assign_on_submit_all_held (void)
 {
@@ -305,8 +306,8 @@ test_assign_on_submit_all_held (void)
                        "kernel s4 grid=1 block=256 time=1ms\n");
   assert_span (run, 4, 1, 2);
   assert_span (run, 5, 2, 3);
-  g_assert_cmpint (op (run, 4)->conn, ==, 0);
-  g_assert_cmpint (op (run, 5)->conn, ==, 1);
+  g_assert_cmpint (op (run, 4)->conn, ==, 1);
+  g_assert_cmpint (op (run, 5)->conn, ==, 0);
   assert_cause (run, 4, ENG_CAUSE_QUEUE, 1);
   assert_cause (run, 5, ENG_CAUSE_QUEUE, 3);
   run_free (run);
@@ -316,12 +317,12 @@ test_assign_on_submit_all_held (void)
  * latency": each launch call takes 10 us and arrives 25 us after it ends).
  * Issued at: s1 A (1 ms, op 0) 0, s1 B (op 1) 10, host work (op 2) 20..50,
  * s2 A (2 ms, op 3) 50, s2 B (op 4) 60, s3's kernel (op 5) 70. Arrivals:
- * op 0 35, op 1 45, op 3 85, op 4 95. At 70 conn0 is held by B at its head,
- * and conn1 by s2's B, which has not arrived but waits for s2's A: every
- * connection is held, so op 5 takes the round robin's next, conn0, arrives
- * at 105 behind s1's B, and both go when s1's A ends: 1035..2035 us.
- * Counting only ops that have arrived, conn1 would look free and op 5 would
- * wait behind s2's B instead, until 2085 us. */
+ * op 0 35, op 1 45, op 3 85, op 4 95. s1 has conn1 and s2 conn0. At 70
+ * conn1 is held by B at its head, and conn0 by s2's B, which has not arrived
+ * but waits for s2's A: every connection is held, so op 5 takes the round
+ * robin's next, conn1, arrives at 105 behind s1's B, and both go when s1's A
+ * ends: 1035..2035 us. Counting only ops that have arrived, conn0 would look
+ * free and op 5 would wait behind s2's B instead, until 2085 us. */
 static void
 test_assign_on_submit_held_on_the_way (void)
 {
@@ -334,7 +335,7 @@ test_assign_on_submit_held_on_the_way (void)
                        "kernel s2 grid=1 block=256 time=1ms\n"
                        "kernel s3 grid=1 block=256 time=1ms\n");
   g_assert_cmpint (op (run, 5)->issue, ==, 70 * US);
-  g_assert_cmpint (op (run, 5)->conn, ==, 0);
+  g_assert_cmpint (op (run, 5)->conn, ==, 1);
   g_assert_cmpint (op (run, 5)->start, ==, 1035 * US);
   g_assert_cmpint (op (run, 5)->end, ==, 2035 * US);
   assert_cause (run, 5, ENG_CAUSE_QUEUE, 1);
@@ -344,11 +345,12 @@ test_assign_on_submit_held_on_the_way (void)
 /* A connection is held until what was issued to it has arrived, whether or
  * not it waits for anything ("wide-on-submit-latency" as above). Issued at:
  * s1 A (1 ms, op 0) 0, s1 B (op 1) 10, s2's kernel (1 ms, op 2) 20, host
- * work (op 3) 30..130, s3's kernel (op 4) 130, s4's (op 5) 140. s2 takes
- * conn1 (op 2 arrives at 55 and runs 55..1055). At 130 conn0 is held by B and
- * conn1 is free, so s3 takes conn1 (arrives 165, runs 165..1165). At 140
- * conn1 is held by s3's kernel on its way: every connection is held, s4
- * takes conn0, the round robin's next, and waits behind B until s1's A ends:
+ * work (op 3) 30..130, s3's kernel (op 4) 130, s4's (op 5) 140. s1 takes
+ * conn1 and s2 conn0 (op 2 arrives at 55 and runs 55..1055). At 130 conn1 is
+ * held by B and conn0 is free, so s3 takes conn0 (arrives 165, runs
+ * 165..1165). At 140 conn0 is held by s3's kernel on its way: every
+ * connection is held, s4 takes conn1, the round robin's next, and waits
+ * behind B until s1's A ends:
  * 1035..2035 us. (This is connections-idle, whose s4 both GPUs held in some
  * runs and started at once in others: validate/results/h100/assign-on-submit.) */
 static void
@@ -362,21 +364,21 @@ test_assign_on_submit_held_until_arrived (void)
                        "host 100us\n"
                        "kernel s3 grid=1 block=256 time=1ms\n"
                        "kernel s4 grid=1 block=256 time=1ms\n");
-  g_assert_cmpint (op (run, 4)->conn, ==, 1);
+  g_assert_cmpint (op (run, 4)->conn, ==, 0);
   g_assert_cmpint (op (run, 4)->start, ==, 165 * US);
   g_assert_cmpint (op (run, 5)->issue, ==, 140 * US);
-  g_assert_cmpint (op (run, 5)->conn, ==, 0);
+  g_assert_cmpint (op (run, 5)->conn, ==, 1);
   g_assert_cmpint (op (run, 5)->start, ==, 1035 * US);
   assert_cause (run, 5, ENG_CAUSE_QUEUE, 1);
   run_free (run);
 }
 
 /* A stream keeps its connection while its work is in flight and takes one
- * anew when it has none. s1's first kernel (op 0, 0..1) takes conn0; its
- * second (op 1, 1..2), issued while op 0 runs, stays on conn0 although the
- * round robin points at conn1. `sync device` (op 2) returns at 2. The
+ * anew when it has none. s1's first kernel (op 0, 0..1) takes conn1; its
+ * second (op 1, 1..2), issued while op 0 runs, stays on conn1 although the
+ * round robin points at conn0. `sync device` (op 2) returns at 2. The
  * default stream's kernel (op 3, 2..3) is on conn0 and moves nothing; s1's
- * next kernel (op 4) finds s1 idle and takes conn1, the round robin's next;
+ * next kernel (op 4) finds s1 idle and takes conn0, the round robin's next;
  * it waits for the default stream's kernel (legacy): 3..4. */
 static void
 test_assign_on_submit_keeps_while_busy (void)
@@ -391,10 +393,10 @@ test_assign_on_submit_keeps_while_busy (void)
   assert_span (run, 1, 1, 2);
   assert_span (run, 3, 2, 3);
   assert_span (run, 4, 3, 4);
-  g_assert_cmpint (op (run, 0)->conn, ==, 0);
-  g_assert_cmpint (op (run, 1)->conn, ==, 0);
+  g_assert_cmpint (op (run, 0)->conn, ==, 1);
+  g_assert_cmpint (op (run, 1)->conn, ==, 1);
   g_assert_cmpint (op (run, 3)->conn, ==, 0);
-  g_assert_cmpint (op (run, 4)->conn, ==, 1);
+  g_assert_cmpint (op (run, 4)->conn, ==, 0);
   assert_cause (run, 4, ENG_CAUSE_LEGACY, 3);
   run_free (run);
 }
@@ -675,6 +677,39 @@ test_block_too_large (void)
   eng_profile_clear (&profile);
 }
 
+/* The legacy default stream keeps conn0, which the driver gave it when the
+ * context was created, so the round robin starts at conn1 and the C-th
+ * stream to take a connection shares the default stream's (measured on an
+ * H100 and an H200: validate/examples/default_queue.cu). Two connections,
+ * non-blocking streams: s1 runs A (1 ms, op 0) and B behind it (op 1) on
+ * conn1; s2 runs A (2 ms, op 2) and B (op 3) on conn0. The default stream's
+ * kernel (op 4), not held by the legacy rule, joins conn0 behind s2's B:
+ * both go when s2's A ends, 2..3 ms. With the documented rule (creation
+ * order, "wide"), s1 shares conn0 with the default stream: op 4 waits
+ * behind s1's B, 1..2 ms. */
+static void
+test_assign_on_submit_default_stream (void)
+{
+  const char *text = "connections 2\nstream s1 nonblocking\nstream s2 nonblocking\n"
+                     "kernel s1 grid=1 block=256 time=1ms\n"
+                     "kernel s1 grid=1 block=256 time=1ms\n"
+                     "kernel s2 grid=1 block=256 time=2ms\n"
+                     "kernel s2 grid=1 block=256 time=1ms\n"
+                     "kernel default grid=1 block=256 time=1ms\n";
+  Run *run = run_text ("wide-on-submit", text);
+  g_assert_cmpint (op (run, 1)->conn, ==, 1);
+  g_assert_cmpint (op (run, 3)->conn, ==, 0);
+  g_assert_cmpint (op (run, 4)->conn, ==, 0);
+  assert_span (run, 4, 2, 3);
+  assert_cause (run, 4, ENG_CAUSE_QUEUE, 3);
+  run_free (run);
+  run = run_text ("wide", text);
+  g_assert_cmpint (op (run, 1)->conn, ==, 0);
+  assert_span (run, 4, 1, 2);
+  assert_cause (run, 4, ENG_CAUSE_QUEUE, 1);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -686,6 +721,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/event-wait", test_event_wait);
   g_test_add_func ("/model/false-dependency-connections", test_false_dependency_connections);
   g_test_add_func ("/model/assign-on-submit/skips-held", test_assign_on_submit_skips_held);
+  g_test_add_func ("/model/assign-on-submit/default-stream", test_assign_on_submit_default_stream);
   g_test_add_func ("/model/assign-on-submit/all-held", test_assign_on_submit_all_held);
   g_test_add_func ("/model/assign-on-submit/held-on-the-way",
                    test_assign_on_submit_held_on_the_way);
