@@ -50,7 +50,10 @@
  *  - queue: within one connection queue, an op starts no earlier than any copy
  *    ahead of it (a copy leaves the queue when it starts), and a kernel no
  *    earlier than any kernel of the same priority ahead of it (the left-over
- *    policy dispatches equal priorities in admission order).
+ *    policy dispatches equal priorities in admission order). With fewer copy
+ *    queues than connections (copy_connections), connection c's copies of at
+ *    least shared_copy_min_size are in connection (c mod copy_connections)'s
+ *    queues, and smaller ones in queues of their own (eng_connection.c).
  *
  * What cannot be checked from start and end times alone, and is not:
  *  - whether an op started as early as it could (the checker tests safety,
@@ -84,6 +87,7 @@ struct EngCheck
   const EngProfile *profile;
   const Schedule *sched;
   guint connections;
+  guint copy_connections; /* connections with copy queues of their own */
   const EngOpResult *r;
   gsize n;
 
@@ -1083,7 +1087,7 @@ check_queue_after (EngCheck *check, guint32 op, guint32 ahead, const char *what)
 static void
 check_queues (EngCheck *check)
 {
-  gsize n_queues = (gsize) check->connections * 4;
+  gsize n_queues = (gsize) check->connections * 4 * 2; /* and the small copies' (COPY QUEUES) */
   QueueState *q = g_new (QueueState, n_queues);
   for (gsize i = 0; i < n_queues; i++)
     {
@@ -1097,7 +1101,12 @@ check_queues (EngCheck *check)
       int qc = queue_class (check->profile, sop);
       if (qc < 0)
         continue;
-      QueueState *qs = &q[connection_of_op (check, i) * 4 + (guint) qc];
+      guint conn = connection_of_op (check, i);
+      if (qc != 3 && check->copy_connections < check->connections)
+        conn = sop->u.copy.bytes >= check->profile->shared_copy_min_size
+                 ? conn % check->copy_connections
+                 : check->connections + conn;
+      QueueState *qs = &q[conn * 4 + (guint) qc];
       guint32 op = (guint32) i;
       SimTime start = check->r[i].start;
       check_queue_after (check, op, qs->copy, "a copy");
@@ -1119,16 +1128,18 @@ check_queues (EngCheck *check)
 
 EngCheck *
 eng_check_results (const EngProfile *profile, const Schedule *sched, guint connections,
-                   const EngOpResult *results)
+                   guint copy_connections, const EngOpResult *results)
 {
   g_return_val_if_fail (profile != NULL && sched != NULL, NULL);
   g_return_val_if_fail (results != NULL || schedule_n_ops (sched) == 0, NULL);
   g_return_val_if_fail (connections >= 1, NULL);
+  g_return_val_if_fail (copy_connections >= 1 && copy_connections <= connections, NULL);
 
   EngCheck *check = g_new0 (EngCheck, 1);
   check->profile = profile;
   check->sched = sched;
   check->connections = connections;
+  check->copy_connections = copy_connections;
   check->r = results;
   check->n = schedule_n_ops (sched);
   check->kept = g_array_new (FALSE, FALSE, sizeof (EngCheckViolation));

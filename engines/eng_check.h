@@ -47,10 +47,13 @@ typedef struct EngCheck EngCheck;
 #define ENG_CHECK_MAX_KEPT 100
 
 /* Checks `results` (one per schedule op, in issue order) of a run of `sched`
- * on `profile` with `connections` hardware queues in force. Never fails: a
- * result that breaks a rule becomes a violation. */
+ * on `profile` with `connections` hardware queues in force, of which
+ * `copy_connections` have copy queues of their own (eng_sim_connections,
+ * eng_sim_copy_connections). Never fails: a result that breaks a rule
+ * becomes a violation. */
 EngCheck *eng_check_results (const EngProfile *profile, const Schedule *sched,
-                             guint connections, const EngOpResult *results);
+                             guint connections, guint copy_connections,
+                             const EngOpResult *results);
 void eng_check_free (EngCheck *check);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EngCheck, eng_check_free)
 

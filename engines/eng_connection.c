@@ -59,7 +59,27 @@
  * it joined the fourth stream's queue, and with k streams used before the
  * four, the (4 - k mod 4)-th's, whether or not the default stream had run
  * work first; with 8 and 2 connections likewise. Sharing connection 0 with
- * the first stream, the documented rule, was wrong in every case. */
+ * the first stream, the documented rule, was wrong in every case.
+ *
+ * COPY QUEUES (profile key `default_copy_connections`). With
+ * CUDA_DEVICE_MAX_CONNECTIONS set to C, each of the C connections has copy
+ * queues of its own. Left unset, the H100 and H200 give kernels 8 connections
+ * but copies only 4: connection c's copy queues are connection (c mod 4)'s.
+ * Measured with programs of their own (validate/results/h100/copy-queues/):
+ * N streams each issue one H2D copy while a long one runs; the copies of
+ * streams i and i + 4 went one after the other, as one queue's do (the engine
+ * keeps serving the queue it is on: eng_copy.c), 1, 5, 2, 6, 3, 7, 4, 8 for
+ * eight streams, and a D2H waiting for its stream's kernel held back the
+ * D2H of the stream four after it, and only that one. With the variable set
+ * to 2, 4, 8 or 16 the same tests gave C copy queues; kernels with it unset
+ * gave 8 (validate/examples/default_queue.cu). Only copies of at least
+ * `shared_copy_min_size` share (512 KiB on the H100: smaller D2H copies were
+ * held back by none, or at random, in the same test, and H2D copies of 16
+ * KiB or less overtook a running 64 MiB copy, which the model does not
+ * know). Smaller ones have queues of their own, one per connection and
+ * apart from the shared ones: a 4 KiB D2H of the ninth stream, on the first
+ * stream's connection, did not wait behind that stream's 4 MiB D2H
+ * (traces/validation/copies-held-small). */
 #include "eng_internal.h"
 
 /* The documented rule (assign_on_submit false): creation order, the legacy
@@ -72,10 +92,30 @@ eng_connection_of (const EngSim *sim, guint32 stream)
   return (stream - 1) % sim->connections;
 }
 
-static EngFifo *
-queue_of (EngSim *sim, guint conn, EngQueueClass qclass)
+guint
+eng_connection_copy_count (const EngProfile *profile, guint connections, gboolean left_unset)
 {
-  return &sim->queues[conn * ENG_N_QUEUES + qclass];
+  if (left_unset && profile->default_copy_connections > 0)
+    return MIN (profile->default_copy_connections, connections);
+  return connections;
+}
+
+guint
+eng_connection_queue_owner (const EngSim *sim, guint32 op)
+{
+  guint conn = (guint) sim->results[op].conn;
+  if (sim->ops[op].qclass == ENG_Q_COMPUTE || sim->copy_connections == sim->connections)
+    return conn;
+  if (eng_sop (sim, op)->u.copy.bytes < sim->profile.shared_copy_min_size)
+    return sim->connections + conn; /* the small copies' queues, after the shared ones */
+  return conn % sim->copy_connections;
+}
+
+/* The `qclass` queue of connection `owner` (eng_connection_queue_owner). */
+static EngFifo *
+queue_of (EngSim *sim, guint owner, EngQueueClass qclass)
+{
+  return &sim->queues[owner * ENG_N_QUEUES + qclass];
 }
 
 /* Whether the connection is held (see WHICH CONNECTION): a head of one of
@@ -85,8 +125,16 @@ queue_of (EngSim *sim, guint conn, EngQueueClass qclass)
 static gboolean
 connection_held (EngSim *sim, guint conn)
 {
+  /* Copy queues shared by several connections (COPY QUEUES) are not this
+   * connection's to hold: in the measurements a D2H waiting at the head of
+   * one held back the D2H of every fourth stream after it, the eighth and
+   * twelfth too, which would have gone elsewhere had its connection been
+   * skipped. */
+  gboolean own_copy_queues = sim->copy_connections == sim->connections;
   for (guint q = 0; q < ENG_N_QUEUES; q++)
     {
+      if (q != ENG_Q_COMPUTE && !own_copy_queues)
+        continue;
       guint32 head = queue_of (sim, conn, (EngQueueClass) q)->head;
       if (head != ENG_NONE && !(sim->ops[head].flags & ENG_OP_SUBMITTED))
         return TRUE;
@@ -152,22 +200,23 @@ void
 eng_connection_arrive (EngSim *sim, guint32 op, SimTime now)
 {
   EngOp *o = &sim->ops[op];
-  guint conn = (guint) sim->results[op].conn;
-  EngFifo *fifo = queue_of (sim, conn, o->qclass);
+  guint owner = eng_connection_queue_owner (sim, op);
+  EngFifo *fifo = queue_of (sim, owner, o->qclass);
   o->flags |= ENG_OP_ARRIVED;
   o->arrive = now;
   gboolean was_empty = fifo->head == ENG_NONE;
   eng_fifo_push (sim, fifo, op, ENG_LINK_QUEUE);
   if (was_empty)
     became_head (sim, op, ENG_NONE, now);
-  eng_connection_pump (sim, conn, o->qclass, now);
+  eng_connection_pump (sim, owner, o->qclass, now);
 }
 
-/* Hands the head of a queue to its engine if it is ready. */
+/* Hands the head of connection `owner`'s `qclass` queue to its engine if it
+ * is ready. */
 void
-eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now)
+eng_connection_pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now)
 {
-  EngFifo *fifo = queue_of (sim, conn, qclass);
+  EngFifo *fifo = queue_of (sim, owner, qclass);
   guint32 head = fifo->head;
   if (head == ENG_NONE)
     return;
@@ -181,7 +230,7 @@ eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now)
     }
   const SchedOp *sop = eng_sop (sim, head);
   if (sop->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes
-      && sim->conn_active_kernel[conn] != ENG_NONE)
+      && sim->conn_active_kernel[owner] != ENG_NONE) /* a compute queue: its own connection */
     return; /* eng_connection_kernel_done pumps again */
   o->flags |= ENG_OP_SUBMITTED;
   o->submitted = now;
@@ -196,16 +245,16 @@ void
 eng_connection_pop (EngSim *sim, guint32 op, SimTime now)
 {
   EngOp *o = &sim->ops[op];
-  guint conn = (guint) sim->results[op].conn;
-  EngFifo *fifo = queue_of (sim, conn, o->qclass);
+  guint owner = eng_connection_queue_owner (sim, op);
+  EngFifo *fifo = queue_of (sim, owner, o->qclass);
   g_assert (fifo->head == op);
   eng_fifo_pop (sim, fifo, ENG_LINK_QUEUE);
   if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
-    sim->conn_active_kernel[conn] = op;
+    sim->conn_active_kernel[owner] = op;
   if (fifo->head != ENG_NONE)
     {
       became_head (sim, fifo->head, op, now);
-      eng_connection_pump (sim, conn, o->qclass, now);
+      eng_connection_pump (sim, owner, o->qclass, now);
     }
 }
 

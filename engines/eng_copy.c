@@ -134,19 +134,20 @@ update_rates (EngSim *sim, SimTime now)
     }
 }
 
-/* The next copy for an idle engine: the ready one of the connection it last
- * served, else the one that has been ready longest. */
+/* The next copy for an idle engine: the ready one of the queue it last
+ * served (its connection's, or the one it shares: eng_connection.c, COPY
+ * QUEUES), else the one that has been ready longest. */
 static guint32
 take_next (EngSim *sim, EngCopyEngine *engine)
 {
   EngFifo *ready = &engine->ready;
   if (engine->last != ENG_NONE && ready->head != ready->tail)
     {
-      gint8 conn = sim->results[engine->last].conn;
+      guint owner = eng_connection_queue_owner (sim, engine->last);
       guint32 prev = ENG_NONE;
       for (guint32 op = ready->head; op != ENG_NONE; prev = op, op = sim->ops[op].next_ready)
         {
-          if (sim->results[op].conn != conn)
+          if (eng_connection_queue_owner (sim, op) != owner)
             continue;
           if (prev == ENG_NONE)
             break; /* already first */

@@ -52,7 +52,7 @@ deps_ready_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       eng_op_finish (sim, op, now);
     }
   else
-    eng_connection_pump (sim, (guint) sim->results[op].conn, sim->ops[op].qclass, now);
+    eng_connection_pump (sim, eng_connection_queue_owner (sim, op), sim->ops[op].qclass, now);
 }
 
 void

@@ -210,8 +210,11 @@ struct EngSim
   guint n_dirty;
   gboolean *is_dirty;
 
-  /* connections (eng_connection.c): connections x ENG_N_QUEUES fifos */
+  /* connections (eng_connection.c): connections x ENG_N_QUEUES fifos, and
+   * as many again for small copies when copy_connections is below
+   * connections (COPY QUEUES) */
   EngFifo *queues;
+  guint copy_connections; /* copy queues in force: connections, or fewer */
   guint32 *conn_active_kernel; /* connection_serializes: the kernel in flight */
   guint conn_next;        /* assign_on_submit: where the round-robin looks first */
   guint32 *conn_last_issued; /* the last queued op issued to each connection (assign_on_submit) */
@@ -298,12 +301,20 @@ void eng_op_finish (EngSim *sim, guint32 op, SimTime now);
 /* eng_connection.c */
 EngQueueClass eng_connection_class (const EngSim *sim, const SchedOp *sop);
 guint eng_connection_of (const EngSim *sim, guint32 stream);
+/* How many connections have copy queues of their own (COPY QUEUES):
+ * `connections`, or the profile's default_copy_connections when the count
+ * was left to the driver (`left_unset`). */
+guint eng_connection_copy_count (const EngProfile *profile, guint connections, gboolean left_unset);
+/* The set of queues op joins: its connection's, or for a copy, the one it
+ * shares, or past the connections' the small copies' (COPY QUEUES). The
+ * op's connection and queue class must be set. */
+guint eng_connection_queue_owner (const EngSim *sim, guint32 op);
 /* Under assign_on_submit, the connection an op goes to, chosen as the host
  * issues it (before eng_deps_issue, which makes it its stream's last op): a
  * stream with nothing in flight takes one anew, else keeps its own. */
 guint eng_connection_assign (EngSim *sim, guint32 op);
 void eng_connection_arrive (EngSim *sim, guint32 op, SimTime now);
-void eng_connection_pump (EngSim *sim, guint conn, EngQueueClass qclass, SimTime now);
+void eng_connection_pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now);
 void eng_connection_pop (EngSim *sim, guint32 op, SimTime now);
 void eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now);
 

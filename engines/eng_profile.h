@@ -55,6 +55,9 @@ typedef struct
   /* [queues] */
   guint max_connections;     /* 1 before Kepler, 32 after */
   guint default_connections; /* CUDA_DEVICE_MAX_CONNECTIONS when unset */
+  guint default_copy_connections; /* copy queues when it is unset; 0: default_connections
+                                   * (eng_connection.c, COPY QUEUES) */
+  guint64 shared_copy_min_size;   /* smaller copies keep their own connection's queue then */
   gboolean assign_on_submit; /* streams take a connection when they submit, not when created
                               * (eng_connection.c) */
 

@@ -64,6 +64,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   EngSim *sim = g_new0 (EngSim, 1);
   eng_profile_copy (&sim->profile, profile);
   sim->sched = sched;
+  gboolean left_unset = connections == 0 && schedule_connections (sched) == 0;
   if (connections == 0)
     connections = schedule_connections (sched);
   if (connections == 0)
@@ -72,6 +73,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   sim->connections = MIN (connections, profile->max_connections);
   if (sim->connections == 0)
     sim->connections = 1;
+  sim->copy_connections = eng_connection_copy_count (profile, sim->connections, left_unset);
 
   sim->n_ops = schedule_n_ops (sched);
   if (sim->n_ops >= ENG_NONE)
@@ -106,8 +108,9 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
     sim->event_record[e] = ENG_NONE;
   sim->last_legacy = ENG_NONE;
 
-  sim->queues = g_new (EngFifo, sim->connections * ENG_N_QUEUES);
-  for (guint q = 0; q < sim->connections * ENG_N_QUEUES; q++)
+  guint n_queues = sim->connections * ENG_N_QUEUES * (sim->copy_connections < sim->connections ? 2 : 1);
+  sim->queues = g_new (EngFifo, n_queues);
+  for (guint q = 0; q < n_queues; q++)
     sim->queues[q].head = sim->queues[q].tail = ENG_NONE;
   sim->conn_active_kernel = g_new (guint32, sim->connections);
   sim->conn_last_arrival = g_new0 (SimTime, sim->connections);
@@ -295,6 +298,12 @@ eng_sim_connections (const EngSim *sim)
   return sim->connections;
 }
 
+guint
+eng_sim_copy_connections (const EngSim *sim)
+{
+  return sim->copy_connections;
+}
+
 guint64
 eng_sim_events (const EngSim *sim)
 {
@@ -355,8 +364,12 @@ eng_sim_append_cause (const EngSim *sim, gsize op, GString *out)
     case ENG_CAUSE_QUEUE:
       STR_APPEND_LITERAL (out, "queue conn");
       if (r->conn < 0)
-        g_string_append_c (out, '-');
-      str_append_uint (out, (guint64) ABS (r->conn));
+        {
+          g_string_append_c (out, '-');
+          str_append_uint (out, (guint64) ABS (r->conn));
+        }
+      else /* the connection whose queue it is (eng_connection.c, COPY QUEUES) */
+        str_append_uint (out, eng_connection_queue_owner (sim, (guint32) op) % sim->connections);
       g_string_append_c (out, '/');
       str_append_str (out, queue_names[r->queue]);
       STR_APPEND_LITERAL (out, " behind op ");

@@ -77,6 +77,10 @@ const EngOpResult *eng_sim_results (const EngSim *sim);
 SimTime eng_sim_makespan (const EngSim *sim);
 /* The connection count in force (after the profile's maximum). */
 guint eng_sim_connections (const EngSim *sim);
+/* How many of them have queues of their own for copies (eng_connection.c,
+ * COPY QUEUES): the connection count, or fewer when it was left to the
+ * driver on a profile with default_copy_connections. */
+guint eng_sim_copy_connections (const EngSim *sim);
 /* Number of events the run took. */
 guint64 eng_sim_events (const EngSim *sim);
 

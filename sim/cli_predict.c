@@ -70,8 +70,13 @@ print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
   const EngSim *sim = prediction_sim (p);
   g_autofree char *makespan = units_format_time (s->makespan);
   fprintf (out, "schedule     %s\n", schedule_path (prediction_schedule (p)));
-  fprintf (out, "device       %s (%u connection%s)\n", eng_profile_name (prediction_profile (p)),
-           eng_sim_connections (sim), eng_sim_connections (sim) == 1 ? "" : "s");
+  guint conns = eng_sim_connections (sim), copy_conns = eng_sim_copy_connections (sim);
+  if (copy_conns == conns)
+    fprintf (out, "device       %s (%u connection%s)\n", eng_profile_name (prediction_profile (p)),
+             conns, conns == 1 ? "" : "s");
+  else /* CUDA_DEVICE_MAX_CONNECTIONS left unset on an H100 or H200 (eng_connection.c) */
+    fprintf (out, "device       %s (%u connections, copy queues for %u)\n",
+             eng_profile_name (prediction_profile (p)), conns, copy_conns);
   fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
   fprintf (out, "makespan     %s\n\n", makespan);
   /* the waits' table below keeps these columns: name, ops, a time */
@@ -109,7 +114,9 @@ print_check (const Prediction *p, FILE *out, gboolean quiet)
   const Schedule *sched = prediction_schedule (p);
   const EngSim *sim = prediction_sim (p);
   g_autoptr (EngCheck) check = eng_check_results (prediction_profile (p), sched,
-                                                  eng_sim_connections (sim), eng_sim_results (sim));
+                                                  eng_sim_connections (sim),
+                                                  eng_sim_copy_connections (sim),
+                                                  eng_sim_results (sim));
   gsize n = eng_check_n_violations (check);
   if (n == 0)
     {

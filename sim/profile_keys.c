@@ -41,6 +41,8 @@ const ProfileKey profile_keys[] = {
 
   { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
   { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
+  { "queues", "default_copy_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_copy_connections), 1, 32, TRUE },
+  { "queues", "shared_copy_min_size", PROFILE_KEY_SIZE, PROFILE_FIELD (shared_copy_min_size), 1, 1ull << 30, TRUE },
   { "queues", "assign_on_submit", PROFILE_KEY_BOOL, PROFILE_FIELD (assign_on_submit), 0, 0, TRUE },
 
   { "kernel", "sm_count", PROFILE_KEY_UINT, PROFILE_FIELD (sm_count), 1, 1024, FALSE },
@@ -102,6 +104,10 @@ gboolean
 profile_key_is_set (const EngProfile *profile, guint key)
 {
   const ProfileKey *k = &profile_keys[key];
+  if (k->optional && k->type == PROFILE_KEY_UINT)
+    return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
+  if (k->optional && k->type == PROFILE_KEY_SIZE)
+    return G_STRUCT_MEMBER (guint64, profile, k->offset) > 0;
   if (!profile_key_is_link (k))
     return TRUE;
   guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);

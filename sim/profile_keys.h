@@ -28,8 +28,9 @@ typedef struct
   /* May be left out. Either a link not every profile has measured: such
    * keys come in pairs, NAME_bandwidth and NAME_latency of one EngLink, both
    * set or neither (profile_key_partner); the bandwidth is 0 when unset. Or
-   * a boolean added after profiles were written: false when left out, which
-   * is what the model did before it (profile_key_is_link says which). */
+   * a boolean or a count added after profiles were written: false or 0 when
+   * left out, which is what the model did before it (profile_key_is_link
+   * says which is a link). */
   gboolean optional;
 } ProfileKey;
 
@@ -40,7 +41,7 @@ typedef struct
 /* Where a key's value lives in an EngProfile. */
 #define PROFILE_FIELD(f) offsetof (EngProfile, f)
 
-#define PROFILE_N_KEYS 47
+#define PROFILE_N_KEYS 49
 #define PROFILE_N_GROUPS 7
 
 /* In file order: profile_save writes groups and keys in this order. */
@@ -50,15 +51,16 @@ extern const char *const profile_groups[PROFILE_N_GROUPS];
 /* Every key that is neither text, `inherits` nor optional must be set. */
 gboolean profile_key_required (const ProfileKey *key);
 
-/* Whether an optional key is half of a link (else a boolean, false when
- * left out). */
+/* Whether an optional key is half of a link (else a boolean or a count,
+ * false or 0 when left out). */
 gboolean profile_key_is_link (const ProfileKey *key);
 
 /* An optional link key's partner: the other half of its link. */
 guint profile_key_partner (guint key);
 
 /* Whether a key has a value in `profile`: always for required keys and
- * optional booleans, for link keys when their link's bandwidth is above 0. */
+ * optional booleans, for link keys when their link's bandwidth is above 0,
+ * for optional counts when above 0. */
 gboolean profile_key_is_set (const EngProfile *profile, guint key);
 
 /* Index into profile_groups or profile_keys; -1 when unknown. */

@@ -587,6 +587,15 @@ loader_finish (Loader *loader, GError **error)
                  profile->default_connections, profile->max_connections);
       return FALSE;
     }
+  if (profile->default_copy_connections > profile->default_connections)
+    {
+      const KeyOrigin *o = &loader->origin[profile_key_index_by_field (PROFILE_FIELD (default_copy_connections))];
+      set_error (error, PROFILE_ERROR_RANGE, o->file, o->line, o->column,
+                 "default_copy_connections = %u is out of range; allowed: 1 to "
+                 "default_connections (%u)",
+                 profile->default_copy_connections, profile->default_connections);
+      return FALSE;
+    }
   if (profile->max_smem_per_block > profile->smem_per_sm)
     {
       const KeyOrigin *o = &loader->origin[profile_key_index_by_field (PROFILE_FIELD (max_smem_per_block))];

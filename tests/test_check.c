@@ -43,7 +43,8 @@ run_free (Run *run)
 static EngCheck *
 check (const Run *run)
 {
-  return eng_check_results (&run->m->profile, run->m->sched, eng_sim_connections (run->m->sim), run->r);
+  return eng_check_results (&run->m->profile, run->m->sched, eng_sim_connections (run->m->sim),
+                            eng_sim_copy_connections (run->m->sim), run->r);
 }
 
 /* The run as the model made it breaks nothing. */
@@ -52,6 +53,7 @@ assert_clean (const Run *run)
 {
   g_autoptr (EngCheck) c = eng_check_results (&run->m->profile, run->m->sched,
                                               eng_sim_connections (run->m->sim),
+                                              eng_sim_copy_connections (run->m->sim),
                                               eng_sim_results (run->m->sim));
   for (gsize i = 0; i < eng_check_n_kept (c); i++)
     g_printerr ("unexpected: op %u [%s] %s\n", eng_check_violation (c, i)->op,

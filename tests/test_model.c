@@ -710,6 +710,52 @@ test_assign_on_submit_default_stream (void)
   run_free (run);
 }
 
+/* Copy queues when the connection count is left to the driver
+ * ("wide-copy4": 8 connections, copy queues for 4; 4 MiB copies take 1 ms,
+ * every latency 0). s1..s9 take connections 1..7, 0, 1 as they submit;
+ * connection c's copies go to connection (c mod 4)'s queues. s1's D2H
+ * (op 1) waits at the head of connection 1's D2H queue for s1's 1 ms kernel,
+ * and runs 1..2. s5's D2H (op 5, connection 5) is in the same queue behind
+ * it: it waits until op 1 starts, then for the engine: 2..3. s9 finds
+ * connection 1 free (its kernel has gone to the SMs; the shared copy queue
+ * is not its to hold) and takes it: its D2H (op 9) queues behind op 5,
+ * 3..4. With `connections 8` every connection has its own copy queues:
+ * op 5 runs at once, 0..1 (hand computed). So does it when copies of its
+ * size keep their own queue ("wide-copy4-large"). */
+static void
+test_copy_queues_left_unset (void)
+{
+  const char *body = "repeat i 1..9\n  stream s$i\nend\n"
+                     "kernel s1 grid=1 block=256 time=1ms\n"
+                     "d2h s1 4MiB\n"
+                     "repeat i 2..4\n  kernel s$i grid=1 block=256 time=1ms\nend\n"
+                     "d2h s5 4MiB\n"
+                     "repeat i 6..8\n  kernel s$i grid=1 block=256 time=1ms\nend\n"
+                     "d2h s9 4MiB\n";
+  Run *run = run_text ("wide-copy4", body);
+  g_assert_cmpint (op (run, 1)->conn, ==, 1);
+  g_assert_cmpint (op (run, 5)->conn, ==, 5);
+  g_assert_cmpint (op (run, 8)->conn, ==, 0);
+  g_assert_cmpint (op (run, 9)->conn, ==, 1);
+  assert_span (run, 1, 1, 2);
+  assert_span (run, 5, 2, 3);
+  assert_span (run, 9, 3, 4);
+  run_free (run);
+
+  char *text = g_strconcat ("connections 8\n", body, NULL);
+  run = run_text ("wide-copy4", text);
+  assert_span (run, 5, 0, 1);
+  run_free (run);
+  g_free (text);
+
+  /* Copies below shared_copy_min_size (8 MiB here) keep their own queue:
+   * op 5 runs at once, 0..1, and op 1 after the kernel, 1..2. */
+  run = run_text ("wide-copy4-large", body);
+  assert_span (run, 5, 0, 1);
+  assert_span (run, 1, 1, 2);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -722,6 +768,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/false-dependency-connections", test_false_dependency_connections);
   g_test_add_func ("/model/assign-on-submit/skips-held", test_assign_on_submit_skips_held);
   g_test_add_func ("/model/assign-on-submit/default-stream", test_assign_on_submit_default_stream);
+  g_test_add_func ("/model/copy-queues/left-unset", test_copy_queues_left_unset);
   g_test_add_func ("/model/assign-on-submit/all-held", test_assign_on_submit_all_held);
   g_test_add_func ("/model/assign-on-submit/held-on-the-way",
                    test_assign_on_submit_held_on_the_way);

@@ -176,6 +176,10 @@ test_range (void)
   expect_error (BAD "/connections.ini", PROFILE_ERROR_RANGE,
                 BAD "/../test_base.ini:38:23: ",
                 "default_connections = 8", "max_connections (4)", NULL);
+  /* "default_copy_connections = 9": column 28; default_connections is 8. */
+  expect_error (BAD "/copy_connections.ini", PROFILE_ERROR_RANGE,
+                BAD "/copy_connections.ini:5:28: ", "default_copy_connections = 9",
+                "1 to default_connections (8)", NULL);
   /* "max_smem_per_block = 64KiB": column 22; smem_per_sm is 48 KiB. */
   expect_error (BAD "/smem.ini", PROFILE_ERROR_RANGE,
                 BAD "/smem.ini:4:22: ", "max_smem_per_block = 65536 bytes",
@@ -355,12 +359,21 @@ test_real_profiles (void)
   g_assert_false (p.assign_on_submit);
   eng_profile_clear (&p);
 
-  /* The H100 and H200 were measured to place streams on submit. */
-  load_ok (SRCDIR "/engines/profiles/h100.ini", &p);
-  g_assert_true (p.assign_on_submit);
-  eng_profile_clear (&p);
-  load_ok (SRCDIR "/engines/profiles/h200.ini", &p);
-  g_assert_true (p.assign_on_submit);
+  /* The H100 and H200 were measured to place streams on submit, and to give
+   * copies of 512 KiB or more queues for 4 connections when the connection
+   * count is left unset; the seed's devices leave both keys out (0). */
+  const char *hopper[] = { SRCDIR "/engines/profiles/h100.ini", SRCDIR "/engines/profiles/h200.ini" };
+  for (guint i = 0; i < G_N_ELEMENTS (hopper); i++)
+    {
+      load_ok (hopper[i], &p);
+      g_assert_true (p.assign_on_submit);
+      g_assert_cmpuint (p.default_copy_connections, ==, 4);
+      g_assert_cmpuint (p.shared_copy_min_size, ==, 512 * 1024);
+      eng_profile_clear (&p);
+    }
+  load_ok (SRCDIR "/engines/profiles/k20.ini", &p);
+  g_assert_cmpuint (p.default_copy_connections, ==, 0);
+  g_assert_cmpuint (p.shared_copy_min_size, ==, 0);
   eng_profile_clear (&p);
 
   /* A boolean set in a child profile: wide-on-submit over wide. */

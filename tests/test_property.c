@@ -224,7 +224,7 @@ test_property_random_schedules (void)
       g_assert_cmpint (eng_sim_makespan (sim), ==, latest);
 
       g_autoptr (EngCheck) check = eng_check_results (&p->profile, sched, eng_sim_connections (sim),
-                                                      results);
+                                                      eng_sim_copy_connections (sim), results);
       if (eng_check_n_violations (check) > 0)
         {
           if (failures < N_SHOWN)

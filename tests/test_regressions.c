@@ -122,6 +122,7 @@ replay_predict (const char *path)
         {
           eng_sim_run (sim);
           g_autoptr (EngCheck) check = eng_check_results (&profile, sched, eng_sim_connections (sim),
+                                                          eng_sim_copy_connections (sim),
                                                           eng_sim_results (sim));
           for (gsize i = 0; i < eng_check_n_kept (check); i++)
             g_test_message ("op %u [%s] %s", eng_check_violation (check, i)->op,

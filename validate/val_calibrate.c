@@ -12,6 +12,7 @@
 #include <string.h>
 #include "profile_file.h"
 #include "spin.h"
+#include "units.h"
 #include "val_bench.h"
 #include "val_calibrate.h"
 #include "val_cuda.h"
@@ -102,6 +103,23 @@ fill_queues (Bench *b)
                   : b->prof.assign_on_submit ? ": streams take a connection that is not held "
                                                "when they submit"
                                              : "");
+  /* Fewer copy queues than connections, as the H100 and H200 give when the
+   * variable is unset (engines/eng_connection.c, COPY QUEUES); left out
+   * otherwise, which means as many. */
+  guint copy = probes->default_copy_connections;
+  gboolean shared = copy > 0 && copy < b->prof.default_connections;
+  b->prof.default_copy_connections = shared ? copy : 0;
+  b->prof.shared_copy_min_size = shared ? probes->shared_copy_min : 0;
+  g_autofree char *least = units_format_exact_size (probes->shared_copy_min);
+  val_bench_note (b, "queues.default_copy_connections",
+                  "measured with CUDA_DEVICE_MAX_CONNECTIONS unset: a 1 MiB D2H waiting for its "
+                  "stream's 2 ms kernel held back the 1 MiB D2H of stream %u of 32 and every "
+                  "%u-th after it: connection c's copies go to connection (c mod %u)'s copy "
+                  "queues, where kernels have %u connections", copy, copy, copy,
+                  b->prof.default_connections);
+  val_bench_note (b, "queues.shared_copy_min_size",
+                  "measured the same way: the same pattern twice at every size from %s to "
+                  "1 MiB (halving from 1 MiB down to 64 KiB)", least);
   val_bench_note (b, "queues.max_connections",
                   "measured with CUDA_DEVICE_MAX_CONNECTIONS=32: held back: streams %s (%s), "
                   "with 10 us kernels %s; with 4: streams %s (%s), with 10 us kernels %s",

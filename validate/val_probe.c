@@ -158,6 +158,17 @@ val_probe_run_all (const char *self, ValProbeResults *r)
       g_clear_error (&e);
     }
   r->max_concurrent = (guint) concurrent;
+  double copy_connections = 0, shared_min = 0;
+  if (probe_number (self, "copy_queues", 0, "copy_connections", &copy_connections, &e)
+      && probe_number (self, "copy_queues", 0, "shared_copy_min", &shared_min, &e))
+    r->copy_measured = TRUE;
+  else
+    {
+      fprintf (stderr, "  probe failed: %s\n", e->message);
+      g_clear_error (&e);
+    }
+  r->default_copy_connections = (guint) copy_connections;
+  r->shared_copy_min = (guint64) shared_min;
 }
 
 void
@@ -297,6 +308,90 @@ probe_connections_child (Probe *p, GError **error)
   return TRUE;
 }
 
+/* How many connections have copy queues of their own, with
+ * CUDA_DEVICE_MAX_CONNECTIONS as the parent set it (unset: the driver's
+ * default), and from what copy size. Stream 0 runs a 2 ms kernel and then a
+ * D2H, which waits at the head of its copy queue; streams 1..32 then issue
+ * one D2H each, which together take well under 2 ms. A stream whose D2H
+ * ended after stream 0's kernel shares stream 0's copy queue; the first
+ * such stream's index is the count (calib_fit_connections), 0 when none was
+ * held back. Measured at 1 MiB, then twice at each smaller size down to
+ * 64 KiB: the smallest size from which every run gave the same pattern is
+ * the least that shares. On an H100 and an H200 with the variable unset: 4
+ * (where kernels get 8 connections), from 512 KiB; smaller D2H copies were
+ * held back by none, or at random (engines/eng_connection.c, COPY QUEUES). */
+enum { COPY_PROBE_STREAMS = 33 };
+
+static gboolean
+copy_queue_round (cudaStream_t *s, char *host, char *dev, size_t bytes, Probe *p, guint *count,
+                  gboolean *rr, GError **error)
+{
+  enum { N = COPY_PROBE_STREAMS };
+  cudaEvent_t origin, kernel_end, end[N];
+  gboolean ok = VAL_CUDA (cudaEventCreate (&origin), error)
+                && VAL_CUDA (cudaEventCreate (&kernel_end), error);
+  for (int i = 0; i < N && ok; i++)
+    ok = VAL_CUDA (cudaEventCreate (&end[i]), error);
+  ok = ok && VAL_CUDA (cudaEventRecord (origin, s[0]), error)
+       && VAL_CUDA (spin_launch (1, 32, 0, s[0], 2000000ull, &p->slots[0]), error)
+       && VAL_CUDA (cudaEventRecord (kernel_end, s[0]), error);
+  for (int i = 0; i < N && ok; i++)
+    ok = VAL_CUDA (cudaMemcpyAsync (host + i * bytes, dev + i * bytes, bytes,
+                                    cudaMemcpyDeviceToHost, s[i]), error)
+         && VAL_CUDA (cudaEventRecord (end[i], s[i]), error);
+  ok = ok && VAL_CUDA (cudaDeviceSynchronize (), error);
+  SimTime ends[N], blocked_until = 0;
+  float ms = 0;
+  if (ok && (ok = VAL_CUDA (cudaEventElapsedTime (&ms, origin, kernel_end), error)))
+    blocked_until = (SimTime) (ms * 1e6);
+  for (int i = 0; i < N && ok; i++)
+    if ((ok = VAL_CUDA (cudaEventElapsedTime (&ms, origin, end[i]), error)))
+      ends[i] = (SimTime) (ms * 1e6);
+  if (ok)
+    *count = calib_fit_connections (ends, N, blocked_until, rr);
+  cudaEventDestroy (origin);
+  cudaEventDestroy (kernel_end);
+  for (int i = 0; i < N; i++)
+    cudaEventDestroy (end[i]);
+  return ok;
+}
+
+static gboolean
+probe_copy_queues_child (Probe *p, GError **error)
+{
+  enum { N = COPY_PROBE_STREAMS, MAX_BYTES = 1 << 20, MIN_BYTES = 64 << 10 };
+  cudaStream_t s[N];
+  char *host = NULL, *dev = NULL;
+  gboolean ok = VAL_CUDA (cudaMallocHost ((void **) &host, (size_t) N * MAX_BYTES), error)
+                && VAL_CUDA (cudaMalloc ((void **) &dev, (size_t) N * MAX_BYTES), error);
+  for (int i = 0; i < N && ok; i++)
+    ok = VAL_CUDA (cudaStreamCreateWithFlags (&s[i], cudaStreamNonBlocking), error);
+  guint count = 0, c = 0;
+  gboolean rr = FALSE, r = FALSE;
+  ok = ok && copy_queue_round (s, host, dev, MAX_BYTES, p, &count, &rr, error);
+  size_t least = MAX_BYTES;
+  for (size_t bytes = MAX_BYTES / 2; ok && count > 0 && bytes >= MIN_BYTES; bytes /= 2)
+    {
+      gboolean same = TRUE;
+      for (int rep = 0; rep < 2 && ok && same; rep++)
+        {
+          ok = copy_queue_round (s, host, dev, bytes, p, &c, &r, error);
+          same = c == count && r == rr;
+        }
+      if (!same)
+        break;
+      least = bytes;
+    }
+  if (ok)
+    printf ("copy_connections=%u\nround_robin=%d\nshared_copy_min=%zu\n", count, rr ? 1 : 0,
+            count > 0 ? least : 0);
+  for (int i = 0; i < N; i++)
+    cudaStreamDestroy (s[i]);
+  cudaFreeHost (host);
+  cudaFree (dev);
+  return ok;
+}
+
 /* Two kernels in two streams, each one block of half an SM's threads on
  * every SM: together they fit. Overlap near 1 means their blocks shared the
  * SMs; near 0 that the second waited for the first. Run with one connection
@@ -375,10 +470,12 @@ val_probe_main (const char *name)
         ok = probe_share_child (&p, &error);
       else if (strcmp (name, "concurrency") == 0)
         ok = probe_concurrency_child (&p, &error);
+      else if (strcmp (name, "copy_queues") == 0)
+        ok = probe_copy_queues_child (&p, &error);
       else
         {
           fprintf (stderr, "streamsim-validate: unknown probe '%s' (connections, share, "
-                           "concurrency)\n", name);
+                           "concurrency, copy_queues)\n", name);
           probe_close (&p);
           return 2;
         }

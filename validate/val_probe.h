@@ -27,6 +27,11 @@ typedef struct
    * -1 when not measured */
   double overlap_one_connection, overlap_two_connections;
   guint max_concurrent; /* kernels at once; 0 when not measured */
+  /* with CUDA_DEVICE_MAX_CONNECTIONS unset, the first stream whose D2H was
+   * held back behind stream 0's (the copy queues' count); 0 when none was */
+  guint default_copy_connections;
+  guint64 shared_copy_min; /* the least D2H size that showed it; 0 when none */
+  gboolean copy_measured; /* that probe ran */
 } ValProbeResults;
 
 /* Runs every probe as a child process of `self` (this program's path).

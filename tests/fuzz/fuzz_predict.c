@@ -67,7 +67,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   eng_sim_run (sim);
   EngCheck *check = eng_check_results (profile, sched, eng_sim_connections (sim),
-                                       eng_sim_results (sim));
+                                       eng_sim_copy_connections (sim), eng_sim_results (sim));
   for (gsize i = 0; i < eng_check_n_kept (check); i++)
     {
       const EngCheckViolation *v = eng_check_violation (check, i);
