@@ -70,7 +70,7 @@
  * streams i and i + 4 went one after the other, as one queue's do (the engine
  * keeps serving the queue it is on: eng_copy.c), 1, 5, 2, 6, 3, 7, 4, 8 for
  * eight streams, and a D2H waiting for its stream's kernel held back the
- * D2H of the stream four after it, and only that one. With the variable set
+ * D2H of every fourth stream after it, and no other. With the variable set
  * to 2, 4, 8 or 16 the same tests gave C copy queues; kernels with it unset
  * gave 8 (validate/examples/default_queue.cu). Only copies of at least
  * `shared_copy_min_size` share (512 KiB on the H100: smaller D2H copies were
