@@ -23,24 +23,8 @@
 #include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t e_ = (call);                                                     \
-    if (e_ != cudaSuccess) {                                                     \
-      std::fprintf (stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString (e_)); \
-      std::exit (1);                                                             \
-    }                                                                            \
-  } while (0)
-
-__global__ void spin (unsigned long long ns)
-{
-  unsigned long long t0, t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do
-    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  while (t - t0 < ns);
-}
+#include "cuda_check.h"
+#include "spin.h" /* the harness's spin kernel */
 
 int main (int argc, char **argv)
 {
@@ -75,7 +59,7 @@ int main (int argc, char **argv)
   cudaEvent_t kernel_end;
   CHECK (cudaEventCreate (&kernel_end));
   if (held)
-    spin<<<1, 32, 0, s[0]>>> (1000000ull);
+    CHECK (spin_launch (1, 32, 0, s[0], 1000000ull, nullptr));
   CHECK (cudaEventRecord (kernel_end, s[0]));
   for (int i = 0; i < n; i++)
     {

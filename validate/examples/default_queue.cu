@@ -26,27 +26,8 @@
 #include <cstdlib>
 #include <unistd.h>
 #include <cuda_runtime.h>
-
-#define CHECK(call)                                                              \
-  do {                                                                           \
-    cudaError_t e_ = (call);                                                     \
-    if (e_ != cudaSuccess) {                                                     \
-      std::fprintf (stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString (e_)); \
-      std::exit (1);                                                             \
-    }                                                                            \
-  } while (0)
-
-// Spins for `ns` of the GPU's global timer; writes when it started.
-__global__ void spin (unsigned long long ns, unsigned long long *start)
-{
-  unsigned long long t0, t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  if (start != nullptr)
-    *start = t0;
-  do
-    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  while (t - t0 < ns);
-}
+#include "cuda_check.h"
+#include "spin.h" /* the harness's spin kernel: each kernel's first start lands in a slot */
 
 int main (int argc, char **argv)
 {
@@ -57,21 +38,22 @@ int main (int argc, char **argv)
       std::fprintf (stderr, "usage: default_queue a|b K\n");
       return 2;
     }
-  enum { STREAMS = 4 };
+  enum { STREAMS = 4, SLOTS = 2 * STREAMS + 1 };
   const unsigned long long long_ns[STREAMS] = { 3000000, 1000000, 2000000, 1500000 };
-  unsigned long long *d, h[2 * STREAMS + 1];
+  SpinSlot *d, h[SLOTS];
   CHECK (cudaMalloc (&d, sizeof h));
+  CHECK (spin_reset_slots (d, SLOTS, cudaStreamLegacy));
   CHECK (cudaDeviceSynchronize ());
   if (variant == 'b')
     {
-      spin<<<1, 32, 0, cudaStreamLegacy>>> (1000, nullptr);
+      CHECK (spin_launch (1, 32, 0, cudaStreamLegacy, 1000, nullptr));
       CHECK (cudaDeviceSynchronize ());
     }
   for (int i = 0; i < k; i++)
     {
       cudaStream_t x;
       CHECK (cudaStreamCreateWithFlags (&x, cudaStreamNonBlocking));
-      spin<<<1, 32, 0, x>>> (1000, nullptr);
+      CHECK (spin_launch (1, 32, 0, x, 1000, nullptr));
       CHECK (cudaDeviceSynchronize ());
     }
   cudaStream_t s[STREAMS];
@@ -79,22 +61,23 @@ int main (int argc, char **argv)
     CHECK (cudaStreamCreateWithFlags (&s[i], cudaStreamNonBlocking));
   for (int i = 0; i < STREAMS; i++)
     {
-      spin<<<1, 32, 0, s[i]>>> (long_ns[i], d + 2 * i);
-      spin<<<1, 32, 0, s[i]>>> (10000, d + 2 * i + 1);
+      CHECK (spin_launch (1, 32, 0, s[i], long_ns[i], d + 2 * i));
+      CHECK (spin_launch (1, 32, 0, s[i], 10000, d + 2 * i + 1));
     }
   usleep (50);
-  spin<<<1, 32, 0, cudaStreamLegacy>>> (10000, d + 2 * STREAMS);
+  CHECK (spin_launch (1, 32, 0, cudaStreamLegacy, 10000, d + 2 * STREAMS));
   CHECK (cudaDeviceSynchronize ());
   CHECK (cudaMemcpy (h, d, sizeof h, cudaMemcpyDeviceToHost));
 
   std::printf ("%c k=%d", variant, k);
   for (int i = 0; i < STREAMS; i++)
-    std::printf (" s%d:%.0f/%.0f", i + 1, (h[2 * i] - h[0]) / 1e3, (h[2 * i + 1] - h[0]) / 1e3);
-  double dflt = (h[2 * STREAMS] - h[0]) / 1e3;
+    std::printf (" s%d:%.0f/%.0f", i + 1, (h[2 * i].start - h[0].start) / 1e3,
+                 (h[2 * i + 1].start - h[0].start) / 1e3);
+  double dflt = (h[2 * STREAMS].start - h[0].start) / 1e3;
   int joined = 0;
   for (int i = 0; i < STREAMS; i++)
     {
-      double behind = (h[2 * i + 1] - h[0]) / 1e3;
+      double behind = (h[2 * i + 1].start - h[0].start) / 1e3;
       if (dflt > behind - 5 && dflt < behind + 5)
         joined = i + 1;
     }
