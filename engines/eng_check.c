@@ -1087,7 +1087,8 @@ check_queue_after (EngCheck *check, guint32 op, guint32 ahead, const char *what)
 static void
 check_queues (EngCheck *check)
 {
-  gsize n_queues = (gsize) check->connections * 4 * 2; /* and the small copies' (COPY QUEUES) */
+  /* and as many again for small copies when copy queues are shared (COPY QUEUES) */
+  gsize n_queues = (gsize) check->connections * 4 * (check->copy_connections < check->connections ? 2 : 1);
   QueueState *q = g_new (QueueState, n_queues);
   for (gsize i = 0; i < n_queues; i++)
     {
