@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "units.h"
+
 /* A shared-memory size is at most this (no GPU has more per SM). */
 #define PROFILE_MAX_SMEM (1024 * 1024)
 
@@ -168,7 +170,12 @@ profile_key_allowed (const ProfileKey *key)
     case PROFILE_KEY_TIME:
       return g_strdup ("a time from 0 to 1s with a unit (ns, us, ms, s), such as 10us");
     case PROFILE_KEY_SIZE:
-      return g_strdup ("a size from 0 to 1MiB (B, KB, KiB, MB, MiB), such as 48KiB");
+      {
+        /* the key's own range: shared memory up to 1 MiB, a copy size up to 1 GiB */
+        g_autofree char *lo = units_format_exact_size (key->min);
+        g_autofree char *hi = units_format_exact_size (key->max);
+        return g_strdup_printf ("a size from %s to %s (B, KB, KiB, MB, MiB), such as 48KiB", lo, hi);
+      }
     case PROFILE_KEY_BANDWIDTH:
       return g_strdup ("a bandwidth above 0 and at most 10TB/s (B/s, KB/s, MB/s, GB/s, MiB/s, GiB/s), such as 6GB/s");
     case PROFILE_KEY_FRACTION:

@@ -180,6 +180,10 @@ test_range (void)
   expect_error (BAD "/copy_connections.ini", PROFILE_ERROR_RANGE,
                 BAD "/copy_connections.ini:5:28: ", "default_copy_connections = 9",
                 "1 to default_connections (8)", NULL);
+  /* "shared_copy_min_size = 0": column 24; the message gives the key's own
+   * range, not another size key's. */
+  expect_error (BAD "/copy_min.ini", PROFILE_ERROR_RANGE, BAD "/copy_min.ini:5:24: ",
+                "shared_copy_min_size = 0 is out of range", "a size from 1B to 1024MiB", NULL);
   /* "max_smem_per_block = 64KiB": column 22; smem_per_sm is 48 KiB. */
   expect_error (BAD "/smem.ini", PROFILE_ERROR_RANGE,
                 BAD "/smem.ini:4:22: ", "max_smem_per_block = 65536 bytes",
