@@ -90,22 +90,36 @@ probe_connections (const char *self, guint connections, guint *count, gboolean *
   return ok;
 }
 
+/* Runs one probe and reads `n` numbers from what it printed, keys[i] into
+ * values[i]: all from the same run. */
 static gboolean
-probe_number (const char *self, const char *name, guint connections, const char *key,
-              double *value, GError **error)
+probe_numbers (const char *self, const char *name, guint connections, const char *const *keys,
+               double *values, gsize n, GError **error)
 {
   char *out = run_probe (self, name, connections, error);
   if (out == NULL)
     return FALSE;
-  char *v = NULL;
-  gboolean ok = probe_value (out, key, &v);
-  if (ok)
-    *value = g_ascii_strtod (v, NULL);
-  else
-    g_set_error (error, VAL_ERROR, VAL_ERROR_PROBE, "probe '%s' printed no %s", name, key);
-  g_free (v);
+  gboolean ok = TRUE;
+  for (gsize i = 0; i < n && ok; i++)
+    {
+      char *v = NULL;
+      ok = probe_value (out, keys[i], &v);
+      if (ok)
+        values[i] = g_ascii_strtod (v, NULL);
+      else
+        g_set_error (error, VAL_ERROR, VAL_ERROR_PROBE, "probe '%s' printed no %s", name,
+                     keys[i]);
+      g_free (v);
+    }
   g_free (out);
   return ok;
+}
+
+static gboolean
+probe_number (const char *self, const char *name, guint connections, const char *key,
+              double *value, GError **error)
+{
+  return probe_numbers (self, name, connections, &key, value, 1, error);
 }
 
 /* A probe that fails (a driver that refuses 32 connections, say) costs its
@@ -158,17 +172,18 @@ val_probe_run_all (const char *self, ValProbeResults *r)
       g_clear_error (&e);
     }
   r->max_concurrent = (guint) concurrent;
-  double copy_connections = 0, shared_min = 0;
-  if (probe_number (self, "copy_queues", 0, "copy_connections", &copy_connections, &e)
-      && probe_number (self, "copy_queues", 0, "shared_copy_min", &shared_min, &e))
+  /* the count and the least size, from one run of the probe */
+  static const char *const copy_keys[] = { "copy_connections", "shared_copy_min" };
+  double copy[G_N_ELEMENTS (copy_keys)] = { 0, 0 };
+  if (probe_numbers (self, "copy_queues", 0, copy_keys, copy, G_N_ELEMENTS (copy_keys), &e))
     r->copy_measured = TRUE;
   else
     {
       fprintf (stderr, "  probe failed: %s\n", e->message);
       g_clear_error (&e);
     }
-  r->default_copy_connections = (guint) copy_connections;
-  r->shared_copy_min = (guint64) shared_min;
+  r->default_copy_connections = r->copy_measured ? (guint) copy[0] : 0;
+  r->shared_copy_min = r->copy_measured ? (guint64) copy[1] : 0;
 }
 
 void
