@@ -10,6 +10,7 @@
 #include "timeline_private.h"
 #include "output_file.h"
 #include "str_append.h"
+#include "write_behind.h"
 
 struct TimelineWriter
 {
@@ -20,6 +21,7 @@ struct TimelineWriter
   GString *row;   /* rows formatted and not yet written */
   gsize chunk;    /* rows are written once this many bytes have gathered */
   guint64 written; /* bytes written so far */
+  WriteBehind behind; /* for the temporary file */
 };
 
 /* RFC 4180: a field holding a comma, quote or line break is quoted, and its
@@ -45,17 +47,24 @@ append_field (GString *s, const char *text)
   g_string_append_c (s, '"');
 }
 
+/* Records a failed write (errno says why); FALSE. */
 static gboolean
-writer_put (TimelineWriter *writer, const char *text, gsize len, GError **error)
+writer_fail (TimelineWriter *writer, GError **error)
 {
-  if (!writer->failed && fwrite (text, 1, len, writer->out) == len)
-    return TRUE;
   int saved = errno;
   writer->failed = TRUE;
   g_set_error (error, TIMELINE_ERROR, TIMELINE_ERROR_IO, "cannot write %s: %s",
                writer->tmp_path != NULL ? writer->tmp_path : "standard output",
                g_strerror (saved));
   return FALSE;
+}
+
+static gboolean
+writer_put (TimelineWriter *writer, const char *text, gsize len, GError **error)
+{
+  if (!writer->failed && fwrite (text, 1, len, writer->out) == len)
+    return TRUE;
+  return writer_fail (writer, error);
 }
 
 /* Rows go out in chunks that grow with what was written, a 256th of it,
@@ -72,6 +81,15 @@ writer_flush (TimelineWriter *writer, GError **error)
 {
   gboolean ok = writer->row->len == 0 || writer_put (writer, writer->row->str, writer->row->len, error);
   writer->written += writer->row->len;
+  /* What stdio holds goes to the kernel first, so that the windows handed
+   * back are whole. */
+  if (ok && writer->tmp_path != NULL && write_behind_due (&writer->behind, writer->written))
+    {
+      if (fflush (writer->out) == 0)
+        write_behind_advance (&writer->behind, fileno (writer->out), writer->written);
+      else
+        ok = writer_fail (writer, error);
+    }
   writer->chunk = CLAMP (writer->written / 256, WRITER_CHUNK_MIN, WRITER_CHUNK_MAX);
   g_string_truncate (writer->row, 0);
   return ok;
@@ -88,6 +106,7 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
   TimelineWriter *writer = g_new0 (TimelineWriter, 1);
   writer->row = g_string_sized_new (WRITER_CHUNK_MIN + 4096);
   writer->chunk = WRITER_CHUNK_MIN;
+  write_behind_init (&writer->behind);
   if (strcmp (path, "-") == 0)
     writer->out = stdout;
   else if (output_file_is_special (path))
