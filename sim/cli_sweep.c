@@ -63,6 +63,7 @@ cli_sweep_main (int argc, char **argv)
   g_autofree char *size = NULL;
   g_autofree char *title = NULL;
   gint connections = 0;
+  gint jobs = 0;
   gboolean quiet = FALSE;
   GOptionEntry entries[] = {
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
@@ -73,6 +74,9 @@ cli_sweep_main (int argc, char **argv)
       "Device profiles, comma-separated (default: the schedule's `device`)", "A,B,..." },
     { "connections", 0, 0, G_OPTION_ARG_INT, &connections,
       "CUDA_DEVICE_MAX_CONNECTIONS (default: the schedule's, else the profile's)", "N" },
+    { "jobs", 'J', 0, G_OPTION_ARG_INT, &jobs,
+      "Predict N points at a time, on N threads (default: one per processor; the "
+      "results are the same for any N, each thread holds one prediction in memory)", "N" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The plot: .png or .svg", "FILE" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
       "Write param,device,makespan_ns rows (\"-\": stdout)", "FILE" },
@@ -121,6 +125,11 @@ cli_sweep_main (int argc, char **argv)
                  connections);
       return CLI_EXIT_INPUT;
     }
+  if (jobs < 0 || jobs > 1024)
+    {
+      cli_error ("streamsim: --jobs must be 1 to 1024 (0: one per processor), not %d", jobs);
+      return CLI_EXIT_INPUT;
+    }
   PlotOptions options;
   plot_options_init (&options);
   options.title = title;
@@ -145,7 +154,7 @@ cli_sweep_main (int argc, char **argv)
                                        (const char *const *) devices, &error);
   if (sweep == NULL)
     return cli_report_error (error);
-  if (!sweep_run (sweep, argv[1], (guint) connections, &error))
+  if (!sweep_run (sweep, argv[1], (guint) connections, (guint) jobs, &error))
     return cli_report_error (error);
   if (!quiet)
     for (const char *const *note = sweep_notes (sweep); *note != NULL; note++)

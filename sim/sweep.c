@@ -283,49 +283,117 @@ sweep_defines (const Sweep *sweep, guint value)
   return (char **) g_ptr_array_free (out, FALSE);
 }
 
+/* One point of the sweep, predicted on a worker thread: what the sweep
+ * keeps of its prediction, or why it failed. */
+typedef struct
+{
+  Sweep *sweep;
+  const char *schedule_path;
+  guint connections;
+  guint index;          /* value * n_devices + device */
+  gint *first_failed;   /* the lowest index that failed so far (atomic) */
+  GError *error;
+  char *device_name;    /* the profile's name, when the schedule names the device */
+  char **notes;         /* for the first value only */
+} SweepPoint;
+
+static void
+sweep_point_run (gpointer data, gpointer user_data)
+{
+  SweepPoint *pt = data;
+  (void) user_data;
+  /* A point after one that failed would be thrown away: the sweep reports
+   * the first failure in order, as a sweep point by point would. */
+  if ((gint) pt->index > g_atomic_int_get (pt->first_failed))
+    return;
+  Sweep *sweep = pt->sweep;
+  guint n_devices = sweep->devices->len;
+  guint v = pt->index / n_devices, d = pt->index % n_devices;
+  g_auto (GStrv) defines = sweep_defines (sweep, v);
+  PredictionOptions options = {
+    .device = g_ptr_array_index (sweep->devices, d),
+    .connections = pt->connections,
+    .defines = (const char *const *) defines,
+  };
+  g_autoptr (Prediction) prediction = prediction_run (pt->schedule_path, &options, &pt->error);
+  if (prediction == NULL)
+    {
+      gint seen = g_atomic_int_get (pt->first_failed);
+      while ((gint) pt->index < seen
+             && !g_atomic_int_compare_and_exchange (pt->first_failed, seen, (gint) pt->index))
+        seen = g_atomic_int_get (pt->first_failed);
+      return;
+    }
+  /* Without --device the schedule names its device; the plot and the CSV
+   * need that name. */
+  if (options.device == NULL)
+    pt->device_name = g_strdup (eng_profile_name (prediction_profile (prediction)));
+  /* Once per device: the other values would repeat it. */
+  if (v == 0)
+    pt->notes = prediction_notes (prediction);
+  /* Each point writes only its own slots. */
+  sweep->makespan[pt->index] = prediction_makespan (prediction);
+  g_autoptr (GArray) path = prediction_critical_path (prediction);
+  prediction_critical_path_time (prediction, path, &sweep->path_time[pt->index]);
+}
+
+guint
+sweep_default_jobs (void)
+{
+  return (guint) MAX (1, g_get_num_processors ());
+}
+
 gboolean
-sweep_run (Sweep *sweep, const char *schedule_path, guint connections, GError **error)
+sweep_run (Sweep *sweep, const char *schedule_path, guint connections, guint jobs,
+           GError **error)
 {
   g_return_val_if_fail (sweep != NULL && schedule_path != NULL, FALSE);
 
   guint n_devices = sweep->devices->len;
+  guint n_points = sweep->values->len * n_devices;
+  if (jobs == 0)
+    jobs = sweep_default_jobs ();
+  jobs = MIN (jobs, n_points);
   if (sweep->notes != NULL)
     g_ptr_array_unref (sweep->notes);
   sweep->notes = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (sweep->notes, NULL);
-  for (guint v = 0; v < sweep->values->len; v++)
+
+  gint first_failed = G_MAXINT;
+  SweepPoint *points = g_new0 (SweepPoint, n_points);
+  for (guint i = 0; i < n_points; i++)
+    points[i] = (SweepPoint) { sweep, schedule_path, connections, i, &first_failed,
+                               NULL, NULL, NULL };
+  /* The points are independent predictions, each parsing the schedule
+   * itself (a -D can change what it expands to); the thread pool hands them
+   * out in order, and the results land by index, so the output is the same
+   * for any number of jobs. */
+  GThreadPool *pool = jobs > 1 ? g_thread_pool_new (sweep_point_run, NULL, (gint) jobs, FALSE,
+                                                    NULL)
+                               : NULL;
+  for (guint i = 0; i < n_points; i++)
+    if (pool == NULL)
+      sweep_point_run (&points[i], NULL);
+    else
+      g_thread_pool_push (pool, &points[i], NULL);
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+
+  gboolean ok = first_failed == G_MAXINT;
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&points[first_failed].error));
+  for (guint i = 0; i < n_points; i++)
     {
-      g_auto (GStrv) defines = sweep_defines (sweep, v);
-      for (guint d = 0; d < n_devices; d++)
-        {
-          PredictionOptions options = {
-            .device = g_ptr_array_index (sweep->devices, d),
-            .connections = connections,
-            .defines = (const char *const *) defines,
-          };
-          g_autoptr (Prediction) prediction = prediction_run (schedule_path, &options, error);
-          if (prediction == NULL)
-            return FALSE;
-          /* Without --device the schedule names its device; the plot and the
-           * CSV need that name. */
-          if (g_ptr_array_index (sweep->devices, d) == NULL)
-            g_ptr_array_index (sweep->devices, d)
-                = g_strdup (eng_profile_name (prediction_profile (prediction)));
-          /* Once per device: the other values would repeat it. */
-          if (v == 0)
-            {
-              g_auto (GStrv) notes = prediction_notes (prediction);
-              for (guint i = 0; notes[i] != NULL; i++)
-                g_ptr_array_insert (sweep->notes, (gint) sweep->notes->len - 1,
-                                    g_strdup (notes[i]));
-            }
-          gsize point = (gsize) v * n_devices + d;
-          sweep->makespan[point] = prediction_makespan (prediction);
-          g_autoptr (GArray) path = prediction_critical_path (prediction);
-          prediction_critical_path_time (prediction, path, &sweep->path_time[point]);
-        }
+      if (ok && points[i].device_name != NULL && i < n_devices)
+        g_ptr_array_index (sweep->devices, i) = g_steal_pointer (&points[i].device_name);
+      for (guint k = 0; ok && points[i].notes != NULL && points[i].notes[k] != NULL; k++)
+        g_ptr_array_add (sweep->notes, g_steal_pointer (&points[i].notes[k]));
+      g_clear_error (&points[i].error);
+      g_free (points[i].device_name);
+      g_strfreev (points[i].notes);
     }
-  return TRUE;
+  g_ptr_array_add (sweep->notes, NULL);
+  g_free (points);
+  return ok;
 }
 
 const char *const *

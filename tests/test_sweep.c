@@ -208,7 +208,7 @@ test_matches_predict (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (Sweep) sweep = sweep_new (defines, device_args, &error);
   g_assert_no_error (error);
-  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, 0, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (sweep_n_values (sweep), ==, 4);
 
@@ -460,7 +460,7 @@ test_pipeline_is_seed (void)
   const char *devices[] = { "c1060,c2050,k20", NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
-  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, 0, &error));
   g_assert_no_error (error);
   for (guint d = 0; d < 3; d++)
     {
@@ -479,7 +479,7 @@ test_schedule_device (void)
   const char *defines[] = { "nchunks=1,2", NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (Sweep) sweep = sweep_new (defines, NULL, &error);
-  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, 0, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (sweep_device (sweep, 0), ==, "k20");
   const char *const point[] = { "nchunks=2", NULL };
@@ -517,7 +517,7 @@ test_plot (void)
   const char *devices[] = { "c1060,k20", NULL };
   g_autoptr (GError) error = NULL;
   g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
-  g_assert_true (sweep_run (sweep, PIPELINE, 0, &error));
+  g_assert_true (sweep_run (sweep, PIPELINE, 0, 0, &error));
   PlotOptions options;
   plot_options_init (&options);
   options.width = 900;
@@ -555,9 +555,73 @@ test_cli_errors (void)
   const char *picture[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "-o", gif, "--csv", csv,
                             NULL };
   g_assert_cmpint (cli_run (NULL, picture, NULL, NULL, NULL), ==, 2);
+  const char *jobs[] = { "sweep", PIPELINE, "-D", "nchunks=1,2", "--jobs", "-1", "--csv", csv,
+                         NULL };
+  g_assert_cmpint (cli_run (NULL, jobs, NULL, NULL, NULL), ==, 2);
   g_assert_false (g_file_test (csv, G_FILE_TEST_EXISTS));
   g_assert_false (g_file_test (gif, G_FILE_TEST_EXISTS));
   temp_dir_remove_empty (dir); /* nor a temporary file */
+}
+
+/* Points predicted on several threads: every makespan, critical path,
+ * note and device name the same as one by one (test_matches_predict checks
+ * the one-by-one results against `streamsim predict`), the schedule's own
+ * device included, with more jobs than processors and than points. */
+static void
+test_jobs_same (void)
+{
+  const char *defines[] = { "nchunks=1..64*2", NULL };
+  const char *device_args[] = { "c1060,c2050,k20", NULL };
+  for (guint with_devices = 0; with_devices < 2; with_devices++)
+    {
+      const char *const *devices = with_devices ? device_args : NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (Sweep) one = sweep_new (defines, devices, &error);
+      g_assert_true (sweep_run (one, PIPELINE, 0, 1, &error));
+      g_assert_no_error (error);
+      for (guint jobs = 2; jobs <= 64; jobs *= 4)
+        {
+          g_autoptr (Sweep) many = sweep_new (defines, devices, &error);
+          g_assert_true (sweep_run (many, PIPELINE, 0, jobs, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (sweep_n_devices (many), ==, sweep_n_devices (one));
+          for (guint d = 0; d < sweep_n_devices (one); d++)
+            {
+              g_assert_cmpstr (sweep_device (many, d), ==, sweep_device (one, d));
+              for (guint v = 0; v < sweep_n_values (one); v++)
+                {
+                  g_assert_cmpint (sweep_makespan (many, v, d), ==, sweep_makespan (one, v, d));
+                  g_assert_true (memcmp (sweep_path_time (many, v, d), sweep_path_time (one, v, d),
+                                         sizeof (PredictionPathTime)) == 0);
+                }
+            }
+          const char *const *a = sweep_notes (one), *const *b = sweep_notes (many);
+          g_assert_cmpuint (g_strv_length ((char **) a), ==, g_strv_length ((char **) b));
+          for (guint i = 0; a[i] != NULL; i++)
+            g_assert_cmpstr (a[i], ==, b[i]);
+        }
+      if (!with_devices)
+        g_assert_cmpstr (sweep_device (one, 0), ==, "k20");
+    }
+}
+
+/* Two values that fail in different ways: 65536 chunks give each kernel
+ * 16384 / 65536 = 0 blocks (grid=0, line 23, column 14), 0 chunks an empty
+ * loop (line 17, column 10). The error is the first in value order whatever
+ * the threads finish first, as one by one. */
+static void
+test_jobs_first_error (void)
+{
+  const char *defines[] = { "nchunks=2,65536,0,4", NULL };
+  const char *devices[] = { "c1060,k20", NULL };
+  for (guint jobs = 1; jobs <= 16; jobs *= 2)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (Sweep) sweep = sweep_new (defines, devices, &error);
+      g_assert_false (sweep_run (sweep, PIPELINE, 0, jobs, &error));
+      g_assert_nonnull (error);
+      g_assert_nonnull (strstr (error->message, "pipeline.sched:23:14: grid=0"));
+    }
 }
 
 int
@@ -569,6 +633,8 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/new", test_new);
   g_test_add_func ("/sweep/new-errors", test_new_errors);
   g_test_add_func ("/sweep/matches-predict", test_matches_predict);
+  g_test_add_func ("/sweep/jobs-same", test_jobs_same);
+  g_test_add_func ("/sweep/jobs-first-error", test_jobs_first_error);
   g_test_add_func ("/sweep/fastest", test_fastest);
   g_test_add_func ("/sweep/json", test_json);
   g_test_add_func ("/sweep/pipeline-is-seed", test_pipeline_is_seed);
