@@ -58,14 +58,48 @@ event_line (const Schedule *sched, guint index)
   return g_array_index (sched->event_lines, guint32, index);
 }
 
+/* The slot of Parser.names that `t` maps to, and its packed word in *word;
+ * NULL when the name is too long to pack. */
+static inline NameSlot *
+name_slot (Parser *p, const Token *t, guint64 *word)
+{
+  if (t->len == 0 || t->len > sizeof *word)
+    return NULL;
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  /* One load of 8 bytes where the line buffer has them (its bytes after the
+   * token are the NUL and whatever follows, masked off), else a copy. */
+  if (t->s + sizeof *word <= p->buf + sizeof p->buf)
+    {
+      memcpy (word, t->s, sizeof *word);
+      *word &= G_MAXUINT64 >> (8 * (sizeof *word - t->len));
+    }
+  else
+#endif
+    {
+      *word = 0;
+      memcpy (word, t->s, t->len);
+    }
+  /* Fibonacci hashing: the top byte of the word times 2^64 / phi. */
+  return &p->names[(*word * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 56];
+}
+
 static gboolean
 parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
 {
+  guint64 word = 0;
+  NameSlot *slot = name_slot (p, t, &word);
+  if (slot != NULL && slot->word == word && slot->is_stream)
+    {
+      *index = slot->index;
+      return TRUE;
+    }
   gpointer found = g_hash_table_lookup (p->sched->stream_index, t->s);
 
   if (found != NULL)
     {
       *index = GPOINTER_TO_UINT (found) - 1;
+      if (slot != NULL)
+        *slot = (NameSlot) { word, *index, TRUE };
       return TRUE;
     }
   found = g_hash_table_lookup (p->sched->event_index, t->s);
@@ -84,6 +118,13 @@ static gboolean
 parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
 {
   Schedule *sched = p->sched;
+  guint64 word = 0;
+  NameSlot *slot = name_slot (p, t, &word);
+  if (slot != NULL && slot->word == word && !slot->is_stream)
+    {
+      *index = slot->index;
+      return TRUE;
+    }
   gpointer found = g_hash_table_lookup (sched->event_index, t->s);
   const char *name;
   guint32 line;
@@ -91,6 +132,8 @@ parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
   if (found != NULL)
     {
       *index = GPOINTER_TO_UINT (found) - 1;
+      if (slot != NULL)
+        *slot = (NameSlot) { word, *index, FALSE };
       return TRUE;
     }
   found = g_hash_table_lookup (sched->stream_index, t->s);
@@ -110,6 +153,8 @@ parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
   g_ptr_array_add (sched->events, (gpointer) name);
   g_array_append_val (sched->event_lines, line);
   g_hash_table_insert (sched->event_index, (gpointer) name, GUINT_TO_POINTER (*index + 1));
+  if (slot != NULL)
+    *slot = (NameSlot) { word, *index, FALSE };
   return TRUE;
 }
 

@@ -976,6 +976,67 @@ test_bad_long_line (void)
   g_string_free (text, TRUE);
 }
 
+/* Many names of 2 to 14 bytes, so that names share the parser's cache slots
+ * (256 of them, names of up to 8 bytes) and some miss it: every op still
+ * names the stream and event it wrote. Streams are declared in order, so
+ * stream k is index k + 1 (0 is the default stream); events are numbered by
+ * first use. Names are built from their number so that several share a
+ * prefix; the last two ops name a stream at the very end of a full line (the
+ * cache reads 8 bytes at once where the line has them). */
+static void
+test_many_names (void)
+{
+  enum { N_STREAMS = 700, N_OPS = 5000 };
+  GString *text = g_string_new (NULL);
+  char **names = g_new0 (char *, N_STREAMS);
+  for (guint k = 0; k < N_STREAMS; k++)
+    {
+      /* 2 to 13 bytes, unique by the number: "a0", "b1x", "c2xx", ... */
+      names[k] = g_strdup_printf ("%c%u%.*s", 'a' + k % 26, k, (int) (k % 10), "xxxxxxxxx");
+      g_string_append_printf (text, "stream %s\n", names[k]);
+    }
+  guint *stream_of = g_new (guint, N_OPS);
+  GRand *rand = g_rand_new_with_seed (7);
+  for (guint i = 0; i < N_OPS; i++)
+    {
+      stream_of[i] = (guint) g_rand_int_range (rand, 0, N_STREAMS);
+      if (i % 2 == 0)
+        g_string_append_printf (text, "h2d %s 4KiB\n", names[stream_of[i]]);
+      else
+        /* the event named after the previous op's stream: used again and again */
+        g_string_append_printf (text, "record e%s %s%*s\n", names[stream_of[i - 1]],
+                                names[stream_of[i]], (int) (i % 7 == 0 ? 400 : 0), "");
+    }
+  g_rand_free (rand);
+  /* A line of 4096 bytes, the most a line may hold, ending in the 2-byte
+   * "a0": too near the buffer's end for the 8-byte load. */
+  g_autofree char *long_event = g_strnfill (4085, 'x');
+  g_string_append_printf (text, "record e%s a0\nh2d a0 1KiB\n", long_event);
+  Schedule *sched = parse (text->str);
+  g_assert_cmpuint (schedule_n_streams (sched), ==, N_STREAMS + 1);
+  for (guint k = 0; k < N_STREAMS; k++)
+    g_assert_cmpuint (schedule_find_stream (sched, names[k]), ==, k + 1);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, N_OPS + 2);
+  g_assert_cmpuint (schedule_op (sched, N_OPS)->stream, ==, 1);
+  g_assert_cmpuint (schedule_op (sched, N_OPS + 1)->stream, ==, 1);
+  for (guint i = 0; i < N_OPS; i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      g_assert_cmpuint (op->stream, ==, stream_of[i] + 1);
+      if (i % 2 == 1)
+        {
+          g_autofree char *event = g_strdup_printf ("e%s", names[stream_of[i - 1]]);
+          g_assert_cmpstr (schedule_event_name (sched, op->event), ==, event);
+        }
+    }
+  schedule_free (sched);
+  g_free (stream_of);
+  for (guint k = 0; k < N_STREAMS; k++)
+    g_free (names[k]);
+  g_free (names);
+  g_string_free (text, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -995,6 +1056,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule/word-boundaries", test_word_boundaries);
   g_test_add_func ("/schedule/file", test_file);
   g_test_add_func ("/schedule/large", test_large);
+  g_test_add_func ("/schedule/many-names", test_many_names);
   g_test_add_func ("/schedule/max-ops", test_max_ops);
   for (gsize i = 0; i < G_N_ELEMENTS (bad_cases); i++)
     {
