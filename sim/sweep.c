@@ -337,12 +337,6 @@ sweep_point_run (gpointer data, gpointer user_data)
   prediction_critical_path_time (prediction, path, &sweep->path_time[pt->index]);
 }
 
-guint
-sweep_default_jobs (void)
-{
-  return (guint) MAX (1, g_get_num_processors ());
-}
-
 gboolean
 sweep_run (Sweep *sweep, const char *schedule_path, guint connections, guint jobs,
            GError **error)
@@ -352,7 +346,7 @@ sweep_run (Sweep *sweep, const char *schedule_path, guint connections, guint job
   guint n_devices = sweep->devices->len;
   guint n_points = sweep->values->len * n_devices;
   if (jobs == 0)
-    jobs = sweep_default_jobs ();
+    jobs = (guint) MAX (1, g_get_num_processors ());
   jobs = MIN (jobs, n_points);
   if (sweep->notes != NULL)
     g_ptr_array_unref (sweep->notes);

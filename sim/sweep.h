@@ -44,16 +44,13 @@ const char *sweep_device (const Sweep *sweep, guint index);
 char **sweep_defines (const Sweep *sweep, guint value);
 
 /* Predicts every value on every device, `jobs` points at a time on as many
- * threads (0: sweep_default_jobs (); 1: all on this thread). `connections`
+ * threads (0: one per processor; 1: all on this thread). `connections`
  * 0: the schedule's or the profile's default. Fails with the error of the
  * first point, in value-then-device order, that fails (file:line:column for
  * the schedule), as predicting the points one by one would; the results
  * are the same for any `jobs`. */
 gboolean sweep_run (Sweep *sweep, const char *schedule_path, guint connections, guint jobs,
                     GError **error);
-
-/* One job per processor. */
-guint sweep_default_jobs (void);
 
 /* After sweep_run(): what each device's prediction says of its own
  * trust (prediction_notes; each names its profile), NULL-ended; owned by
