@@ -136,6 +136,25 @@ test_round_trip (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* The text the writer makes of `rows`, with no metadata. */
+static char *
+written_text (Fixture *f, const TimelineRow *rows, guint n)
+{
+  char *path = g_build_filename (f->dir, "rows.csv", NULL);
+  GError *error = NULL;
+  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    g_assert_true (timeline_writer_add (w, &rows[i], &error));
+  g_assert_true (timeline_writer_finish (w, &error));
+  g_assert_no_error (error);
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_remove (path);
+  g_free (path);
+  return text;
+}
+
 /* Numbers as the writer's fast path formats them (in 32-bit pieces of 8
  * digits): zeros inside a piece, exactly 10^8, the largest 64-bit values,
  * a negative time. Expected text written out by hand. */
@@ -143,21 +162,13 @@ static void
 test_numbers (Fixture *f, gconstpointer data)
 {
   (void) data;
-  char *path = g_build_filename (f->dir, "n.csv", NULL);
-  GError *error = NULL;
   const TimelineRow rows[] = {
     { 100000000, 99, "s1", "h2d", "h2d", 31, 100000000, 1000000007, 123456789012345,
       G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL },
     { 0, 1, "s1", "kernel", "compute", 0, G_MININT64 + 1, -5, G_MAXINT64, 10, 9, 100,
       NULL, NULL },
   };
-  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
-  g_assert_no_error (error);
-  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
-    g_assert_true (timeline_writer_add (w, &rows[i], &error));
-  g_assert_true (timeline_writer_finish (w, &error));
-  char *text = NULL;
-  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  char *text = written_text (f, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (text, ==,
                    HEADER "\n"
                    "100000000,99,s1,h2d,h2d,31,100000000,1000000007,123456789012345,"
@@ -165,8 +176,33 @@ test_numbers (Fixture *f, gconstpointer data)
                    "0,1,s1,kernel,compute,0,-9223372036854775807,-5,9223372036854775807,"
                    "10,9,100,,\n");
   g_free (text);
-  g_remove (path);
-  g_free (path);
+}
+
+/* Fields that need quotes because of a byte on either side of the 16th,
+ * where the writer's scan of a field changes method (timeline_writer.c,
+ * plain_len), and plain fields of 15, 16 and 17 bytes. The expected text is
+ * written out by hand from RFC 4180. */
+static void
+test_quote_boundaries (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  const TimelineRow rows[] = {
+    /* a quote as byte 16 (index 15), a comma as byte 2 and as byte 17, a line
+     * break as byte 41 */
+    { 0, 1, "abcdefghijklmno\"", "a,b", "h2d", 0, 0, 1, 2, 8, 0, 0,
+      "abcdefghijklmnop,q", "waited for op 0 on the engine of op 0 and\nmore" },
+    /* plain: 15, 16 and 17 bytes, and a 40-byte cause */
+    { 1, 2, "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", -1, 0, 1, 2, 0, 0, 0,
+      "", "slots held by op 0 (SMs full or any more)" },
+  };
+  char *text = written_text (f, rows, G_N_ELEMENTS (rows));
+  g_assert_cmpstr (text, ==,
+                   HEADER "\n"
+                   "0,1,\"abcdefghijklmno\"\"\",\"a,b\",h2d,0,0,1,2,8,,,\"abcdefghijklmnop,q\","
+                   "\"waited for op 0 on the engine of op 0 and\nmore\"\n"
+                   "1,2,abcdefghijklmno,abcdefghijklmnop,abcdefghijklmnopq,,0,1,2,,,,,"
+                   "slots held by op 0 (SMs full or any more)\n");
+  g_free (text);
 }
 
 /* Every length of number, on both sides of each power of ten and of two
@@ -611,6 +647,7 @@ main (int argc, char **argv)
   ADD ("/timeline/round-trip", test_round_trip);
   ADD ("/timeline/numbers", test_numbers);
   ADD ("/timeline/numbers-every-length", test_numbers_every_length);
+  ADD ("/timeline/quote-boundaries", test_quote_boundaries);
   ADD ("/timeline/in-memory", test_in_memory);
   ADD ("/timeline/column-order", test_column_order);
   ADD ("/timeline/header-only", test_header_only);
