@@ -108,8 +108,8 @@ number_scan (const char *text, Number *num)
   if (!g_ascii_isdigit (*p))
     return NUMBER_MALFORMED;
   /* Nineteen digits are below 10^19 < 2^64, so they need no overflow check;
-   * the check, a division per digit, was most of this function's
-   * instructions when every number took it (PERFORMANCE.md, seventeenth
+   * the check, a division per digit, was a third of this function's
+   * instructions when every digit took it (PERFORMANCE.md, seventeenth
    * round). */
   guint64 whole = 0;
   for (guint n = 0; n < 19 && g_ascii_isdigit (*p); n++, p++)
