@@ -1,8 +1,8 @@
 /* prediction.c: one `predict` run, from schedule file to timeline rows and summary. */
-#include <stdlib.h>
 #include <string.h>
 #include "prediction.h"
 #include "profile_file.h"
+#include "spans.h"
 #include "str_append.h"
 #include "timeline_writer.h"
 #include "units.h"
@@ -374,66 +374,6 @@ prediction_timeline (const Prediction *p)
   return timeline;
 }
 
-typedef struct
-{
-  SimTime start, end;
-} Span;
-
-static int
-span_compare (const void *a, const void *b)
-{
-  const Span *x = a, *y = b;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  return (x->end > y->end) - (x->end < y->end);
-}
-
-/* Sorts and merges spans in place into disjoint ones; returns the new count. */
-static gsize
-merge_spans (Span *spans, gsize n)
-{
-  if (n == 0)
-    return 0;
-  qsort (spans, n, sizeof (Span), span_compare);
-  gsize out = 0;
-  for (gsize i = 1; i < n; i++)
-    {
-      if (spans[i].start <= spans[out].end)
-        spans[out].end = MAX (spans[out].end, spans[i].end);
-      else
-        spans[++out] = spans[i];
-    }
-  return out + 1;
-}
-
-static SimTime
-total_length (const Span *spans, gsize n)
-{
-  SimTime total = 0;
-  for (gsize i = 0; i < n; i++)
-    total += spans[i].end - spans[i].start;
-  return total;
-}
-
-static SimTime
-intersection_length (const Span *a, gsize na, const Span *b, gsize nb)
-{
-  SimTime total = 0;
-  gsize i = 0, j = 0;
-  while (i < na && j < nb)
-    {
-      SimTime lo = MAX (a[i].start, b[j].start);
-      SimTime hi = MIN (a[i].end, b[j].end);
-      if (hi > lo)
-        total += hi - lo;
-      if (a[i].end < b[j].end)
-        i++;
-      else
-        j++;
-    }
-  return total;
-}
-
 void
 prediction_summarize (const Prediction *p, PredictionSummary *s)
 {
@@ -465,8 +405,8 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   gsize len[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     {
-      len[e] = merge_spans ((Span *) spans[e]->data, spans[e]->len);
-      s->busy[e] = total_length ((Span *) spans[e]->data, len[e]);
+      len[e] = spans_union ((Span *) spans[e]->data, spans[e]->len);
+      s->busy[e] = spans_length ((Span *) spans[e]->data, len[e]);
     }
 
   /* every copy engine together, then against compute */
@@ -474,14 +414,14 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   const EngEngine copy_engines[] = { ENG_ENGINE_H2D, ENG_ENGINE_D2H, ENG_ENGINE_COPY };
   for (guint c = 0; c < G_N_ELEMENTS (copy_engines); c++)
     g_array_append_vals (copies, spans[copy_engines[c]]->data, len[copy_engines[c]]);
-  gsize ncopies = merge_spans ((Span *) copies->data, copies->len);
-  s->copy_busy = total_length ((Span *) copies->data, ncopies);
+  gsize ncopies = spans_union ((Span *) copies->data, copies->len);
+  s->copy_busy = spans_length ((Span *) copies->data, ncopies);
   s->copy_compute_overlap
-    = intersection_length ((Span *) copies->data, ncopies,
-                           (Span *) spans[ENG_ENGINE_COMPUTE]->data, len[ENG_ENGINE_COMPUTE]);
+    = spans_overlap ((Span *) copies->data, ncopies,
+                     (Span *) spans[ENG_ENGINE_COMPUTE]->data, len[ENG_ENGINE_COMPUTE]);
   s->h2d_d2h_overlap
-    = intersection_length ((Span *) spans[ENG_ENGINE_H2D]->data, len[ENG_ENGINE_H2D],
-                           (Span *) spans[ENG_ENGINE_D2H]->data, len[ENG_ENGINE_D2H]);
+    = spans_overlap ((Span *) spans[ENG_ENGINE_H2D]->data, len[ENG_ENGINE_H2D],
+                     (Span *) spans[ENG_ENGINE_D2H]->data, len[ENG_ENGINE_D2H]);
   g_array_free (copies, TRUE);
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     g_array_free (spans[e], TRUE);
