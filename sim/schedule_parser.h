@@ -40,6 +40,7 @@ typedef struct
   guint32 match;      /* LINE_REPEAT: index of its `end` */
   guint8 kind;
   guint8 empty_body;  /* LINE_REPEAT: no statement inside, only loops */
+  guint8 has_dollar;  /* a '$' before `end`: the statement may substitute */
 } Line;
 
 /* A `let` parameter or a -D define. */

@@ -175,14 +175,16 @@ parser_expression (Parser *p, const char *s, gsize len, guint col, char *number,
 
 /* Copies src (len bytes, whose first byte is at column col0 of the file's
  * line) into p->buf with every $NAME and ${...} replaced. Substituted bytes
- * take the column of their '$'. */
+ * take the column of their '$'. `no_dollar`: the caller knows src has none
+ * (parser_scan looked). */
 static gboolean
-parser_subst (Parser *p, const char *src, gsize len, guint col0, GError **error)
+parser_subst (Parser *p, const char *src, gsize len, guint col0, gboolean no_dollar,
+              GError **error)
 {
   gsize out = 0;
   gsize i = 0;
 
-  if (memchr (src, '$', len) == NULL)
+  if (no_dollar || memchr (src, '$', len) == NULL)
     {
       memcpy (p->buf, src, len);
       p->buf[len] = '\0';
@@ -284,7 +286,8 @@ parser_enter (Parser *p, gsize index, GError **error)
 
   p->index = index;
   p->lineno = l->lineno;
-  if (!parser_subst (p, p->text + l->start + l->first, l->end - l->first, l->first + 1u, error))
+  if (!parser_subst (p, p->text + l->start + l->first, l->end - l->first, l->first + 1u,
+                     !l->has_dollar, error))
     return FALSE;
   parser_tokenize (p);
   return TRUE;
@@ -429,7 +432,7 @@ parser_let (Parser *p, gsize index, GError **error)
                           p->name, param->from_define ? param->let_lineno : param->lineno);
     }
 
-  if (!parser_subst (p, line + pos, end - pos, (guint) pos + 1, error))
+  if (!parser_subst (p, line + pos, end - pos, (guint) pos + 1, FALSE, error))
     return FALSE;
   for (vstart = 0; vstart < p->len && is_blank (p->buf[vstart]); vstart++)
     ;

@@ -648,6 +648,50 @@ test_word_boundaries (void)
           }
 }
 
+/* The scan of each line (schedule_scan.c) looks at eight bytes at a time
+ * for its end, its comment, a '$' and bytes that are not ASCII. Each of them
+ * is put at every offset from 0 to 17 within its line (an indent of k
+ * blanks), with the next line's '#', '$' and UTF-8 in the same 8-byte word
+ * as the '\n', where they must not count, and a last line without one.
+ * Expected, by hand: the statements as written, with `${n}` as 5, and errors
+ * at column k + 1. */
+static void
+test_scan_boundaries (void)
+{
+  for (guint k = 0; k <= 17; k++)
+    {
+      char *pad = g_strnfill (k, ' ');
+      char *text = g_strdup_printf ("let n = 5\n"
+                                    "%sh2d default ${n}KiB#c$x\xc3\xa9\n"
+                                    "%sh2d default 1KiB#\n"
+                                    "#$\xc3\xa9\n"
+                                    "%sh2d default 2KiB\n"
+                                    "%shost ${n}us",
+                                    pad, pad, pad, pad);
+      Schedule *sched = parse (text);
+      g_assert_cmpuint (schedule_n_ops (sched), ==, 4);
+      g_assert_cmpuint (op_at (sched, 0)->u.copy.bytes, ==, 5 * 1024);
+      g_assert_cmpuint (op_at (sched, 0)->column, ==, k + 1);
+      g_assert_cmpuint (op_at (sched, 1)->u.copy.bytes, ==, 1024);
+      g_assert_cmpuint (op_at (sched, 2)->u.copy.bytes, ==, 2048);
+      g_assert_cmpuint (op_at (sched, 2)->line, ==, 5);
+      g_assert_cmpint (op_at (sched, 3)->u.duration, ==, 5000);
+      g_assert_cmpuint (op_at (sched, 3)->column, ==, k + 1);
+      schedule_free (sched);
+      g_free (text);
+
+      g_autofree char *bad = g_strdup_printf ("host 1us\n%s\xff\n", pad);
+      g_autofree char *where = g_strdup_printf ("t.sched:2:%u: invalid UTF-8", k + 1);
+      check_error (bad, strlen (bad), NULL, 0, SCHEDULE_ERROR_SYNTAX, where, NULL);
+      g_autofree char *nul = g_strdup_printf ("host 1us\n%sx", pad);
+      gsize nul_len = strlen (nul);
+      nul[nul_len - 1] = '\0';
+      g_autofree char *nul_where = g_strdup_printf ("t.sched:2:%u: NUL byte", k + 1);
+      check_error (nul, nul_len, NULL, 0, SCHEDULE_ERROR_SYNTAX, nul_where, NULL);
+      g_free (pad);
+    }
+}
+
 static void
 test_file (void)
 {
@@ -1054,6 +1098,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule/sync-resolution", test_sync_resolution);
   g_test_add_func ("/schedule/line-endings", test_line_endings);
   g_test_add_func ("/schedule/word-boundaries", test_word_boundaries);
+  g_test_add_func ("/schedule/scan-boundaries", test_scan_boundaries);
   g_test_add_func ("/schedule/file", test_file);
   g_test_add_func ("/schedule/large", test_large);
   g_test_add_func ("/schedule/many-names", test_many_names);
