@@ -28,8 +28,10 @@ sort_by_start (Span *spans, gsize n)
   if (sorted)
     return;
 
-  /* unsigned: the difference of any two SimTimes fits */
-  guint bits = g_bit_storage ((guint64) hi - (guint64) lo);
+  /* unsigned: the difference of any two SimTimes fits; not 0, since the
+   * spans are not sorted (g_bit_storage takes a gulong, 32 bits on some
+   * platforms) */
+  guint bits = 64 - (guint) __builtin_clzll ((guint64) hi - (guint64) lo);
   guint passes = (bits + SPANS_DIGIT_BITS_MAX - 1) / SPANS_DIGIT_BITS_MAX;
   guint digit_bits = (bits + passes - 1) / passes;
   gsize n_digits = (gsize) 1 << digit_bits;
