@@ -9,9 +9,10 @@
 /* Sorts by start, least significant digit first, on start - the smallest
  * start. The summary of `predict` gets each engine's spans in issue order,
  * which is far from sorted (about one descent in three at 10^6 ops on the
- * k20): qsort with a comparator took about 100 ms of that command's 1.2 s;
- * these passes are a few loads and a store per span each. Equal starts keep
- * their order (the passes are stable), not that the union cares. */
+ * k20): qsort with a comparator took 72 ms of that command's 1.2 s, these
+ * passes take 18 ms (perf samples; PERFORMANCE.md, eighteenth round). Equal
+ * starts keep their order (the passes are stable), not that the union
+ * cares. */
 static void
 sort_by_start (Span *spans, gsize n)
 {
