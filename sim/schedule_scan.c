@@ -11,15 +11,17 @@ typedef struct
   gboolean plain;
 } LineScan;
 
+/* 0x01 and 0x80 in every byte of a word. */
+static const guint64 every_byte_01 = G_GUINT64_CONSTANT (0x0101010101010101);
+static const guint64 every_byte_80 = G_GUINT64_CONSTANT (0x8080808080808080);
+
 /* The flags of the zero bytes of v, in their high bits: (v - 0x01..) & ~v
  * & 0x80.. . The lowest flag is exactly the first zero byte; a byte above a
  * zero one may be flagged too (the borrow), so only the lowest counts. */
 static inline guint64
 zero_bytes (guint64 v)
 {
-  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
-  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
-  return (v - ones) & ~v & highs;
+  return (v - every_byte_01) & ~v & every_byte_80;
 }
 
 /* The offset of the lowest flag in `flags` below `limit`, or `none`. */
@@ -43,8 +45,6 @@ first_flag (guint64 flags, guint64 limit, gsize base, gsize none)
 static LineScan
 line_scan (const char *s, const char *end)
 {
-  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
-  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
   LineScan r = { 0, G_MAXSIZE, G_MAXSIZE, TRUE };
   gsize i = 0, left = (gsize) (end - s);
   for (; left - i >= 8; i += 8)
@@ -52,15 +52,15 @@ line_scan (const char *s, const char *end)
       guint64 x;
       memcpy (&x, s + i, 8);
       x = GUINT64_FROM_LE (x);
-      guint64 newline = zero_bytes (x ^ ('\n' * ones));
+      guint64 newline = zero_bytes (x ^ ('\n' * every_byte_01));
       /* the bytes before the line's end: all eight, or those below its '\n' */
       guint64 limit = newline == 0 ? G_MAXUINT64 : (newline & -newline) - 1;
-      if ((x | zero_bytes (x)) & highs & limit)
+      if ((x | zero_bytes (x)) & every_byte_80 & limit)
         r.plain = FALSE;
       if (r.hash == G_MAXSIZE)
-        r.hash = first_flag (zero_bytes (x ^ ('#' * ones)), limit, i, G_MAXSIZE);
+        r.hash = first_flag (zero_bytes (x ^ ('#' * every_byte_01)), limit, i, G_MAXSIZE);
       if (r.dollar == G_MAXSIZE)
-        r.dollar = first_flag (zero_bytes (x ^ ('$' * ones)), limit, i, G_MAXSIZE);
+        r.dollar = first_flag (zero_bytes (x ^ ('$' * every_byte_01)), limit, i, G_MAXSIZE);
       if (newline != 0)
         {
           r.len = first_flag (newline, G_MAXUINT64, i, 0);

@@ -6,6 +6,14 @@
  * million-op schedule's times span about 2^39 ns, so four passes. */
 #define SPANS_DIGIT_BITS_MAX 11
 
+/* The digit of a span's key (its start - lo) that a pass sorts on: the
+ * counting loop and the placing loop must agree on it exactly. */
+static inline gsize
+start_digit (const Span *span, SimTime lo, guint shift, guint64 mask)
+{
+  return (gsize) ((((guint64) span->start - (guint64) lo) >> shift) & mask);
+}
+
 /* Sorts by start, least significant digit first, on start - the smallest
  * start. The summary of `predict` gets each engine's spans in issue order,
  * which is far from sorted (about one descent in three at 10^6 ops on the
@@ -45,7 +53,7 @@ sort_by_start (Span *spans, gsize n)
       guint shift = p * digit_bits;
       memset (at, 0, n_digits * sizeof *at);
       for (gsize i = 0; i < n; i++)
-        at[(((guint64) from[i].start - (guint64) lo) >> shift) & mask]++;
+        at[start_digit (&from[i], lo, shift, mask)]++;
       gsize sum = 0;
       for (gsize d = 0; d < n_digits; d++)
         {
@@ -54,7 +62,7 @@ sort_by_start (Span *spans, gsize n)
           sum += count;
         }
       for (gsize i = 0; i < n; i++)
-        to[at[(((guint64) from[i].start - (guint64) lo) >> shift) & mask]++] = from[i];
+        to[at[start_digit (&from[i], lo, shift, mask)]++] = from[i];
       Span *swap = from;
       from = to;
       to = swap;
