@@ -166,16 +166,23 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind)
       satisfy_from (sim, src, target, kind, sim->results[src].end, FALSE);
       return;
     }
-  /* appended here rather than with g_array_append_val: two library calls
-   * (the append and its memcpy) for 12 bytes, about once per op */
-  if (sim->n_edges == sim->edges_cap)
+  guint32 e = sim->free_edges;
+  if (e != ENG_NONE)
+    sim->free_edges = sim->edges[e].next;
+  else
     {
-      g_assert (sim->edges_cap < G_MAXUINT32 - 1); /* edges are indexed in 32 bits, ENG_NONE aside */
-      sim->edges_cap = (guint32) MIN ((guint64) sim->edges_cap * 2, G_MAXUINT32 - 1);
-      sim->edges = g_renew (EngEdge, sim->edges, sim->edges_cap);
+      /* appended here rather than with g_array_append_val: two library
+       * calls (the append and its memcpy) for 12 bytes */
+      if (sim->n_edges == sim->edges_cap)
+        {
+          g_assert (sim->edges_cap < G_MAXUINT32 - 1); /* indexed in 32 bits, ENG_NONE aside */
+          sim->edges_cap = (guint32) MIN ((guint64) sim->edges_cap * 2, G_MAXUINT32 - 1);
+          sim->edges = g_renew (EngEdge, sim->edges, sim->edges_cap);
+        }
+      e = sim->n_edges++;
     }
-  sim->edges[sim->n_edges] = (EngEdge) { target, s->first_edge, (guint8) kind };
-  s->first_edge = sim->n_edges++;
+  sim->edges[e] = (EngEdge) { target, s->first_edge, (guint8) kind };
+  s->first_edge = e;
 }
 
 void
@@ -223,25 +230,40 @@ eng_deps_issue (EngSim *sim, guint32 op)
 
 /* Tells dependents that `op` completed at `when`. With compute_only, only
  * kernels hear it (a Fermi kernel whose completion signal is held); their
- * edges are consumed so the later full signal does not repeat them. */
+ * edges are consumed so the later full signal does not repeat them.
+ *
+ * After the full signal the op's edges go to the free list: an op issued
+ * later that depends on a signaled op is satisfied at once (add_edge) and
+ * never needs one. Reusing them keeps the edges as many as the ops in
+ * flight (at 10^6 generated ops, 12 MB of fresh pages fewer) and in the
+ * cache. The chain's order is kept, so dependents hear in the same order. */
 void
 eng_deps_signal (EngSim *sim, guint32 op, SimTime when, gboolean compute_only)
 {
   EngOp *o = &sim->ops[op];
   gboolean deferred = !compute_only && when > sim->results[op].end;
+  guint32 last = ENG_NONE;
   for (guint32 e = o->first_edge; e != ENG_NONE;)
     {
-      EngEdge *edge = &sim->edges[e];
-      guint32 next = edge->next;
-      guint32 target = edge->target;
+      /* by index, not pointer: a dependent that becomes ready may let the
+       * host issue more ops, whose edges can move the array */
+      guint32 next = sim->edges[e].next;
+      guint32 target = sim->edges[e].target;
       if (target != ENG_NONE
           && (!compute_only || target_engine (sim, target) == ENG_ENGINE_COMPUTE))
         {
-          edge->target = ENG_NONE;
-          satisfy_from (sim, op, target, (EngEdgeKind) edge->kind, when,
+          sim->edges[e].target = ENG_NONE;
+          satisfy_from (sim, op, target, (EngEdgeKind) sim->edges[e].kind, when,
                         deferred && target_engine (sim, target) != ENG_ENGINE_COMPUTE);
         }
+      last = e;
       e = next;
+    }
+  if (!compute_only && last != ENG_NONE)
+    {
+      sim->edges[last].next = sim->free_edges;
+      sim->free_edges = o->first_edge;
+      o->first_edge = ENG_NONE;
     }
 }
 

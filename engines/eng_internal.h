@@ -200,6 +200,7 @@ struct EngSim
   EngOpResult *results;
   EngEdge *edges;         /* n_edges of edges_cap (eng_deps.c appends them) */
   guint32 n_edges, edges_cap;
+  guint32 free_edges;     /* edges of signaled ops, reused through EngEdge.next */
 
   /* issue-time bookkeeping (eng_deps.c) */
   guint32 *stream_tail;   /* last op issued to each stream */

@@ -86,8 +86,11 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
     }
   sim->ops = g_new0 (EngOp, sim->n_ops);
   sim->results = g_new0 (EngOpResult, sim->n_ops);
-  sim->edges_cap = (guint32) MIN (sim->n_ops + 16, G_MAXUINT32 - 1);
+  /* Edges are reused once their source has signaled (eng_deps.c), so
+   * there are about as many as ops in flight, not as ops. */
+  sim->edges_cap = 1024;
   sim->edges = g_new (EngEdge, sim->edges_cap);
+  sim->free_edges = ENG_NONE;
   sim->runs = g_array_new (FALSE, FALSE, sizeof (EngRun));
   sim->events = sim_queue_new ();
 

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -40,6 +41,7 @@ typedef struct
   SimTime makespan;
   gint64 base_kib, peak_kib;   /* resident set before generating, high-water mark after */
   gint64 parse_kib, sim_kib, csv_kib; /* high-water mark of each phase */
+  gint64 parse_faults, sim_faults, csv_faults; /* page faults of each phase (first run) */
   gboolean ok;
   char error[512];
 } BenchResult;
@@ -77,6 +79,19 @@ reset_peak (void)
     return;
   fputs ("5", f);
   fclose (f);
+}
+
+/* Page faults this process has taken so far. On a VM each first touch of a
+ * page costs 1.5 to 2.5 us (PERFORMANCE.md, fifteenth round), and unlike the
+ * clock the count repeats from run to run, so it shows what a change to
+ * memory use buys before the clock can. */
+static gint64
+faults_so_far (void)
+{
+  struct rusage usage;
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return usage.ru_minflt + usage.ru_majflt;
 }
 
 /* A result with no phase timed yet: each phase keeps its fastest run. */
@@ -117,12 +132,16 @@ run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *cs
   res->gen_s = (t1 - t0) / 1e6;
 
   reset_peak ();
+  gint64 f0 = faults_so_far ();
   t0 = g_get_monotonic_time ();
   ScheduleParseOptions parse = { NULL, ops + 1 };
   Schedule *sched = schedule_parse_text ("generated.sched", text, length, &parse, &error);
   t1 = g_get_monotonic_time ();
   if (measure)
-    res->parse_kib = status_kib ("VmHWM:");
+    {
+      res->parse_kib = status_kib ("VmHWM:");
+      res->parse_faults = faults_so_far () - f0;
+    }
   g_free (text);
   if (sched == NULL)
     {
@@ -132,11 +151,15 @@ run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *cs
   res->parse_s = MIN (res->parse_s, (t1 - t0) / 1e6);
 
   reset_peak ();
+  f0 = faults_so_far ();
   t0 = g_get_monotonic_time ();
   Prediction *p = prediction_run_schedule (sched, profile, 0, &error);
   t1 = g_get_monotonic_time ();
   if (measure)
-    res->sim_kib = status_kib ("VmHWM:");
+    {
+      res->sim_kib = status_kib ("VmHWM:");
+      res->sim_faults = faults_so_far () - f0;
+    }
   if (p == NULL)
     {
       fail (res, "simulate", error);
@@ -147,11 +170,15 @@ run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *cs
   res->makespan = prediction_makespan (p);
 
   reset_peak ();
+  f0 = faults_so_far ();
   t0 = g_get_monotonic_time ();
   gboolean ok = prediction_write_csv (p, csv, &error);
   t1 = g_get_monotonic_time ();
   if (measure)
-    res->csv_kib = status_kib ("VmHWM:");
+    {
+      res->csv_kib = status_kib ("VmHWM:");
+      res->csv_faults = faults_so_far () - f0;
+    }
   g_remove (csv);
   prediction_free (p);
   if (!ok)
@@ -315,6 +342,10 @@ print_row (const BenchResult *r)
             (double) (r->parse_kib - r->base_kib) * 1024.0 / n,
             (double) (r->sim_kib - r->base_kib) * 1024.0 / n,
             (double) (r->csv_kib - r->base_kib) * 1024.0 / n);
+  if (show_phases)
+    printf ("%10s page faults of the first run by phase: parse %" G_GINT64_FORMAT
+            ", simulate %" G_GINT64_FORMAT ", csv %" G_GINT64_FORMAT "\n", "",
+            r->parse_faults, r->sim_faults, r->csv_faults);
   fflush (stdout);
 }
 
@@ -345,7 +376,7 @@ main (int argc, char **argv)
     { "in-process", 0, 0, G_OPTION_ARG_NONE, &in_process,
       "Run every size in this process, with no warm-up run (for profilers; peak memory then accumulates)", NULL },
     { "phases", 0, 0, G_OPTION_ARG_NONE, &show_phases,
-      "Also print the peak memory of each phase", NULL },
+      "Also print the peak memory and page faults of each phase", NULL },
     { "emit", 0, 0, G_OPTION_ARG_FILENAME, &emit,
       "Write the schedule of the first size to FILE and exit", "FILE" },
     { NULL },
