@@ -83,8 +83,10 @@ name_slot (Parser *p, const Token *t, guint64 *word)
   return &p->names[(*word * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 56];
 }
 
+/* Whether `t` names a declared stream, and its index: the name cache, then
+ * Schedule's table (filling the cache). */
 static gboolean
-parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
+stream_lookup (Parser *p, const Token *t, guint32 *index)
 {
   guint64 word = 0;
   NameSlot *slot = name_slot (p, t, &word);
@@ -94,15 +96,20 @@ parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
       return TRUE;
     }
   gpointer found = g_hash_table_lookup (p->sched->stream_index, t->s);
+  if (found == NULL)
+    return FALSE;
+  *index = GPOINTER_TO_UINT (found) - 1;
+  if (slot != NULL)
+    *slot = (NameSlot) { word, *index, TRUE };
+  return TRUE;
+}
 
-  if (found != NULL)
-    {
-      *index = GPOINTER_TO_UINT (found) - 1;
-      if (slot != NULL)
-        *slot = (NameSlot) { word, *index, TRUE };
-      return TRUE;
-    }
-  found = g_hash_table_lookup (p->sched->event_index, t->s);
+static gboolean
+parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
+{
+  if (stream_lookup (p, t, index))
+    return TRUE;
+  gpointer found = g_hash_table_lookup (p->sched->event_index, t->s);
   if (found != NULL)
     return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
                         "'%s' is an event (first used at line %u), not a stream; "
@@ -686,18 +693,18 @@ stmt_sync (Parser *p, GError **error)
 {
   static const char usage[] = "`sync STREAM`, `sync EVENT` or `sync device`, then optionally label=NAME";
   const Token *t = p->tokens;
-  gpointer stream;
+  guint32 stream;
   SchedOp *op;
 
   if (p->n_tokens < 2)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
-  stream = g_hash_table_lookup (p->sched->stream_index, t[1].s);
+  /* `device` is reserved: no stream or event has that name */
   if (strcmp (t[1].s, "device") == 0)
     op = parser_op (p, SCHED_OP_SYNC_DEVICE);
-  else if (stream != NULL)
+  else if (stream_lookup (p, &t[1], &stream))
     {
       op = parser_op (p, SCHED_OP_SYNC_STREAM);
-      op->stream = GPOINTER_TO_UINT (stream) - 1;
+      op->stream = stream;
     }
   else
     {
