@@ -191,9 +191,9 @@ eng_connection_class (const EngSim *sim, const SchedOp *sop)
 static void
 became_head (EngSim *sim, guint32 op, guint32 ahead, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
-  o->head_time = now;
-  o->head_ref = ahead;
+  EngLive *l = eng_live (sim, op);
+  l->head_time = now;
+  l->head_ref = ahead;
 }
 
 void
@@ -203,7 +203,7 @@ eng_connection_arrive (EngSim *sim, guint32 op, SimTime now)
   guint owner = eng_connection_queue_owner (sim, op);
   EngFifo *fifo = queue_of (sim, owner, o->qclass);
   o->flags |= ENG_OP_ARRIVED;
-  o->arrive = now;
+  eng_live (sim, op)->arrive = now;
   gboolean was_empty = fifo->head == ENG_NONE;
   eng_fifo_push (sim, fifo, op, ENG_LINK_QUEUE);
   if (was_empty)
@@ -221,9 +221,10 @@ eng_connection_pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now
   if (head == ENG_NONE)
     return;
   EngOp *o = &sim->ops[head];
-  if ((o->flags & ENG_OP_SUBMITTED) || o->pending > 0)
+  EngLive *l = eng_live (sim, head);
+  if ((o->flags & ENG_OP_SUBMITTED) || l->pending > 0)
     return;
-  if (o->deps_time > now)
+  if (l->deps_time > now)
     {
       eng_deps_wake_later (sim, head);
       return;
@@ -233,7 +234,7 @@ eng_connection_pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now
       && sim->conn_active_kernel[owner] != ENG_NONE) /* a compute queue: its own connection */
     return; /* eng_connection_kernel_done pumps again */
   o->flags |= ENG_OP_SUBMITTED;
-  o->submitted = now;
+  l->submitted = now;
   if (sop->kind == SCHED_OP_KERNEL)
     eng_kernel_submit (sim, head, now);
   else
@@ -249,6 +250,13 @@ eng_connection_pop (EngSim *sim, guint32 op, SimTime now)
   EngFifo *fifo = queue_of (sim, owner, o->qclass);
   g_assert (fifo->head == op);
   eng_fifo_pop (sim, fifo, ENG_LINK_QUEUE);
+  /* Whether it waited at the head for its dependencies, for the op behind
+   * it (eng_sim_started), which may start after this one has signaled and
+   * given its slot back. Both times are final: it went to its engine, so
+   * every dependency was satisfied, and it reached the head before. */
+  const EngLive *l = eng_live (sim, op);
+  if (l->deps_time > l->head_time)
+    o->flags |= ENG_OP_HELD_BY_DEPS;
   if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
     sim->conn_active_kernel[owner] = op;
   if (fifo->head != ENG_NONE)

@@ -145,16 +145,17 @@ take_next (EngSim *sim, EngCopyEngine *engine)
     {
       guint owner = eng_connection_queue_owner (sim, engine->last);
       guint32 prev = ENG_NONE;
-      for (guint32 op = ready->head; op != ENG_NONE; prev = op, op = sim->ops[op].next_ready)
+      for (guint32 op = ready->head; op != ENG_NONE; prev = op, op = eng_live (sim, op)->next_ready)
         {
           if (eng_connection_queue_owner (sim, op) != owner)
             continue;
           if (prev == ENG_NONE)
             break; /* already first */
-          sim->ops[prev].next_ready = sim->ops[op].next_ready;
+          EngLive *l = eng_live (sim, op);
+          eng_live (sim, prev)->next_ready = l->next_ready;
           if (ready->tail == op)
             ready->tail = prev;
-          sim->ops[op].next_ready = ENG_NONE;
+          l->next_ready = ENG_NONE;
           return op;
         }
     }
@@ -178,7 +179,7 @@ try_start (EngSim *sim, guint slot, SimTime now)
        * second one cannot be ready before the first has left its lane */
       g_assert (lane->op == ENG_NONE);
       lane->op = op;
-      gboolean waited = now > sim->ops[op].submitted;
+      gboolean waited = now > eng_live (sim, op)->submitted;
       lane->left = (double) eng_profile_copy_time (&sim->profile, &sop->u.copy);
       lane->rate = 1.0;
       lane->since = now;

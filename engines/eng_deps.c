@@ -62,20 +62,19 @@ eng_deps_wake_later (EngSim *sim, guint32 op)
   if (!(o->flags & ENG_OP_DEPS_EVENT))
     {
       o->flags |= ENG_OP_DEPS_EVENT;
-      sim_queue_schedule (sim->events, o->deps_time, deps_ready_event, sim, op);
+      sim_queue_schedule (sim->events, eng_live (sim, op)->deps_time, deps_ready_event, sim, op);
     }
 }
 
 /* Called when an op's last dependency is satisfied, or when it arrives. The
  * dependency may be seen only later (cross-engine latency): then an event
  * wakes the op at that time. */
-static void
-deps_maybe_ready (EngSim *sim, guint32 op, SimTime now)
+static inline void
+deps_maybe_ready (EngSim *sim, guint32 op, const EngOp *o, const EngLive *l, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
-  if (o->pending > 0 || !(o->flags & ENG_OP_ARRIVED) || (o->flags & ENG_OP_STARTED))
+  if (l->pending > 0 || !(o->flags & ENG_OP_ARRIVED) || (o->flags & ENG_OP_STARTED))
     return;
-  if (o->deps_time > now)
+  if (l->deps_time > now)
     {
       eng_deps_wake_later (sim, op);
       return;
@@ -87,25 +86,27 @@ void
 eng_deps_arrived (EngSim *sim, guint32 op, SimTime now)
 {
   EngOp *o = &sim->ops[op];
+  EngLive *l = eng_live (sim, op);
   o->flags |= ENG_OP_ARRIVED;
-  o->arrive = now;
-  deps_maybe_ready (sim, op, now);
+  l->arrive = now;
+  deps_maybe_ready (sim, op, o, l, now);
 }
 
 void
 eng_deps_satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32 ref)
 {
   EngOp *o = &sim->ops[op];
-  g_assert (o->pending > 0);
-  if (when >= o->deps_time)
+  EngLive *l = eng_live (sim, op);
+  g_assert (l->pending > 0);
+  if (when >= l->deps_time)
     {
-      o->deps_time = when;
+      l->deps_time = when;
       o->deps_cause = (guint8) cause;
       o->deps_ref = ref;
     }
-  o->pending--;
-  if (o->pending == 0)
-    deps_maybe_ready (sim, op, sim_queue_now (sim->events));
+  l->pending--;
+  if (l->pending == 0)
+    deps_maybe_ready (sim, op, o, l, sim_queue_now (sim->events));
 }
 
 static EngCause
@@ -140,7 +141,7 @@ satisfy_from (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind, SimTim
     }
   EngOp *t = &sim->ops[target];
   SimTime lat = eng_deps_latency (sim, (EngEngine) s->signal_engine, target_engine (sim, target));
-  if (t->qclass == ENG_Q_NONE && when + lat >= t->deps_time)
+  if (t->qclass == ENG_Q_NONE && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
   eng_deps_satisfy (sim, target, when + lat, cause, ref);
 }
@@ -150,9 +151,8 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind)
 {
   if (src == ENG_NONE)
     return;
-  EngOp *s = &sim->ops[src];
-  EngOp *t = &sim->ops[target];
-  t->pending++;
+  const EngOp *s = &sim->ops[src];
+  eng_live (sim, target)->pending++;
   if (s->flags & ENG_OP_SIGNALED)
     {
       SimTime signal_time = eng_op_signal_time (sim, src);
@@ -181,8 +181,9 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind)
         }
       e = sim->n_edges++;
     }
-  sim->edges[e] = (EngEdge) { target, s->first_edge, (guint8) kind };
-  s->first_edge = e;
+  EngLive *sl = eng_live (sim, src);
+  sim->edges[e] = (EngEdge) { target, sl->first_edge, (guint8) kind };
+  sl->first_edge = e;
 }
 
 void
@@ -240,10 +241,9 @@ eng_deps_issue (EngSim *sim, guint32 op)
 void
 eng_deps_signal (EngSim *sim, guint32 op, SimTime when, gboolean compute_only)
 {
-  EngOp *o = &sim->ops[op];
   gboolean deferred = !compute_only && when > sim->results[op].end;
   guint32 last = ENG_NONE;
-  for (guint32 e = o->first_edge; e != ENG_NONE;)
+  for (guint32 e = eng_live (sim, op)->first_edge; e != ENG_NONE;)
     {
       /* by index, not pointer: a dependent that becomes ready may let the
        * host issue more ops, whose edges can move the array */
@@ -261,9 +261,10 @@ eng_deps_signal (EngSim *sim, guint32 op, SimTime when, gboolean compute_only)
     }
   if (!compute_only && last != ENG_NONE)
     {
+      EngLive *l = eng_live (sim, op);
       sim->edges[last].next = sim->free_edges;
-      sim->free_edges = o->first_edge;
-      o->first_edge = ENG_NONE;
+      sim->free_edges = l->first_edge;
+      l->first_edge = ENG_NONE;
     }
 }
 
@@ -283,6 +284,7 @@ release_run (EngSim *sim, guint32 run_index, SimTime now)
       o->flags |= ENG_OP_SIGNALED;
       eng_deps_signal (sim, m, now, FALSE);
       eng_host_op_signaled (sim, m, now);
+      eng_live_release (sim, m);
     }
 }
 
@@ -304,7 +306,8 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
     o->signal_engine = sim->results[op].engine;
   else
     {
-      if (o->deps_cause == ENG_CAUSE_NONE || o->deps_time < o->arrive)
+      const EngLive *l = eng_live (sim, op);
+      if (o->deps_cause == ENG_CAUSE_NONE || l->deps_time < l->arrive)
         o->signal_engine = ENG_ENGINE_STREAM;
       eng_sim_marker_finished (sim, op);
     }
@@ -325,4 +328,5 @@ eng_op_finish (EngSim *sim, guint32 op, SimTime now)
   o->flags |= ENG_OP_SIGNALED;
   eng_deps_signal (sim, op, now, FALSE);
   eng_host_op_signaled (sim, op, now);
+  eng_live_release (sim, op);
 }

@@ -230,7 +230,8 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       break;
     }
 
-  /* A device call. */
+  /* A device call: in flight from here to its signal. */
+  eng_live_take (sim, op);
   if (sim->profile.assign_on_submit && r->conn >= 0)
     r->conn = (gint8) eng_connection_assign (sim, op);
   join_launch_run (sim, op, sop);

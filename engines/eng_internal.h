@@ -44,31 +44,47 @@ enum
   ENG_OP_SIGNALED = 1 << 4,  /* its completion is visible to every dependent */
   ENG_OP_DEPS_EVENT = 1 << 5, /* a deps-ready event is scheduled */
   ENG_OP_HOST_WAITED = 1 << 6, /* the host is blocked in a sync that includes it */
+  ENG_OP_HELD_BY_DEPS = 1 << 7, /* it left the head of its queue after waiting
+                                 * there for its dependencies (eng_sim_started
+                                 * asks, for the op behind it) */
 };
 
-/* The model's state for one op, for its whole run: 64 bytes, since a
+/* The model's state for one op that outlives its run: 16 bytes, since a
  * schedule of ten million ops keeps ten million of them. What only matters
- * while an op runs on an engine lives with the engine instead (a running
- * copy's progress in EngCopyEngine, a kernel's blocks in EngKernelSlot), and
- * what the schedule or the results already hold is not repeated. */
+ * while an op is in flight is in EngLive, a slot it holds from its issue to
+ * its signal; what only matters while it runs on an engine lives with the
+ * engine (a running copy's progress in EngCopyEngine, a kernel's blocks in
+ * EngKernelSlot); and what the schedule or the results already hold is not
+ * repeated. */
 typedef struct
 {
-  guint32 first_edge;   /* dependents, through EngEdge.next */
-  guint32 pending;      /* dependencies not yet satisfied */
-  guint32 next;         /* next op in its connection queue */
-  guint32 next_ready;   /* next op waiting for the same engine (a copy engine, kernel admission) */
+  guint32 live;         /* its slot in EngSim.live while in flight, else ENG_NONE */
   guint32 deps_ref;
-  guint32 head_ref;     /* op ahead of it in the queue when it got there late */
   guint32 run;          /* Fermi launch run, or ENG_NONE */
   guint8 qclass;        /* EngQueueClass */
   guint8 flags;
   guint8 signal_engine; /* engine whose completion this op's signal carries */
   guint8 deps_cause;    /* EngCause of the latest dependency */
+} EngOp;
+
+/* The state of an op in flight: from the host's issue of a device call to
+ * its full signal (eng_live.c). After that no one reads it: a later
+ * dependent of a signaled op is satisfied at once (eng_deps.c), the op is in
+ * no queue, and what the op behind it in its queue asks of it is a flag
+ * (ENG_OP_HELD_BY_DEPS). So the slots are about as many as the ops in
+ * flight, not as the ops: 48 bytes an op fewer to fault in. */
+typedef struct
+{
+  guint32 next;         /* next op in its connection queue; in a free slot, the next free slot */
+  guint32 next_ready;   /* next op waiting for the same engine (a copy engine, kernel admission) */
+  guint32 first_edge;   /* dependents, through EngEdge.next */
+  guint32 pending;      /* dependencies not yet satisfied */
+  guint32 head_ref;     /* op ahead of it in the queue when it got there late */
   SimTime arrive;       /* reached its queue */
   SimTime deps_time;    /* every dependency seen, latencies included */
   SimTime head_time;    /* reached the head of its queue */
   SimTime submitted;    /* handed to its engine */
-} EngOp;
+} EngLive;
 
 typedef struct
 {
@@ -198,6 +214,9 @@ struct EngSim
   gsize n_ops;
   EngOp *ops;
   EngOpResult *results;
+  EngLive *live;          /* n_live of live_cap slots (eng_live.c) */
+  guint32 n_live, live_cap;
+  guint32 free_live;      /* released slots, through EngLive.next */
   EngEdge *edges;         /* n_edges of edges_cap (eng_deps.c appends them) */
   guint32 n_edges, edges_cap;
   guint32 free_edges;     /* edges of signaled ops, reused through EngEdge.next */
@@ -289,6 +308,15 @@ void eng_sim_marker_finished (EngSim *sim, guint32 op);
 /* When the op's completion became visible to its dependents (valid once
  * ENG_OP_SIGNALED is set): its end, or its Fermi launch run's release. */
 static inline SimTime eng_op_signal_time (const EngSim *sim, guint32 op);
+
+/* eng_live.c */
+/* A slot for `op` as the host issues it, cleared. Only the host's call
+ * takes slots, and the array may move when it does: hold no EngLive pointer
+ * across an event. */
+void eng_live_take (EngSim *sim, guint32 op);
+/* Gives the slot back after the op's full signal. */
+void eng_live_release (EngSim *sim, guint32 op);
+void eng_live_free (EngSim *sim);
 
 /* eng_deps.c */
 void eng_deps_issue (EngSim *sim, guint32 op);
@@ -424,12 +452,19 @@ eng_op_signal_time (const EngSim *sim, guint32 op)
   return sim->results[op].end;
 }
 
-/* FIFOs of ops linked through a field of EngOp: `next` for connection
+/* The in-flight state of `op`, which must be in flight. */
+static inline EngLive *
+eng_live (const EngSim *sim, guint32 op)
+{
+  return &sim->live[sim->ops[op].live];
+}
+
+/* FIFOs of ops linked through a field of EngLive: `next` for connection
  * queues, `next_ready` for the ops waiting for an engine (an op waits for its
  * engine while still at the head of its connection queue). */
-#define ENG_LINK_QUEUE G_STRUCT_OFFSET (EngOp, next)
-#define ENG_LINK_READY G_STRUCT_OFFSET (EngOp, next_ready)
-#define ENG_OP_LINK(sim, op, link) G_STRUCT_MEMBER (guint32, &(sim)->ops[op], link)
+#define ENG_LINK_QUEUE G_STRUCT_OFFSET (EngLive, next)
+#define ENG_LINK_READY G_STRUCT_OFFSET (EngLive, next_ready)
+#define ENG_OP_LINK(sim, op, link) G_STRUCT_MEMBER (guint32, eng_live (sim, op), link)
 
 static inline void
 eng_fifo_push (EngSim *sim, EngFifo *fifo, guint32 op, glong link)

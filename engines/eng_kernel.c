@@ -328,19 +328,19 @@ dispatch_insert (EngSim *sim, guint32 slot)
 static void
 admit_insert (EngSim *sim, guint32 op)
 {
-  EngOp *o = &sim->ops[op];
+  EngLive *l = eng_live (sim, op);
   gint priority = sim->stream_priority[eng_sop (sim, op)->stream];
   guint32 *at = &sim->admit_list;
   while (*at != ENG_NONE)
     {
-      EngOp *c = &sim->ops[*at];
+      EngLive *c = eng_live (sim, *at);
       gint cp = sim->stream_priority[eng_sop (sim, *at)->stream];
       gboolean before = cp < priority || (cp == priority && *at < op);
       if (!before)
         break;
       at = &c->next_ready;
     }
-  o->next_ready = *at;
+  l->next_ready = *at;
   *at = op;
 }
 
@@ -366,10 +366,10 @@ try_dispatch (EngSim *sim, SimTime now, const EngPlacement *freed)
         }
       if (pl != NULL)
         {
-          EngOp *o = &sim->ops[k->op];
-          if (!(o->flags & ENG_OP_STARTED))
+          if (!(sim->ops[k->op].flags & ENG_OP_STARTED))
             eng_sim_started (sim, k->op, now,
-                             now > o->submitted ? ENG_CAUSE_SLOTS : ENG_CAUSE_NONE,
+                             now > eng_live (sim, k->op)->submitted ? ENG_CAUSE_SLOTS
+                                                                   : ENG_CAUSE_NONE,
                              sim->last_kernel);
           k->remaining -= pl->blocks;
           k->in_flight += pl->blocks;
@@ -461,8 +461,9 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
          && sim->running_kernels < sim->profile.max_concurrent_kernels)
     {
       guint32 next = sim->admit_list;
-      sim->admit_list = sim->ops[next].next_ready;
-      sim->ops[next].next_ready = ENG_NONE;
+      EngLive *l = eng_live (sim, next);
+      sim->admit_list = l->next_ready;
+      l->next_ready = ENG_NONE;
       admit (sim, next, now);
     }
   try_dispatch (sim, now, g.placement);

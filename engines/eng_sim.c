@@ -9,7 +9,8 @@ G_DEFINE_QUARK (eng-error-quark, eng_error)
 /* Memory per op is the benchmark's budget (PERFORMANCE.md), and on a fresh
  * page every byte is also time (a page fault per 4 KiB: about 35 ms for
  * 10^6 ops' state, PERFORMANCE.md seventh round): keep both small. */
-G_STATIC_ASSERT (sizeof (EngOp) == 64);
+G_STATIC_ASSERT (sizeof (EngOp) == 16);
+G_STATIC_ASSERT (sizeof (EngLive) == 56);
 G_STATIC_ASSERT (sizeof (EngOpResult) == 32);
 
 static const char *const engine_names[ENG_N_ENGINES] = {
@@ -91,6 +92,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   sim->edges_cap = 1024;
   sim->edges = g_new (EngEdge, sim->edges_cap);
   sim->free_edges = ENG_NONE;
+  sim->free_live = ENG_NONE; /* the slots come as the host issues (eng_live.c) */
   sim->runs = g_array_new (FALSE, FALSE, sizeof (EngRun));
   sim->events = sim_queue_new ();
 
@@ -149,9 +151,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
       const SchedOp *sop = eng_sop (sim, (guint32) i);
       EngOp *o = &sim->ops[i];
       EngOpResult *r = &sim->results[i];
-      o->first_edge = o->next = o->next_ready = ENG_NONE;
-      o->run = ENG_NONE;
-      o->deps_ref = o->head_ref = ENG_NONE;
+      o->live = o->run = o->deps_ref = ENG_NONE;
       o->qclass = (guint8) eng_connection_class (sim, sop);
       o->signal_engine = ENG_ENGINE_STREAM;
       r->engine = (guint8) engine_of (sim, sop);
@@ -188,6 +188,7 @@ eng_sim_free (EngSim *sim)
   g_free (sim->ops);
   g_free (sim->results);
   g_free (sim->edges);
+  eng_live_free (sim);
   if (sim->runs)
     g_array_free (sim->runs, TRUE);
   g_free (sim->stream_priority);
@@ -212,11 +213,12 @@ void
 eng_sim_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause, guint32 engine_ref)
 {
   EngOp *o = &sim->ops[op];
+  const EngLive *l = eng_live (sim, op);
   EngOpResult *r = &sim->results[op];
   o->flags |= ENG_OP_STARTED;
   r->start = now;
 
-  SimTime best = o->arrive;
+  SimTime best = l->arrive;
   EngCause cause = ENG_CAUSE_NONE;
   guint32 ref = ENG_NO_REF;
   if (engine_cause != ENG_CAUSE_NONE && now > best)
@@ -229,26 +231,23 @@ eng_sim_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause, gu
    * that op sat at the head waiting for its own dependencies; behind an op
    * that merely waited for the same busy engine, the engine is the reason.
    * When the blocker then holds the engine too (one copy engine), the queue
-   * is still what made it wait. */
-  gboolean blocked_by_deps = FALSE;
-  if (o->head_ref != ENG_NONE)
+   * is still what made it wait. The op ahead may have signaled by now, so
+   * it left that answer in its flags when it left the head (eng_connection.c). */
+  guint32 ahead = l->head_ref;
+  gboolean blocked_by_deps = ahead != ENG_NONE && (sim->ops[ahead].flags & ENG_OP_HELD_BY_DEPS);
+  gboolean queue_then_engine = cause == ENG_CAUSE_ENGINE && ref == ahead;
+  if (blocked_by_deps && l->head_time > l->arrive
+      && (l->head_time >= best || queue_then_engine))
     {
-      const EngOp *ahead = &sim->ops[o->head_ref];
-      blocked_by_deps = ahead->deps_time > ahead->head_time;
-    }
-  gboolean queue_then_engine = cause == ENG_CAUSE_ENGINE && ref == o->head_ref;
-  if (o->head_ref != ENG_NONE && o->head_time > o->arrive && blocked_by_deps
-      && (o->head_time >= best || queue_then_engine))
-    {
-      best = o->head_time;
-      gboolean same_stream = eng_sop (sim, o->head_ref)->stream == eng_sop (sim, op)->stream;
+      best = l->head_time;
+      gboolean same_stream = eng_sop (sim, ahead)->stream == eng_sop (sim, op)->stream;
       cause = same_stream ? ENG_CAUSE_STREAM : ENG_CAUSE_QUEUE;
-      ref = o->head_ref;
+      ref = ahead;
       r->queue = o->qclass;
     }
-  if (o->deps_cause != ENG_CAUSE_NONE && o->deps_time > o->arrive && o->deps_time >= best)
+  if (o->deps_cause != ENG_CAUSE_NONE && l->deps_time > l->arrive && l->deps_time >= best)
     {
-      best = o->deps_time;
+      best = l->deps_time;
       cause = (EngCause) o->deps_cause;
       ref = o->deps_ref;
     }
@@ -260,10 +259,11 @@ void
 eng_sim_marker_finished (EngSim *sim, guint32 op)
 {
   const EngOp *o = &sim->ops[op];
+  const EngLive *l = eng_live (sim, op);
   EngOpResult *r = &sim->results[op];
   if (r->engine != ENG_ENGINE_STREAM)
     return;
-  if (o->deps_cause != ENG_CAUSE_NONE && o->deps_time > o->arrive)
+  if (o->deps_cause != ENG_CAUSE_NONE && l->deps_time > l->arrive)
     {
       r->cause = o->deps_cause;
       r->cause_ref = o->deps_ref;
