@@ -16,7 +16,9 @@
  * child process so that one size's freed memory cannot hide in the next
  * one's numbers. Timings are wall-clock (g_get_monotonic_time), single
  * thread; with --runs N each phase reports its fastest run (and memory its
- * first). */
+ * first). Every run starts with the memory the runs before it freed given
+ * back to the system (give_back_memory), so that each pays for its pages
+ * much as a single `streamsim predict` does, not by luck of the heap. */
 #include <errno.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -190,6 +192,21 @@ run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *cs
   return TRUE;
 }
 
+/* Gives what the process freed back to the system. Without it a later run
+ * could reuse pages an earlier one faulted in, or not, depending on where
+ * glibc's heap happened to put things: at 2 x 10^5 ops, two runs in twelve
+ * parsed with almost no page fault (0 or 5 against 4,400; 0.033 s against
+ * 0.042 s), and a change to the simulation's memory, which moved the heap's
+ * layout, took those runs away, so that the fastest parse looked 25% slower
+ * (PERFORMANCE.md, twentieth round). */
+static void
+give_back_memory (void)
+{
+#if defined(__GLIBC__)
+  malloc_trim (0);
+#endif
+}
+
 /* Runs the three phases once on a small schedule before anything is
  * measured. The resident set also counts the program's code, its own and
  * GLib's, page by page as it first runs: 130 to 200 KiB in the simulation
@@ -204,9 +221,7 @@ warm_up (const Bench *b, const EngProfile *profile, const char *csv)
   BenchResult scratch;
   result_init (&scratch, 1000);
   run_once (b, profile, 1000, csv, FALSE, &scratch);
-#if defined(__GLIBC__)
-  malloc_trim (0);
-#endif
+  give_back_memory ();
 }
 
 static void
@@ -228,7 +243,11 @@ bench_one (const Bench *b, guint64 ops, BenchResult *res)
    * first one freed, which would hide part of their peak. */
   res->ok = TRUE;
   for (guint run = 0; run < b->runs && res->ok; run++)
-    res->ok = run_once (b, &profile, ops, csv, run == 0, res);
+    {
+      if (run > 0)
+        give_back_memory ();
+      res->ok = run_once (b, &profile, ops, csv, run == 0, res);
+    }
   res->peak_kib = MAX (res->parse_kib, MAX (res->sim_kib, res->csv_kib));
   eng_profile_clear (&profile);
 }
