@@ -310,9 +310,10 @@ void eng_sim_marker_finished (EngSim *sim, guint32 op);
 static inline SimTime eng_op_signal_time (const EngSim *sim, guint32 op);
 
 /* eng_live.c */
-/* A slot for `op` as the host issues it, cleared. Only the host's call
- * takes slots, and the array may move when it does: hold no EngLive pointer
- * across an event. */
+/* A slot for `op` as the host issues it: no edges, nothing pending, no op
+ * ahead, dependencies seen at 0 (the other fields are set before they are
+ * read). Only the host's call takes slots, and the array may move when it
+ * does: hold no EngLive pointer across an event. */
 void eng_live_take (EngSim *sim, guint32 op);
 /* Gives the slot back after the op's full signal. */
 void eng_live_release (EngSim *sim, guint32 op);
