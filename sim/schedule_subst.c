@@ -175,16 +175,16 @@ parser_expression (Parser *p, const char *s, gsize len, guint col, char *number,
 
 /* Copies src (len bytes, whose first byte is at column col0 of the file's
  * line) into p->buf with every $NAME and ${...} replaced. Substituted bytes
- * take the column of their '$'. `no_dollar`: the caller knows src has none
- * (parser_scan looked). */
+ * take the column of their '$'. `has_dollar`: whether src holds a '$',
+ * which the caller knows (a statement's Line, from parser_scan) or looks for. */
 static gboolean
-parser_subst (Parser *p, const char *src, gsize len, guint col0, gboolean no_dollar,
+parser_subst (Parser *p, const char *src, gsize len, guint col0, gboolean has_dollar,
               GError **error)
 {
   gsize out = 0;
   gsize i = 0;
 
-  if (no_dollar || memchr (src, '$', len) == NULL)
+  if (!has_dollar)
     {
       memcpy (p->buf, src, len);
       p->buf[len] = '\0';
@@ -287,7 +287,7 @@ parser_enter (Parser *p, gsize index, GError **error)
   p->index = index;
   p->lineno = l->lineno;
   if (!parser_subst (p, p->text + l->start + l->first, l->end - l->first, l->first + 1u,
-                     !l->has_dollar, error))
+                     l->has_dollar, error))
     return FALSE;
   parser_tokenize (p);
   return TRUE;
@@ -432,7 +432,8 @@ parser_let (Parser *p, gsize index, GError **error)
                           p->name, param->from_define ? param->let_lineno : param->lineno);
     }
 
-  if (!parser_subst (p, line + pos, end - pos, (guint) pos + 1, FALSE, error))
+  if (!parser_subst (p, line + pos, end - pos, (guint) pos + 1,
+                     memchr (line + pos, '$', end - pos) != NULL, error))
     return FALSE;
   for (vstart = 0; vstart < p->len && is_blank (p->buf[vstart]); vstart++)
     ;
