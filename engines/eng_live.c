@@ -4,7 +4,7 @@
  * after its full signal, so the slots are about as many as the ops in flight
  * at once. Until 2026-11-25 that state was part of every op's EngOp, kept to
  * the end of the run: at 10^6 ops, 48 MB that a single run paid for in fresh
- * pages (PERFORMANCE.md, twentieth round).
+ * pages (PERFORMANCE-LOG.md, twentieth round).
  *
  * A slot given back is reused before the array grows, so that the slots in
  * use stay in the cache. Under AddressSanitizer a slot given back is

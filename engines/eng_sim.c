@@ -8,7 +8,7 @@ G_DEFINE_QUARK (eng-error-quark, eng_error)
 
 /* Memory per op is the benchmark's budget (PERFORMANCE.md), and on a fresh
  * page every byte is also time (a page fault per 4 KiB: about 35 ms for
- * 10^6 ops' state, PERFORMANCE.md seventh round): keep both small. */
+ * 10^6 ops' state, PERFORMANCE-LOG.md, seventh round): keep both small. */
 G_STATIC_ASSERT (sizeof (EngOp) == 16);
 G_STATIC_ASSERT (sizeof (EngLive) == 56);
 G_STATIC_ASSERT (sizeof (EngOpResult) == 32);
@@ -142,7 +142,7 @@ eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections
   /* One pass over the ops: each op's state, the kernel's check against the
    * device, the bound on simulated time. On a fresh page every op's first
    * touch is a page fault, and each further pass over 10^6 ops costs
-   * milliseconds (PERFORMANCE.md, seventh round). */
+   * milliseconds (PERFORMANCE-LOG.md, seventh round). */
   EngLimits limits;
   eng_limits_init (&limits, profile, sim->list_time);
   gboolean ok = TRUE;

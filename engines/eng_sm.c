@@ -25,7 +25,7 @@
  * The lanes hold single-precision floats, although every value is a whole
  * number: x86's baseline (SSE2) has no vector division, 32-bit
  * multiplication, minimum or maximum of integers, and converting to floats
- * and back for each of them cost more than the arithmetic (PERFORMANCE.md,
+ * and back for each of them cost more than the arithmetic (PERFORMANCE-LOG.md,
  * eighth round). Every value is exact: use, limits, rooms and counts are
  * whole numbers of at most 2^20 (profile_keys.c's ranges), sums of rooms at
  * most 1024 SMs x 64 blocks, all below 2^24, where floats hold every whole
@@ -49,7 +49,7 @@
  * and the mispredicted exits of those loops cost more than doing every SM
  * of the K20 (13 SMs: four chunks) without a branch: a placement took 860
  * instructions and a give-back 400, and the simulation ran 15 to 20% slower
- * than it does now (PERFORMANCE.md, fifth round). Wider vectors (eight
+ * than it does now (PERFORMANCE-LOG.md, fifth round). Wider vectors (eight
  * lanes, or an AVX2 copy of these functions chosen at run time) gave nothing
  * or less: GCC lowers generic 8-lane vectors to SSE2 through the stack.
  *

@@ -301,7 +301,7 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
  * time. g_str_hash takes a byte at a time, and the lists a generated
  * schedule repeats (`time=c1060:32us,c2050:16us,k20:8us,8us`) are 30 to 50
  * bytes: g_str_hash was 4.7% of parsing's instructions at 10^5 ops, this
- * one is 1.4% (PERFORMANCE.md, seventeenth round). Any hash is correct
+ * one is 1.4% (PERFORMANCE-LOG.md, seventeenth round). Any hash is correct
  * here; this one only has to spread such texts. */
 static guint
 time_list_hash (gconstpointer key)

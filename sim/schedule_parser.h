@@ -130,7 +130,7 @@ typedef struct
 
   /* Streams and events named again and again (every op names its stream):
    * a direct-mapped cache in front of Schedule's two hash tables, which cost
-   * a sixth of parsing (PERFORMANCE.md, sixteenth round). Names never change
+   * a sixth of parsing (PERFORMANCE-LOG.md, sixteenth round). Names never change
    * their index, so a slot is never stale; a name longer than 8 bytes goes to
    * the tables every time. */
   NameSlot names[NAME_SLOTS];

@@ -37,7 +37,7 @@ first_flag (guint64 flags, guint64 limit, gsize base, gsize none)
  * three memchr calls and an ASCII check per line: memchr was a sixth of
  * parsing's samples at 10^6 ops, since a call per 35-byte line costs more
  * in setup and mispredicted tails than the scan. This takes more
- * instructions but less time (PERFORMANCE.md, eighteenth round).
+ * instructions but less time (PERFORMANCE-LOG.md, eighteenth round).
  *
  * Each set of flags is cut below the line's '\n'. Only the lowest flag of
  * a set is exact, but a flag above a true match is never the lowest, so

@@ -36,7 +36,7 @@ static const guint8 field_stops[256] = {
  * cost more than the scan, while a cause is 25 to 55 bytes, which strcspn
  * reads 16 at a time. With strcspn alone, five calls a row were a fifth of
  * the CSV phase's samples; this made the phase 3 to 5% faster
- * (PERFORMANCE.md, seventeenth round). */
+ * (PERFORMANCE-LOG.md, seventeenth round). */
 static inline gsize
 plain_len (const char *text)
 {

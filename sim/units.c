@@ -109,7 +109,7 @@ number_scan (const char *text, Number *num)
     return NUMBER_MALFORMED;
   /* Nineteen digits are below 10^19 < 2^64, so they need no overflow check;
    * the check, a division per digit, was a third of this function's
-   * instructions when every digit took it (PERFORMANCE.md, seventeenth
+   * instructions when every digit took it (PERFORMANCE-LOG.md, seventeenth
    * round). */
   guint64 whole = 0;
   for (guint n = 0; n < 19 && g_ascii_isdigit (*p); n++, p++)

@@ -1,7 +1,7 @@
 /* write_behind.h: a large output's page cache written back and handed back behind the writer.
  *
  * Writing a file fills the page cache, and on a VM that memory is fresh: on
- * the Firecracker VM of PERFORMANCE.md's sixteenth round, copying a 1.1 GB
+ * the Firecracker VM of PERFORMANCE-LOG.md's sixteenth round, copying a 1.1 GB
  * timeline into new page-cache pages cost 3 to 4 s, a third of predicting
  * 10^7 ops, where copying into pages the kernel had just freed cost 0.3 s.
  * Starting the writeback of each window as it is written, and dropping the

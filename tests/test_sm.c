@@ -2,7 +2,7 @@
  *
  * eng_sm_place() computes the block scheduler's round robin a dispatch at a
  * time, and eng_kernel.c runs a kernel's pure group ends in batches
- * (PERFORMANCE.md says why). Both must give exactly what the block-by-block
+ * (PERFORMANCE-LOG.md says why). Both must give exactly what the block-by-block
  * scan and one event per group end give. These tests are white-box: they
  * include eng_internal.h to drive the placement directly, and compare whole
  * runs with the engine's reference mode (eng_sim_set_reference), on random

@@ -84,7 +84,7 @@ reset_peak (void)
 }
 
 /* Page faults this process has taken so far. On a VM each first touch of a
- * page costs 1.5 to 2.5 us (PERFORMANCE.md, fifteenth round), and unlike the
+ * page costs 1.5 to 2.5 us (PERFORMANCE-LOG.md, fifteenth round), and unlike the
  * clock the count repeats from run to run, so it shows what a change to
  * memory use buys before the clock can. */
 static gint64
@@ -198,7 +198,7 @@ run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *cs
  * parsed with almost no page fault (0 or 5 against 4,400; 0.033 s against
  * 0.042 s), and a change to the simulation's memory, which moved the heap's
  * layout, took those runs away, so that the fastest parse looked 25% slower
- * (PERFORMANCE.md, twentieth round). */
+ * (PERFORMANCE-LOG.md, twentieth round). */
 static void
 give_back_memory (void)
 {
