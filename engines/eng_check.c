@@ -68,7 +68,7 @@
  *    kernels of different priorities in one queue are not ordered;
  *  - the order in which one copy engine served copies from different
  *    connections (it serves them in the order they became ready).
- * Blocks per SM come from eng_profile_blocks_per_sm(), the profile's shared
+ * Blocks per SM come from gpu_profile_blocks_per_sm(), the profile's shared
  * occupancy rule; the property test checks that rule against the raw limits. */
 #include <math.h>
 #include <stdarg.h>
@@ -84,7 +84,7 @@
 
 struct EngCheck
 {
-  const EngProfile *profile;
+  const GpuProfile *profile;
   const Schedule *sched;
   guint connections;
   guint copy_connections; /* connections with copy queues of their own */
@@ -167,7 +167,7 @@ is_copy (const SchedOp *sop)
 }
 
 static EngEngine
-expected_engine (const EngProfile *p, const SchedOp *sop)
+expected_engine (const GpuProfile *p, const SchedOp *sop)
 {
   switch (sop->kind)
     {
@@ -191,7 +191,7 @@ expected_engine (const EngProfile *p, const SchedOp *sop)
 /* The per-connection queue class: 0 h2d, 1 d2h, 2 the one copy queue,
  * 3 compute (kernels and d2d copies); -1 for no queue. */
 static int
-queue_class (const EngProfile *p, const SchedOp *sop)
+queue_class (const GpuProfile *p, const SchedOp *sop)
 {
   if (sop->kind == SCHED_OP_KERNEL)
     return 3;
@@ -243,7 +243,7 @@ add_sat (SimTime a, SimTime b)
 static void
 check_host (EngCheck *check)
 {
-  const EngProfile *p = check->profile;
+  const GpuProfile *p = check->profile;
   SimTime ready = 0;     /* the earliest the next call may be issued */
   guint32 ready_op = NONE;
 
@@ -260,7 +260,7 @@ check_host (EngCheck *check)
                    r->issue, r->start, r->end);
       if (is_device_op (sop))
         {
-          SimTime arrive = add_sat (r->issue, eng_profile_call_cost (p, sop->kind) + eng_profile_submit_latency (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind) + gpu_profile_submit_latency (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
@@ -268,7 +268,7 @@ check_host (EngCheck *check)
         }
       else if (is_marker (sop))
         {
-          SimTime arrive = add_sat (r->issue, eng_profile_call_cost (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
@@ -306,12 +306,12 @@ check_host (EngCheck *check)
                    "issued at %" G_GINT64_FORMAT " ns, before the host was free at %"
                    G_GINT64_FORMAT " ns (after op %u)", r->issue, ready, ready_op);
 
-      if (eng_profile_copy_blocks (sop))
+      if (gpu_profile_copy_blocks (sop))
         ready = add_sat (r->end, p->host_memcpy_sync);
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready = r->end;
       else
-        ready = add_sat (r->issue, eng_profile_call_cost (p, sop->kind));
+        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
       ready_op = op;
     }
 }
@@ -671,7 +671,7 @@ paused_time (EngCheck *check, const Span *s, const GArray *direct, const GArray 
 static void
 check_copies (EngCheck *check)
 {
-  const EngProfile *p = check->profile;
+  const GpuProfile *p = check->profile;
   /* per engine, direct copies and copies staged from pageable memory */
   GArray *direct[ENG_N_ENGINES], *staged[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
@@ -687,7 +687,7 @@ check_copies (EngCheck *check)
         continue;
       Span s = { (guint32) i, check->r[i].start, check->r[i].end };
       EngEngine e = expected_engine (p, sop);
-      g_array_append_val (eng_profile_copy_staged (&sop->u.copy) ? staged[e] : direct[e], s);
+      g_array_append_val (gpu_profile_copy_staged (&sop->u.copy) ? staged[e] : direct[e], s);
     }
   GArray *busy[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
@@ -711,7 +711,7 @@ check_copies (EngCheck *check)
           {
             const Span *s = &g_array_index (spans, Span, k);
             const SchedOp *sop = sop_of (check, s->op);
-            SimTime solo = eng_profile_copy_time (p, &sop->u.copy);
+            SimTime solo = gpu_profile_copy_time (p, &sop->u.copy);
             SimTime took = s->end - s->start;
             SimTime shared = 0, paused = 0, paused_shared = 0;
             guint met = 0, paused_met = 0;
@@ -796,10 +796,10 @@ kernel_by_end (const void *a, const void *b)
 static gboolean
 kernel_shape (EngCheck *check, guint32 op, KernelSpan *k)
 {
-  const EngProfile *p = check->profile;
+  const GpuProfile *p = check->profile;
   const SchedOp *sop = sop_of (check, op);
   const SchedKernel *kern = &sop->u.kernel;
-  k->bps = eng_profile_blocks_per_sm (p, kern->block, kern->smem, kern->regs);
+  k->bps = gpu_profile_blocks_per_sm (p, kern->block, kern->smem, kern->regs);
   if (k->bps == 0)
     {
       violation (check, ENG_CHECK_ENGINE, op, NONE,
@@ -853,7 +853,7 @@ edge_order (const void *a, const void *b)
 static void
 check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
 {
-  const EngProfile *p = check->profile;
+  const GpuProfile *p = check->profile;
   Edge *edges = g_new (Edge, 2 * n);
   gsize m = 0;
   for (gsize i = 0; i < n; i++)
@@ -903,7 +903,7 @@ check_kernel_limit (EngCheck *check, KernelSpan *ks, gsize n)
 }
 
 static double
-capacity_of (const EngProfile *p, guint r)
+capacity_of (const GpuProfile *p, guint r)
 {
   switch (r)
     {
@@ -937,7 +937,7 @@ static void
 report_capacity (EngCheck *check, const KernelSpan *last, const double *work, int r, SimTime a,
                  SimTime b)
 {
-  const EngProfile *p = check->profile;
+  const GpuProfile *p = check->profile;
   violation (check, ENG_CHECK_SM_CAPACITY, last->op, NONE,
              "the kernels that ran within %" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
              " ns (this one ending last) held %.4g %s-ns (grid x block time x each block's "
@@ -1128,7 +1128,7 @@ check_queues (EngCheck *check)
 /* ---- The handle ---- */
 
 EngCheck *
-eng_check_results (const EngProfile *profile, const Schedule *sched, guint connections,
+eng_check_results (const GpuProfile *profile, const Schedule *sched, guint connections,
                    guint copy_connections, const EngOpResult *results)
 {
   g_return_val_if_fail (profile != NULL && sched != NULL, NULL);

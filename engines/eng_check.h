@@ -11,9 +11,9 @@
 #define ENG_CHECK_H
 
 #include <glib.h>
-#include "eng_profile.h"
+#include "sim/core/gpu_profile.h"
 #include "eng_sim.h"
-#include "../sim/schedule.h"
+#include "sim/core/schedule.h"
 
 typedef enum
 {
@@ -51,7 +51,7 @@ typedef struct EngCheck EngCheck;
  * `copy_connections` have copy queues of their own (eng_sim_connections,
  * eng_sim_copy_connections). Never fails: a result that breaks a rule
  * becomes a violation. */
-EngCheck *eng_check_results (const EngProfile *profile, const Schedule *sched,
+EngCheck *eng_check_results (const GpuProfile *profile, const Schedule *sched,
                              guint connections, guint copy_connections,
                              const EngOpResult *results);
 void eng_check_free (EngCheck *check);

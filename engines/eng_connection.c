@@ -93,7 +93,7 @@ eng_connection_of (const EngSim *sim, guint32 stream)
 }
 
 guint
-eng_connection_copy_count (const EngProfile *profile, guint connections, gboolean left_unset)
+eng_connection_copy_count (const GpuProfile *profile, guint connections, gboolean left_unset)
 {
   if (left_unset && profile->default_copy_connections > 0)
     return MIN (profile->default_copy_connections, connections);

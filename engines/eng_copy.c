@@ -60,7 +60,7 @@ slot_of (const EngSim *sim, const SchedOp *sop)
 static EngCopyLane *
 lane_of (EngCopyEngine *engine, const SchedOp *sop)
 {
-  return eng_profile_copy_staged (&sop->u.copy) ? &engine->staged : &engine->direct;
+  return gpu_profile_copy_staged (&sop->u.copy) ? &engine->staged : &engine->direct;
 }
 
 EngEngine
@@ -180,7 +180,7 @@ try_start (EngSim *sim, guint slot, SimTime now)
       g_assert (lane->op == ENG_NONE);
       lane->op = op;
       gboolean waited = now > eng_live (sim, op)->submitted;
-      lane->left = (double) eng_profile_copy_time (&sim->profile, &sop->u.copy);
+      lane->left = (double) gpu_profile_copy_time (&sim->profile, &sop->u.copy);
       lane->rate = 1.0;
       lane->since = now;
       eng_sim_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, engine->last);

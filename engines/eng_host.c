@@ -175,7 +175,7 @@ eng_host_call_holds (const SchedOp *sop)
     case SCHED_OP_SYNC_DEVICE:
       return TRUE;
     default:
-      return eng_profile_copy_blocks (sop);
+      return gpu_profile_copy_blocks (sop);
     }
 }
 
@@ -237,8 +237,8 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   join_launch_run (sim, op, sop);
   eng_deps_issue (sim, op);
   sim->outstanding++;
-  SimTime cost = eng_profile_call_cost (&sim->profile, sop->kind);
-  SimTime arrival = now + cost + eng_profile_submit_latency (&sim->profile, sop->kind);
+  SimTime cost = gpu_profile_call_cost (&sim->profile, sop->kind);
+  SimTime arrival = now + cost + gpu_profile_submit_latency (&sim->profile, sop->kind);
   if (sim->ops[op].qclass != ENG_Q_NONE)
     {
       /* A connection is one command stream: its ops reach their queues in
@@ -251,7 +251,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       sim->conn_last_issued[sim->results[op].conn] = op;
     }
   sim_queue_schedule (sim->events, arrival, arrive_event, sim, op);
-  if (eng_profile_copy_blocks (sop))
+  if (gpu_profile_copy_blocks (sop))
     {
       sim->host_wait_op = op;
       sim->host_wait_since = now + cost;

@@ -3,7 +3,7 @@
 #define ENG_INTERNAL_H
 
 #include "eng_sim.h"
-#include "../sim/sim_queue.h"
+#include "sim/core/sim_queue.h"
 
 #define ENG_NONE G_MAXUINT32
 
@@ -129,7 +129,7 @@ typedef struct
  * gives back blocks many times. */
 typedef struct
 {
-  EngBlockFootprint fp;
+  GpuBlockFootprint fp;
   float threads, smem, regs;
   float inv_threads, inv_smem, inv_regs; /* 1 / the need (at least 1), for the rooms */
   float smem_none, regs_none; /* G_MAXFLOAT where the block takes none: no limit */
@@ -205,7 +205,7 @@ typedef struct
 
 struct EngSim
 {
-  EngProfile profile;
+  GpuProfile profile;
   const Schedule *sched;
   const SchedOp *sops;    /* schedule_ops (sched) */
   gint *stream_priority;  /* of each stream */
@@ -334,7 +334,7 @@ guint eng_connection_of (const EngSim *sim, guint32 stream);
 /* How many connections have copy queues of their own (COPY QUEUES):
  * `connections`, or the profile's default_copy_connections when the count
  * was left to the driver (`left_unset`). */
-guint eng_connection_copy_count (const EngProfile *profile, guint connections, gboolean left_unset);
+guint eng_connection_copy_count (const GpuProfile *profile, guint connections, gboolean left_unset);
 /* The set of queues op joins: its connection's, or for a copy, the one it
  * shares, or past the connections' the small copies' (COPY QUEUES). The
  * op's connection and queue class must be set. */
@@ -363,7 +363,7 @@ void eng_kernel_free (EngSim *sim);
 /* Allocates the SMs (empty) and the placement's scratch, for sim->profile. */
 void eng_sm_init (EngSim *sim);
 /* `need` for a block of this footprint. */
-void eng_sm_need (const EngBlockFootprint *fp, EngSmNeed *need);
+void eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need);
 /* Takes a placement's blocks off their SMs and leaves it with none (counts
  * and `blocks` 0); its chunks stay, for eng_sm_place's `within`, until freed. */
 void eng_sm_give_back (EngSim *sim, EngPlacement *pl, const EngSmNeed *need);

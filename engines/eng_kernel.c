@@ -1,7 +1,7 @@
 /* eng_kernel.c: the kernel engine at block level: SM resources, the left-over policy, the concurrency limit.
  *
  * Each SM has threads, block slots, shared memory and registers. A block
- * takes what its kernel's shape needs (eng_profile_block_footprint) from one
+ * takes what its kernel's shape needs (gpu_profile_block_footprint) from one
  * SM, for its block time. The block scheduler places blocks breadth-first,
  * round robin over the SMs: each block goes to the next SM, from where the
  * last one went, that has room for it. So a grid of 66 blocks on 132 SMs lands
@@ -53,9 +53,9 @@ block_time_of (const EngSim *sim, const SchedKernel *k)
 {
   if (k->block_time >= 0)
     return k->block_time;
-  const EngProfile *p = &sim->profile;
+  const GpuProfile *p = &sim->profile;
   SimTime total = g_array_index (sim->list_time, SimTime, k->times);
-  guint bps = eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
+  guint bps = gpu_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
   guint64 per_wave = (guint64) p->sm_count * bps;
   guint64 waves = (k->grid + per_wave - 1) / per_wave;
   return (SimTime) ((total + (SimTime) waves / 2) / (SimTime) waves);
@@ -68,8 +68,8 @@ block_time_of (const EngSim *sim, const SchedKernel *k)
 gboolean
 eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error)
 {
-  const EngProfile *p = &sim->profile;
-  const char *dev = eng_profile_name (p);
+  const GpuProfile *p = &sim->profile;
+  const char *dev = gpu_profile_name (p);
   const SchedKernel *k = &sop->u.kernel;
   if (k->block > p->max_threads_per_block)
     {
@@ -88,7 +88,7 @@ eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error)
                    p->max_smem_per_block, dev);
       return FALSE;
     }
-  guint bps = eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
+  guint bps = gpu_profile_blocks_per_sm (p, k->block, k->smem, k->regs);
   if (bps == 0)
     {
       g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
@@ -101,7 +101,7 @@ eng_kernel_prepare (EngSim *sim, const SchedOp *sop, GError **error)
    * block_time_of() at admission. */
   SimTime total;
   if (k->block_time < 0
-      && !eng_profile_kernel_time (p, sim->sched, sop, sim->list_time, &total, error))
+      && !gpu_profile_kernel_time (p, sim->sched, sop, sim->list_time, &total, error))
     return FALSE;
   return TRUE;
 }
@@ -401,8 +401,8 @@ admit (EngSim *sim, guint32 op, SimTime now)
   k->op = op;
   k->priority = sim->stream_priority[sop->stream];
   k->accept_seq = sim->accept_seq++;
-  EngBlockFootprint fp;
-  eng_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &fp);
+  GpuBlockFootprint fp;
+  gpu_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &fp);
   eng_sm_need (&fp, &k->need);
   k->block_time = block_time_of (sim, sk);
   k->remaining = sk->grid;

@@ -41,7 +41,7 @@ op_what (const SchedOp *op)
 
 /* The longest this op can run on its engine or the host, in ns. */
 static double
-op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache)
+op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArray *cache)
 {
   switch (op->kind)
     {
@@ -53,11 +53,11 @@ op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArra
           {
             /* time= is waves x block time; eng_kernel_prepare has accepted
              * the kernel, so it fits an SM and has a time for this device. */
-            guint bps = MAX (eng_profile_blocks_per_sm (p, k->block, k->smem, k->regs), 1u);
+            guint bps = MAX (gpu_profile_blocks_per_sm (p, k->block, k->smem, k->regs), 1u);
             double per_wave = (double) p->sm_count * bps;
             double waves = ceil ((double) k->grid / per_wave);
             SimTime total = 0;
-            if (!eng_profile_kernel_time (p, sched, op, cache, &total, NULL))
+            if (!gpu_profile_kernel_time (p, sched, op, cache, &total, NULL))
               return INFINITY;
             return (double) total / waves * (double) k->grid;
           }
@@ -66,7 +66,7 @@ op_longest (const EngProfile *p, const Schedule *sched, const SchedOp *op, GArra
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       {
-        EngLink link = eng_profile_link (p, &op->u.copy);
+        GpuLink link = gpu_profile_link (p, &op->u.copy);
         double solo = (double) link.latency + (double) op->u.copy.bytes / link.bandwidth * 1e9;
         return solo / p->duplex_factor;
       }
@@ -89,7 +89,7 @@ format_years (double ns)
 }
 
 void
-eng_limits_init (EngLimits *limits, const EngProfile *p, GArray *list_times)
+eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
 {
   g_return_if_fail (limits != NULL && p != NULL && list_times != NULL);
   /* Every op may pay each of these once, whatever its kind. */
@@ -104,7 +104,7 @@ eng_limits_init (EngLimits *limits, const EngProfile *p, GArray *list_times)
 }
 
 gboolean
-eng_limits_add (EngLimits *limits, const EngProfile *p, const Schedule *sched,
+eng_limits_add (EngLimits *limits, const GpuProfile *p, const Schedule *sched,
                 const SchedOp *op, GError **error)
 {
   double limit = (double) ENG_LIMITS_MAX_TIME;
@@ -117,7 +117,7 @@ eng_limits_add (EngLimits *limits, const EngProfile *p, const Schedule *sched,
                    "last at most 2^62 ns (146 years): use a shorter time or a smaller "
                    "grid or size",
                    schedule_path (sched), op->line, op->column, op_what (op), shown,
-                   eng_profile_name (p));
+                   gpu_profile_name (p));
       return FALSE;
     }
   limits->sum += longest + limits->per_op;
@@ -128,7 +128,7 @@ eng_limits_add (EngLimits *limits, const EngProfile *p, const Schedule *sched,
                    "(146 years) of simulated time on %s, the most streamsim counts (the "
                    "bound adds up every op's longest duration and latencies); use shorter "
                    "times, smaller sizes or fewer ops",
-                   schedule_path (sched), op->line, op->column, eng_profile_name (p));
+                   schedule_path (sched), op->line, op->column, gpu_profile_name (p));
       return FALSE;
     }
   return TRUE;

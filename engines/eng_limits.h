@@ -3,8 +3,8 @@
 #define ENG_LIMITS_H
 
 #include <glib.h>
-#include "eng_profile.h"
-#include "../sim/schedule.h"
+#include "sim/core/gpu_profile.h"
+#include "sim/core/schedule.h"
 
 /* The most simulated time a run may reach: 2^62 ns, about 146 years, half
  * of what SimTime holds, so that a time plus any one duration or latency
@@ -20,17 +20,17 @@ typedef struct
 {
   double per_op;      /* the costs and latencies any op may pay */
   double sum;         /* the bound so far */
-  GArray *list_times; /* borrowed: eng_profile_kernel_time's cache of time= lists */
+  GArray *list_times; /* borrowed: gpu_profile_kernel_time's cache of time= lists */
 } EngLimits;
 
-/* `list_times` is the cache eng_profile_kernel_time() fills, shared with
+/* `list_times` is the cache gpu_profile_kernel_time() fills, shared with
  * the kernel engine (eng_sim_new passes sim->list_time), so that each list
  * is looked up once for both; it must outlive `limits`. */
-void eng_limits_init (EngLimits *limits, const EngProfile *profile, GArray *list_times);
+void eng_limits_init (EngLimits *limits, const GpuProfile *profile, GArray *list_times);
 /* Adds `op`; fails with ENG_ERROR_UNSUPPORTED and "file:line:column: " when
  * the op alone is too long or the sum passes the limit with it. Call it on a
  * kernel after eng_kernel_prepare() accepted it. */
-gboolean eng_limits_add (EngLimits *limits, const EngProfile *profile, const Schedule *sched,
+gboolean eng_limits_add (EngLimits *limits, const GpuProfile *profile, const Schedule *sched,
                          const SchedOp *op, GError **error);
 
 #endif /* ENG_LIMITS_H */

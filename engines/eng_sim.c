@@ -2,7 +2,7 @@
 #include <string.h>
 #include "eng_internal.h"
 #include "eng_limits.h"
-#include "../sim/str_append.h"
+#include "sim/core/str_append.h"
 
 G_DEFINE_QUARK (eng-error-quark, eng_error)
 
@@ -56,14 +56,14 @@ engine_of (const EngSim *sim, const SchedOp *sop)
 }
 
 EngSim *
-eng_sim_new (const EngProfile *profile, const Schedule *sched, guint connections,
+eng_sim_new (const GpuProfile *profile, const Schedule *sched, guint connections,
              GError **error)
 {
   g_return_val_if_fail (profile != NULL && sched != NULL, NULL);
   g_return_val_if_fail (connections <= 32, NULL);
 
   EngSim *sim = g_new0 (EngSim, 1);
-  eng_profile_copy (&sim->profile, profile);
+  gpu_profile_copy (&sim->profile, profile);
   sim->sched = sched;
   gboolean left_unset = connections == 0 && schedule_connections (sched) == 0;
   if (connections == 0)
@@ -183,7 +183,7 @@ eng_sim_free (EngSim *sim)
 {
   if (sim == NULL)
     return;
-  eng_profile_clear (&sim->profile);
+  gpu_profile_clear (&sim->profile);
   sim_queue_free (sim->events);
   g_free (sim->ops);
   g_free (sim->results);

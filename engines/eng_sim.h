@@ -10,8 +10,8 @@
 #define ENG_SIM_H
 
 #include <glib.h>
-#include "eng_profile.h"
-#include "../sim/schedule.h"
+#include "sim/core/gpu_profile.h"
+#include "sim/core/schedule.h"
 
 /* Where an op ran. */
 typedef enum
@@ -64,7 +64,7 @@ typedef struct EngSim EngSim;
  * statement, else the profile's default. Checks the schedule against the
  * device (a block larger than the device allows, a kernel without a time for
  * this device, ...) and fails with a file:line:column message. */
-EngSim *eng_sim_new (const EngProfile *profile, const Schedule *sched,
+EngSim *eng_sim_new (const GpuProfile *profile, const Schedule *sched,
                      guint connections, GError **error);
 void eng_sim_free (EngSim *sim);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (EngSim, eng_sim_free)

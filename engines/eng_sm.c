@@ -210,7 +210,7 @@ use_of (const EngSim *sim, guint resource)
 void
 eng_sm_init (EngSim *sim)
 {
-  const EngProfile *p = &sim->profile;
+  const GpuProfile *p = &sim->profile;
   sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
   sim->sm_words = (p->sm_count + 63) / 64;
   sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
@@ -248,7 +248,7 @@ eng_sm_read (const EngSim *sim, EngSm *per_sm)
 }
 
 void
-eng_sm_need (const EngBlockFootprint *fp, EngSmNeed *need)
+eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need)
 {
   need->fp = *fp;
   need->threads = (float) fp->threads;
@@ -401,8 +401,8 @@ placement_mark_most (const EngSim *sim, EngPlacement *pl)
 static EngPlacement *
 place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
 {
-  const EngBlockFootprint *need = &sm_need->fp;
-  const EngProfile *p = &sim->profile;
+  const GpuBlockFootprint *need = &sm_need->fp;
+  const GpuProfile *p = &sim->profile;
   guint n_sms = p->sm_count;
   float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
   float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
@@ -516,7 +516,7 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
   const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
   const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
   /* free + 1/2 = (limit + 1/2) - use, for lanes_quotient */
-  const EngProfile *p = &sim->profile;
+  const GpuProfile *p = &sim->profile;
   Lanes half_t = lanes_splat ((float) p->max_threads_per_sm + 0.5f);
   Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
   Lanes half_m = lanes_splat ((float) p->smem_per_sm + 0.5f);

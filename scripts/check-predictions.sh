@@ -14,7 +14,7 @@
 # test profiles, where many events fall on the same nanosecond and the order
 # of ties decides the causes.
 #
-# BUILD (default: build) is the build folder holding sim/streamsim and
+# BUILD (default: build) is the build folder holding bin/streamsim and
 # tests/streamsim-bench. Exit status: 0 identical, 1 a difference (listed),
 # 2 usage or a missing binary.
 set -euo pipefail
@@ -31,7 +31,7 @@ if [ $# -ne 1 ]; then
 fi
 ref=$1
 build=${BUILD:-build}
-streamsim=$build/sim/streamsim
+streamsim=$build/bin/streamsim
 bench=$build/tests/streamsim-bench
 for bin in "$streamsim" "$bench"; do
   if [ ! -x "$bin" ]; then

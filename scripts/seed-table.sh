@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '%-7s %-11s %12s %12s %8s\n' device variant predicted_ms measured_ms error
 grep -v '^#' traces/seed/measured.csv | tail -n +2 | while IFS=, read -r device variant measured; do
-  ./build/sim/streamsim predict "traces/seed/$variant.sched" --device "$device" \
+  ./build/bin/streamsim predict "traces/seed/$variant.sched" --device "$device" \
     --csv "$tmp/t.csv" --quiet
   # the makespan is the largest end_ns (column 9 of the timeline CSV)
   awk -F, -v d="$device" -v v="$variant" -v m="$measured" '

@@ -79,13 +79,13 @@ sanitized () {
 # valgrind memcheck on the plain build's streamsim: no error and no leak (definite or
 # indirect) predicting the three seed schedules on each seed device, with --check.
 memcheck () {
-  [ -x "$base/sim/streamsim" ] || { echo "valgrind: no $base/sim/streamsim (the build failed)"; count 0 1; return 1; }
+  [ -x "$base/bin/streamsim" ] || { echo "valgrind: no $base/bin/streamsim (the build failed)"; count 0 1; return 1; }
   local bad=0 runs=0
   for sched in sequential async-v1 async-v2; do
     for device in c1060 c2050 k20; do
       runs=$((runs + 1))
       if ! valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
-           --error-exitcode=1 "$base/sim/streamsim" predict "traces/seed/$sched.sched" \
+           --error-exitcode=1 "$base/bin/streamsim" predict "traces/seed/$sched.sched" \
            --device "$device" --check --csv /dev/null --quiet >"$base/valgrind.log" 2>&1; then
         echo "valgrind: predict traces/seed/$sched.sched --device $device:"
         head -40 "$base/valgrind.log"

@@ -1,7 +1,7 @@
 /* test_calib_fit.c: the calibration arithmetic on synthetic timings with known answers. */
 #include <math.h>
 #include <glib.h>
-#include "calib_fit.h"
+#include "validate/calib_fit.h"
 
 #define KiB ((guint64) 1024)
 #define MiB (1024 * KiB)

@@ -1,7 +1,8 @@
 /* test_calib_order.c: the harness's choice of repeats for per-op medians, on hand-made end times. */
 #include <string.h>
 #include <glib.h>
-#include "calib_order.h"
+#include "validate/calib_order.h"
+#include "sim/formats/schedule_parse.h"
 
 /* Ops 0..5: three H2D copies (0, 1, 2), a kernel (3) and two D2H copies
  * (4, 5), as parsed from this text. */

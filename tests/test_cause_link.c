@@ -1,6 +1,6 @@
 /* test_cause_link.c: which cause texts tie an op to another stream's op, and to which. */
 #include <glib.h>
-#include "cause_link.h"
+#include "sim/front/cause_link.h"
 
 /* The four linking kinds, with the op each names (the last one for
  * deferred: the op whose end released the completion). */

@@ -8,9 +8,9 @@
  * the rule about that thing reports it. Times are in ms. */
 #include <glib.h>
 #include <string.h>
-#include "eng_check.h"
-#include "eng_sim.h"
-#include "schedule.h"
+#include "engines/eng_check.h"
+#include "engines/eng_sim.h"
+#include "sim/core/schedule.h"
 #include "support/model_run.h"
 
 #define MS 1000000

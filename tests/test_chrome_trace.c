@@ -4,8 +4,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include "chrome_trace.h"
-#include "timeline.h"
+#include "sim/front/chrome_trace.h"
+#include "sim/formats/timeline.h"
 #include "support/temp_dir.h"
 
 /* A Fermi-like run of four streams, times in ns (MODEL.md's seed, V2 order):

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
-#include "compare.h"
-#include "timeline.h"
+#include "sim/front/compare.h"
+#include "sim/formats/timeline.h"
 #include "support/cli_run.h"
 #include "support/temp_dir.h"
 

@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <string.h>
 #include <unistd.h>
-#include "input_file.h"
+#include "sim/formats/input_file.h"
 #include "support/temp_dir.h"
 
 /* DIR/NAME holding `text`, in a new folder *dir. */

@@ -1,6 +1,6 @@
 /* test_lanes.c: first-fit packing of intervals into non-overlapping lanes. */
 #include <glib.h>
-#include "lanes.h"
+#include "sim/front/lanes.h"
 
 /* Hand computation, taking intervals by start:
  *   A [0,10)  -> lane 0 (lane 0 busy until 10)

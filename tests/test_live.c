@@ -8,16 +8,17 @@
  * fails on such a read. */
 #include <glib.h>
 #include <string.h>
-#include "eng_internal.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_internal.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 
 /* Runs `text` on the k20 profile; returns how many slots the run made. */
 static guint32
 slots_made (const char *text)
 {
   g_autofree char *path = g_build_filename (SRCDIR, "engines/profiles/k20.ini", NULL);
-  EngProfile profile = { 0 };
+  GpuProfile profile = { 0 };
   g_autoptr (GError) error = NULL;
   g_assert_true (profile_load (path, &profile, &error));
   ScheduleParseOptions parse = { NULL, 0 };
@@ -27,7 +28,7 @@ slots_made (const char *text)
   g_autoptr (EngSim) sim = eng_sim_new (&profile, sched, 0, &error);
   g_assert_no_error (error);
   eng_sim_run (sim);
-  eng_profile_clear (&profile);
+  gpu_profile_clear (&profile);
   /* every op signaled, so every slot is back on the free list */
   guint32 free_slots = 0;
   for (guint32 s = sim->free_live; s != ENG_NONE; s = sim->live[s].next)

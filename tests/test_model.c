@@ -6,9 +6,10 @@
  * shows the working. Times are in milliseconds. */
 #include <glib.h>
 #include <glib/gstdio.h>
-#include "eng_sim.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_sim.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 #include "support/model_run.h"
 
 #define MS 1000000
@@ -668,13 +669,13 @@ test_block_too_large (void)
   ScheduleParseOptions options = { NULL, 0 };
   g_autoptr (Schedule) sched = schedule_parse_text ("big.sched", text, strlen (text), &options, &error);
   g_assert_no_error (error);
-  EngProfile profile = { 0 };
+  GpuProfile profile = { 0 };
   g_assert_true (profile_load ("schematic-k20", &profile, &error));
   EngSim *sim = eng_sim_new (&profile, sched, 0, &error);
   g_assert_null (sim);
   g_assert_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED);
   g_assert_true (g_str_has_prefix (error->message, "big.sched:2:1: "));
-  eng_profile_clear (&profile);
+  gpu_profile_clear (&profile);
 }
 
 /* The legacy default stream keeps conn0, which the driver gave it when the

@@ -2,8 +2,8 @@
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
-#include "plot.h"
-#include "timeline.h"
+#include "sim/front/plot.h"
+#include "sim/formats/timeline.h"
 #include "support/cli_run.h"
 #include "support/plot_stub.h"
 #include "support/temp_dir.h"

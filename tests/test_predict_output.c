@@ -1,8 +1,8 @@
 /* test_predict_output.c: what `predict` reports (the summary as JSON and as text, --explain, --critical-path), compared with timelines worked out by hand. */
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include "prediction.h"
-#include "prediction_json.h"
+#include "sim/front/prediction.h"
+#include "sim/front/prediction_json.h"
 #include "support/cli_run.h"
 #include "support/plot_stub.h"
 #include "support/temp_dir.h"

@@ -1,7 +1,7 @@
 /* test_profile.c: device profiles: loading, inheritance, errors with positions, saving, occupancy. */
 #include <string.h>
 #include <glib/gstdio.h>
-#include "profile_file.h"
+#include "sim/formats/profile_file.h"
 #include "support/temp_dir.h"
 
 #define TESTS SRCDIR "/tests/profiles"
@@ -14,7 +14,7 @@
 static void
 expect_error (const char *path, ProfileError code, const char *prefix, ...)
 {
-  EngProfile profile;
+  GpuProfile profile;
   GError *error = NULL;
 
   gboolean ok = profile_load (path, &profile, &error);
@@ -39,7 +39,7 @@ expect_error (const char *path, ProfileError code, const char *prefix, ...)
 }
 
 static void
-load_ok (const char *name_or_path, EngProfile *profile)
+load_ok (const char *name_or_path, GpuProfile *profile)
 {
   GError *error = NULL;
   gboolean ok = profile_load (name_or_path, profile, &error);
@@ -52,10 +52,10 @@ load_ok (const char *name_or_path, EngProfile *profile)
 static void
 test_load_base (void)
 {
-  EngProfile p;
+  GpuProfile p;
   load_ok ("test_base", &p);
 
-  g_assert_cmpstr (eng_profile_name (&p), ==, "test_base");
+  g_assert_cmpstr (gpu_profile_name (&p), ==, "test_base");
   g_assert_null (p.names[1]);
   g_assert_cmpstr (p.description, ==, "Test base profile");
 
@@ -105,7 +105,7 @@ test_load_base (void)
   g_assert_null (p.driver);
   g_assert_null (p.cuda);
   g_assert_null (p.date);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 }
 
 /* test_child overrides engines, h2d_pinned_bandwidth, the connections and
@@ -114,7 +114,7 @@ test_load_base (void)
 static void
 test_inherit (void)
 {
-  EngProfile p;
+  GpuProfile p;
   load_ok ("test_grandchild", &p);
 
   g_assert_cmpstr (p.names[0], ==, "test_grandchild");
@@ -133,7 +133,7 @@ test_inherit (void)
   g_assert_cmpfloat (p.d2h_pinned.bandwidth, ==, 8e9); /* base */
   g_assert_cmpuint (p.sm_count, ==, 13);               /* base */
   g_assert_cmpstr (p.gpu, ==, "Test GPU");             /* base */
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   /* By a path relative to the inheriting file's folder. */
   load_ok (TESTS "/test_relpath.ini", &p);
@@ -142,7 +142,7 @@ test_inherit (void)
   g_assert_null (p.names[2]);
   g_assert_cmpuint (p.sm_count, ==, 2);
   g_assert_cmpuint (p.max_threads_per_sm, ==, 2048);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 }
 
 static void
@@ -328,10 +328,10 @@ test_search_path (void)
 static void
 test_real_profiles (void)
 {
-  EngProfile p;
+  GpuProfile p;
 
   load_ok (SRCDIR "/engines/profiles/c1060.ini", &p);
-  g_assert_cmpstr (eng_profile_name (&p), ==, "c1060");
+  g_assert_cmpstr (gpu_profile_name (&p), ==, "c1060");
   g_assert_cmpuint (p.sm_count, ==, 30);
   g_assert_cmpuint (p.copy_engines, ==, 1);
   g_assert_cmpuint (p.max_concurrent_kernels, ==, 1);
@@ -339,20 +339,20 @@ test_real_profiles (void)
   g_assert_cmpuint (p.max_threads_per_block, ==, 512);
   g_assert_cmpuint (p.smem_per_sm, ==, 16384);
   g_assert_false (p.deferred_completion);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   load_ok (SRCDIR "/engines/profiles/c2050.ini", &p);
-  g_assert_cmpstr (eng_profile_name (&p), ==, "c2050");
+  g_assert_cmpstr (gpu_profile_name (&p), ==, "c2050");
   g_assert_cmpuint (p.sm_count, ==, 14);
   g_assert_cmpuint (p.copy_engines, ==, 2);
   g_assert_cmpuint (p.max_concurrent_kernels, ==, 16);
   g_assert_cmpuint (p.max_connections, ==, 1);
   g_assert_cmpuint (p.max_threads_per_sm, ==, 1536);
   g_assert_true (p.deferred_completion);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   load_ok (SRCDIR "/engines/profiles/k20.ini", &p);
-  g_assert_cmpstr (eng_profile_name (&p), ==, "k20");
+  g_assert_cmpstr (gpu_profile_name (&p), ==, "k20");
   g_assert_cmpuint (p.sm_count, ==, 13);
   g_assert_cmpuint (p.copy_engines, ==, 2);
   g_assert_cmpuint (p.max_concurrent_kernels, ==, 32);
@@ -361,7 +361,7 @@ test_real_profiles (void)
   g_assert_cmpuint (p.regs_per_sm, ==, 65536);
   g_assert_false (p.deferred_completion);
   g_assert_false (p.assign_on_submit);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   /* The H100 and H200 were measured to place streams on submit, and to give
    * copies of 512 KiB or more queues for 4 connections when the connection
@@ -373,33 +373,33 @@ test_real_profiles (void)
       g_assert_true (p.assign_on_submit);
       g_assert_cmpuint (p.default_copy_connections, ==, 4);
       g_assert_cmpuint (p.shared_copy_min_size, ==, 512 * 1024);
-      eng_profile_clear (&p);
+      gpu_profile_clear (&p);
     }
   load_ok (SRCDIR "/engines/profiles/k20.ini", &p);
   g_assert_cmpuint (p.default_copy_connections, ==, 0);
   g_assert_cmpuint (p.shared_copy_min_size, ==, 0);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   /* A boolean set in a child profile: wide-on-submit over wide. */
   load_ok ("wide-on-submit", &p);
   g_assert_true (p.assign_on_submit);
   g_assert_cmpuint (p.sm_count, ==, 16);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   /* By name too: the compiled-in folder is on the path. */
   load_ok ("k20", &p);
   g_assert_cmpuint (p.max_blocks_per_sm, ==, 16);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 }
 
 static void
-assert_profiles_equal (const EngProfile *a, const EngProfile *b)
+assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
 {
   g_assert_cmpstr (a->description, ==, b->description);
   g_assert_cmpuint (a->copy_engines, ==, b->copy_engines);
-  const EngLink *la[] = { &a->h2d_pinned, &a->h2d_pageable, &a->d2h_pinned, &a->d2h_pageable,
+  const GpuLink *la[] = { &a->h2d_pinned, &a->h2d_pageable, &a->d2h_pinned, &a->d2h_pageable,
                           &a->d2d, &a->h2d_untouched, &a->d2h_untouched };
-  const EngLink *lb[] = { &b->h2d_pinned, &b->h2d_pageable, &b->d2h_pinned, &b->d2h_pageable,
+  const GpuLink *lb[] = { &b->h2d_pinned, &b->h2d_pageable, &b->d2h_pinned, &b->d2h_pageable,
                           &b->d2d, &b->h2d_untouched, &b->d2h_untouched };
   for (guint i = 0; i < G_N_ELEMENTS (la); i++)
     {
@@ -446,7 +446,7 @@ assert_profiles_equal (const EngProfile *a, const EngProfile *b)
 static void
 test_save_round_trip (void)
 {
-  EngProfile p, q;
+  GpuProfile p, q;
   load_ok ("test_grandchild", &p);
 
   /* Values whose text form needs care: 12345 ns is "12.345us"; 1.5 s is
@@ -499,7 +499,7 @@ test_save_round_trip (void)
   g_assert_cmpstr (q.names[0], ==, "saved");
   g_assert_null (q.names[1]);
   assert_profiles_equal (&q, &p);
-  eng_profile_clear (&q);
+  gpu_profile_clear (&q);
 
   /* A profile that would not load is not saved, and the old file stays. */
   p.copy_engines = 0;
@@ -509,14 +509,14 @@ test_save_round_trip (void)
   g_clear_error (&error);
   load_ok (path, &q);
   g_assert_cmpuint (q.copy_engines, ==, 1);
-  eng_profile_clear (&q);
+  gpu_profile_clear (&q);
 
   /* Only saved.ini was written: no temporary file left beside it. */
   g_remove (path);
   temp_dir_remove_empty (dir);
   g_free (path);
   g_free (dir);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 }
 
 /* The untouched links are the optional keys: absent from test_base, set
@@ -525,19 +525,19 @@ test_save_round_trip (void)
 static void
 test_untouched_keys (void)
 {
-  EngProfile p, q;
+  GpuProfile p, q;
   load_ok ("test_base", &p);
   g_assert_cmpfloat (p.h2d_untouched.bandwidth, ==, 0);
   g_assert_cmpfloat (p.d2h_untouched.bandwidth, ==, 0);
-  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_H2D));
-  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_D2H));
-  g_assert_true (eng_profile_knows_untouched (&p, SCHED_DIR_D2D));
+  g_assert_false (gpu_profile_knows_untouched (&p, SCHED_DIR_H2D));
+  g_assert_false (gpu_profile_knows_untouched (&p, SCHED_DIR_D2H));
+  g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_D2D));
   /* without the link, an untouched copy runs on the pageable one */
   SchedCopy copy = { SCHED_DIR_D2H, TRUE, TRUE, 1 };
-  EngLink link = eng_profile_link (&p, &copy);
+  GpuLink link = gpu_profile_link (&p, &copy);
   g_assert_cmpfloat (link.bandwidth, ==, 4e9);
   g_assert_cmpint (link.latency, ==, 25000);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
 
   char *dir = temp_dir_new ("test_profile");
   char *path = g_build_filename (dir, "untouched.ini", NULL);
@@ -548,15 +548,15 @@ test_untouched_keys (void)
   g_assert_cmpfloat (p.h2d_untouched.bandwidth, ==, 2.5e9);
   g_assert_cmpint (p.h2d_untouched.latency, ==, 12000);
   g_assert_cmpfloat (p.d2h_untouched.bandwidth, ==, 0);
-  g_assert_true (eng_profile_knows_untouched (&p, SCHED_DIR_H2D));
-  g_assert_false (eng_profile_knows_untouched (&p, SCHED_DIR_D2H));
+  g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_H2D));
+  g_assert_false (gpu_profile_knows_untouched (&p, SCHED_DIR_D2H));
   copy.dir = SCHED_DIR_H2D;
-  link = eng_profile_link (&p, &copy);
+  link = gpu_profile_link (&p, &copy);
   g_assert_cmpfloat (link.bandwidth, ==, 2.5e9);
   g_assert_cmpint (link.latency, ==, 12000);
   /* the same copy, touched: test_base's pageable H2D link */
   copy.untouched = FALSE;
-  link = eng_profile_link (&p, &copy);
+  link = gpu_profile_link (&p, &copy);
   g_assert_cmpfloat (link.bandwidth, ==, 5e9);
   g_assert_cmpint (link.latency, ==, 20000);
 
@@ -573,8 +573,8 @@ test_untouched_keys (void)
   g_free (saved);
   load_ok (path, &q);
   assert_profiles_equal (&q, &p);
-  eng_profile_clear (&q);
-  eng_profile_clear (&p);
+  gpu_profile_clear (&q);
+  gpu_profile_clear (&p);
 
   g_remove (path);
   temp_dir_remove_empty (dir);
@@ -585,10 +585,10 @@ test_untouched_keys (void)
 static void
 test_copy_clear (void)
 {
-  EngProfile p, q;
+  GpuProfile p, q;
   load_ok ("test_child", &p);
 
-  eng_profile_copy (&q, &p);
+  gpu_profile_copy (&q, &p);
   g_assert_true (q.names[0] != p.names[0]);
   g_assert_cmpstr (q.names[0], ==, "test_child");
   g_assert_cmpstr (q.names[1], ==, "test_base");
@@ -597,11 +597,11 @@ test_copy_clear (void)
   assert_profiles_equal (&q, &p);
 
   /* The copy outlives the original. */
-  eng_profile_clear (&p);
+  gpu_profile_clear (&p);
   g_assert_null (p.names[0]);
   g_assert_cmpuint (p.sm_count, ==, 0);
   g_assert_cmpstr (q.gpu, ==, "Test GPU");
-  eng_profile_clear (&q);
+  gpu_profile_clear (&q);
   g_assert_null (q.description);
   g_assert_cmpuint (q.copy_engines, ==, 0);
 }
@@ -631,31 +631,31 @@ test_copy_clear (void)
 static void
 test_blocks_per_sm (void)
 {
-  EngProfile p;
+  GpuProfile p;
   load_ok ("test_base", &p);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 0), ==, 8);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 32), ==, 8);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 100, 0, 0), ==, 16);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 32, 0, 0), ==, 16);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 20 * 1024, 0), ==, 2);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 64), ==, 4);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 255), ==, 0);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 2);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1025, 0, 0), ==, 0);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 64 * 1024, 0), ==, 0);
-  eng_profile_clear (&p);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 0, 0), ==, 8);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 0, 32), ==, 8);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 100, 0, 0), ==, 16);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 32, 0, 0), ==, 16);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 20 * 1024, 0), ==, 2);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 0, 64), ==, 4);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 1024, 0, 255), ==, 0);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 2);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 1025, 0, 0), ==, 0);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 64 * 1024, 0), ==, 0);
+  gpu_profile_clear (&p);
 
   load_ok (SRCDIR "/engines/profiles/c1060.ini", &p);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 256, 0, 0), ==, 4);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 64, 0, 0), ==, 8);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 512, 0, 32), ==, 1);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 0);
-  eng_profile_clear (&p);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 256, 0, 0), ==, 4);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 64, 0, 0), ==, 8);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 512, 0, 32), ==, 1);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 1024, 0, 0), ==, 0);
+  gpu_profile_clear (&p);
 
   load_ok (SRCDIR "/engines/profiles/c2050.ini", &p);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 192, 0, 0), ==, 8);
-  g_assert_cmpuint (eng_profile_blocks_per_sm (&p, 512, 0, 32), ==, 2);
-  eng_profile_clear (&p);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 192, 0, 0), ==, 8);
+  g_assert_cmpuint (gpu_profile_blocks_per_sm (&p, 512, 0, 32), ==, 2);
+  gpu_profile_clear (&p);
 }
 
 int

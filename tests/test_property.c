@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "eng_check.h"
-#include "eng_sim.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_check.h"
+#include "engines/eng_sim.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 #include "support/schedule_gen.h"
 
 #define N_SCHEDULES 10000
@@ -25,7 +26,7 @@
 typedef struct
 {
   char *path;
-  EngProfile profile;
+  GpuProfile profile;
 } Profile;
 
 static int
@@ -79,7 +80,7 @@ profiles_free (GPtrArray *profiles)
   for (guint i = 0; i < profiles->len; i++)
     {
       Profile *p = g_ptr_array_index (profiles, i);
-      eng_profile_clear (&p->profile);
+      gpu_profile_clear (&p->profile);
       g_free (p->path);
       g_free (p);
     }
@@ -115,7 +116,7 @@ base_seed (void)
 /* The largest block whose warp-rounded threads, at the profile's default
  * registers, fit one SM: kernels without regs= use default_regs. */
 static guint
-largest_block (const EngProfile *p)
+largest_block (const GpuProfile *p)
 {
   guint block = MIN (MIN (p->max_threads_per_block, p->max_threads_per_sm), 1024u);
   while (block > 32 && ((block + 31) / 32 * 32) * (guint64) p->default_regs > p->regs_per_sm)
@@ -127,7 +128,7 @@ largest_block (const EngProfile *p)
  * schedules (a few dozen ops), so that 10,000 of them take seconds, with
  * every feature's frequency varied from none to often. */
 static void
-draw_options (GRand *rand, const EngProfile *p, guint64 seed, ScheduleGenOptions *o)
+draw_options (GRand *rand, const GpuProfile *p, guint64 seed, ScheduleGenOptions *o)
 {
   static const guint32 grids[] = { 1, 2, 4, 13, 64, 1024, 65536 };
   schedule_gen_options_init (o);
@@ -254,7 +255,7 @@ test_property_random_schedules (void)
              "; the first %d are shown above)", failures, N_SCHEDULES, base, N_SHOWN);
 }
 
-/* The checker takes blocks per SM from eng_profile_blocks_per_sm(); that rule
+/* The checker takes blocks per SM from gpu_profile_blocks_per_sm(); that rule
  * must stay within the raw limits (block count, threads, shared memory,
  * registers), and give at least one block whenever one block fits them
  * with its threads rounded to a warp. */
@@ -265,14 +266,14 @@ test_property_occupancy (void)
   g_autoptr (GRand) rand = g_rand_new_with_seed ((guint32) base_seed ());
   for (guint i = 0; i < profiles->len; i++)
     {
-      const EngProfile *p = &((Profile *) g_ptr_array_index (profiles, i))->profile;
+      const GpuProfile *p = &((Profile *) g_ptr_array_index (profiles, i))->profile;
       for (guint k = 0; k < 2000; k++)
         {
           guint block = (guint) g_rand_int_range (rand, 1, (gint32) p->max_threads_per_block + 1);
           guint64 smem = g_rand_boolean (rand)
                          ? 0 : (guint64) g_rand_int_range (rand, 0, (gint32) p->max_smem_per_block + 1);
           guint regs = g_rand_boolean (rand) ? 0 : (guint) g_rand_int_range (rand, 1, 256);
-          guint bps = eng_profile_blocks_per_sm (p, block, smem, regs);
+          guint bps = gpu_profile_blocks_per_sm (p, block, smem, regs);
           guint64 warp_threads = (block + 31) / 32 * 32;
           guint64 r = (regs != 0 ? regs : p->default_regs) * warp_threads;
           g_assert_cmpuint (bps, <=, p->max_blocks_per_sm);

@@ -4,10 +4,11 @@
  * (record_log.h), with round numbers; every expected statement and time is
  * worked out by hand from them in the comments. */
 #include <string.h>
-#include "marker_times.h"
-#include "record_log.h"
-#include "record_schedule.h"
-#include "schedule.h"
+#include "validate/marker_times.h"
+#include "validate/record_log.h"
+#include "validate/record_schedule.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule.h"
 
 /* Times in the logs are offsets from this CUPTI timestamp. */
 #define T0 1000000000ull

@@ -16,12 +16,13 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "eng_check.h"
-#include "eng_sim.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_check.h"
+#include "engines/eng_sim.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 #include "support/path_links.h"
-#include "timeline.h"
+#include "sim/formats/timeline.h"
 
 #define REGRESSION_DIR SRCDIR "/tests/fuzz/regressions"
 
@@ -69,12 +70,12 @@ replay_schedule (const char *path)
 static void
 replay_profile (const char *path)
 {
-  EngProfile profile;
+  GpuProfile profile;
   g_autoptr (GError) error = NULL;
   if (profile_load (path, &profile, &error))
     {
       g_assert_cmpuint (profile.sm_count, >=, 1);
-      eng_profile_clear (&profile);
+      gpu_profile_clear (&profile);
       return;
     }
   g_test_message ("%s", error->message);
@@ -110,7 +111,7 @@ replay_predict (const char *path)
   g_assert_cmpuint (length, >, 0);
   g_autofree char *profile_path = g_strdup_printf ("%s/engines/profiles/%s.ini", SRCDIR,
                                                    names[(guchar) text[0] % G_N_ELEMENTS (names)]);
-  EngProfile profile;
+  GpuProfile profile;
   g_autoptr (GError) error = NULL;
   g_assert_true (profile_load (profile_path, &profile, &error));
   ScheduleParseOptions options = { NULL, 2000 };
@@ -137,7 +138,7 @@ replay_predict (const char *path)
       else
         g_assert_true (names_position (error->message, path));
     }
-  eng_profile_clear (&profile);
+  gpu_profile_clear (&profile);
 }
 
 static void

@@ -2,7 +2,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 
 #define SCHED_DIR SRCDIR "/tests/schedules/"
 

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <glib.h>
-#include "prediction.h"
+#include "sim/front/prediction.h"
 
 static void
 test_measured_table (void)

@@ -6,7 +6,7 @@
  * records the order events ran in and compares it with the order worked out
  * in its comment. */
 #include <glib.h>
-#include "sim_queue.h"
+#include "sim/core/sim_queue.h"
 
 typedef struct
 {

@@ -10,9 +10,10 @@
  * comparison is exact; a failure prints its seed. */
 #include <glib.h>
 #include <string.h>
-#include "eng_internal.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_internal.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 #include "support/schedule_gen.h"
 
 /* ---- Placement on random SMs ---- */
@@ -23,7 +24,7 @@ typedef struct
 } Sms;
 
 static void
-sms_init (EngSim *sim, const EngProfile *p)
+sms_init (EngSim *sim, const GpuProfile *p)
 {
   memset (sim, 0, sizeof *sim);
   sim->profile = *p; /* plain copy: the names are not used */
@@ -37,7 +38,7 @@ sms_clear (EngSim *sim)
 }
 
 static void
-random_profile (GRand *r, EngProfile *p)
+random_profile (GRand *r, GpuProfile *p)
 {
   memset (p, 0, sizeof *p);
   p->sm_count = g_rand_int_range (r, 1, 140);
@@ -52,7 +53,7 @@ random_profile (GRand *r, EngProfile *p)
 
 /* A footprint that fits an empty SM of `p`. */
 static void
-random_need (GRand *r, const EngProfile *p, EngBlockFootprint *need)
+random_need (GRand *r, const GpuProfile *p, GpuBlockFootprint *need)
 {
   do
     {
@@ -65,7 +66,7 @@ random_need (GRand *r, const EngProfile *p, EngBlockFootprint *need)
 }
 
 static gboolean
-fits (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
+fits (const GpuProfile *p, const EngSm *sm, const GpuBlockFootprint *need)
 {
   return sm->blocks < p->max_blocks_per_sm && sm->threads + need->threads <= p->max_threads_per_sm
          && (guint64) sm->smem + need->smem <= p->smem_per_sm
@@ -73,7 +74,7 @@ fits (const EngProfile *p, const EngSm *sm, const EngBlockFootprint *need)
 }
 
 static void
-add (EngSm *sm, const EngBlockFootprint *need)
+add (EngSm *sm, const GpuBlockFootprint *need)
 {
   sm->blocks++;
   sm->threads += need->threads;
@@ -165,9 +166,9 @@ test_place_equals_scan (void)
   for (guint32 seed = 1; seed <= 3000; seed++)
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (seed);
-      EngProfile p;
+      GpuProfile p;
       random_profile (r, &p);
-      EngBlockFootprint need, other;
+      GpuBlockFootprint need, other;
       random_need (r, &p, &need);
       random_need (r, &p, &other);
       EngSmNeed sm_need;
@@ -265,9 +266,9 @@ test_state_equals_plain (void)
   for (guint32 seed = 1; seed <= 1000; seed++)
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (seed);
-      EngProfile p;
+      GpuProfile p;
       random_profile (r, &p);
-      EngBlockFootprint needs[3];
+      GpuBlockFootprint needs[3];
       EngSmNeed sm_needs[3];
       for (guint i = 0; i < 3; i++)
         {
@@ -334,7 +335,7 @@ test_state_equals_plain (void)
 static void
 test_rooms_at_range_limits (void)
 {
-  EngProfile p;
+  GpuProfile p;
   memset (&p, 0, sizeof p);
   p.sm_count = 64;
   p.max_blocks_per_sm = 64;
@@ -349,7 +350,7 @@ test_rooms_at_range_limits (void)
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (seed);
       /* needs large enough that the quotients, not the 64 slots, decide */
-      EngBlockFootprint need = { 32 * g_rand_int_range (r, 2, 129),
+      GpuBlockFootprint need = { 32 * g_rand_int_range (r, 2, 129),
                                  g_rand_int_range (r, 16385, 1024 * 1024 + 1),
                                  g_rand_int_range (r, 16385, 1024 * 1024 + 1) };
       const guint64 per[3] = { need.threads, need.smem, need.regs };
@@ -422,7 +423,7 @@ test_model_equals_reference (void)
   for (guint i = 0; i < G_N_ELEMENTS (profiles); i++)
     {
       g_autofree char *path = g_build_filename (SRCDIR, profiles[i], NULL);
-      EngProfile profile = { 0 };
+      GpuProfile profile = { 0 };
       g_autoptr (GError) error = NULL;
       g_assert_true (profile_load (path, &profile, &error));
       for (guint64 seed = 1; seed <= 60; seed++)
@@ -455,7 +456,7 @@ test_model_equals_reference (void)
           assert_same_run (fast, ref, schedule_n_ops (sched), what);
           compared += schedule_n_ops (sched);
         }
-      eng_profile_clear (&profile);
+      gpu_profile_clear (&profile);
     }
   g_string_free (text, TRUE);
   /* 7 profiles (h200: 132 SMs, masks of three words) x 60 schedules of 47..460 ops */

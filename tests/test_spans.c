@@ -1,6 +1,6 @@
 /* test_spans.c: the union of time intervals, its length, and the overlap of two unions. */
 #include <glib.h>
-#include "spans.h"
+#include "sim/front/spans.h"
 
 /* Hand computation. By start: [0,5) [5,8) [10,20) [15,30) [40,50) [45,45).
  * [0,5) and [5,8) touch: [0,8). [10,20) and [15,30) overlap: [10,30).

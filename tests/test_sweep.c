@@ -3,11 +3,12 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include "eng_sim.h"
-#include "prediction.h"
-#include "profile_file.h"
-#include "schedule.h"
-#include "sweep.h"
+#include "engines/eng_sim.h"
+#include "sim/front/prediction.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/front/sweep.h"
 #include "support/cli_run.h"
 #include "support/temp_dir.h"
 
@@ -119,7 +120,7 @@ makespan_by_api (const char *device, const char *const *defines)
   ScheduleParseOptions options = { .defines = defines };
   g_autoptr (Schedule) sched = schedule_parse_file (PIPELINE, &options, &error);
   g_assert_no_error (error);
-  EngProfile profile;
+  GpuProfile profile;
   memset (&profile, 0, sizeof profile);
   g_assert_true (profile_load (device, &profile, &error));
   g_assert_no_error (error);
@@ -127,7 +128,7 @@ makespan_by_api (const char *device, const char *const *defines)
   g_assert_no_error (error);
   eng_sim_run (sim);
   SimTime makespan = eng_sim_makespan (sim);
-  eng_profile_clear (&profile);
+  gpu_profile_clear (&profile);
   return makespan;
 }
 

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include "output_file.h"
-#include "timeline_writer.h"
-#include "write_behind.h"
+#include "sim/formats/output_file.h"
+#include "sim/formats/timeline_writer.h"
+#include "sim/formats/write_behind.h"
 #include "support/temp_dir.h"
 
 #define HEADER "op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause"

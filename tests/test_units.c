@@ -2,7 +2,7 @@
 #include <glib.h>
 #include <string.h>
 
-#include "units.h"
+#include "sim/formats/units.h"
 
 static guint64
 size_ok (const char *text)

@@ -7,7 +7,7 @@
 #define CALIB_FIT_H
 
 #include <glib.h>
-#include "sim_time.h"
+#include "sim/core/sim_time.h"
 
 /* A copy's solo time as latency + bytes / bandwidth. */
 typedef struct

@@ -3,8 +3,8 @@
 #define CALIB_ORDER_H
 
 #include <glib.h>
-#include "schedule.h"
-#include "sim_time.h"
+#include "sim/core/schedule.h"
+#include "sim/core/sim_time.h"
 
 /* Chooses the repeats the harness takes its per-op medians over: those in
  * which every copy direction finished its copies in the most common order.

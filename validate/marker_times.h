@@ -2,8 +2,8 @@
 #ifndef MARKER_TIMES_H
 #define MARKER_TIMES_H
 
-#include "schedule.h"
-#include "sim_time.h"
+#include "sim/core/schedule.h"
+#include "sim/core/sim_time.h"
 
 /* Records and waits put nothing on the GPU that a clock could time without
  * changing the run (a timing event beside each would add work to the

@@ -2,8 +2,8 @@
 #ifndef MEASURED_ROW_H
 #define MEASURED_ROW_H
 
-#include "schedule.h"
-#include "timeline.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/timeline.h"
 
 /* Fills every field of op `index` but the times (set to -1) and the
  * connection (-1: which hardware queue an op used is not observable). */

@@ -7,14 +7,14 @@
 # then prints one line per round and rule: gpu, schedule, round, rule, makespan error %,
 # median and largest end error % of the measured makespan (`streamsim compare`).
 # The results folders' predict scripts call it. Run from the repository root;
-# $STREAMSIM (default build-speed/sim/streamsim).
+# $STREAMSIM (default build-speed/bin/streamsim).
 set -eu
 g=${1:?usage: predict-rounds.sh GPU FOLDER SHIPPED OTHER OVERRIDE}
 d=validate/results/$g/${2:?}
 shipped=${3:?}
 other=${4:?}
 override=${5:?}
-S=${STREAMSIM:-build-speed/sim/streamsim}
+S=${STREAMSIM:-build-speed/bin/streamsim}
 export STREAMSIM_PROFILE_PATH=$PWD/engines/profiles
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT

@@ -1,7 +1,7 @@
 /* record_log.c: reading the recorder's log (record_log.h), every field checked. */
 #include <string.h>
-#include "input_file.h"
-#include "located_error.h"
+#include "sim/formats/input_file.h"
+#include "sim/core/located_error.h"
 #include "record_log.h"
 
 /* A recording of a long program is large (about 100 bytes a call); past

@@ -1,10 +1,11 @@
 /* record_schedule.c: a recorder log read as a schedule (record_schedule.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "located_error.h"
+#include "sim/core/located_error.h"
 #include "record_schedule.h"
-#include "schedule.h"
-#include "units.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/units.h"
 
 /* The runtime's special stream handles (driver_types.h). */
 #define HANDLE_LEGACY 0x1u

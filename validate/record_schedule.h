@@ -24,8 +24,8 @@
 
 #include <glib.h>
 #include "record_log.h"
-#include "schedule.h"
-#include "sim_time.h"
+#include "sim/core/schedule.h"
+#include "sim/core/sim_time.h"
 
 typedef struct
 {

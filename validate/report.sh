@@ -9,7 +9,7 @@
 # with the profile engines/profiles/GPU.ini, then `streamsim compare`, and
 # writes the table of predicted and measured makespans and errors to
 # REPORT.md. Rerun it after any change to the model or the profile.
-# $STREAMSIM (default: build/sim/streamsim, else the first build*/sim/streamsim).
+# $STREAMSIM (default: build/bin/streamsim, else the first build*/bin/streamsim).
 set -euo pipefail
 
 if [ "${1:-}" = "--unpack" ]; then
@@ -47,8 +47,8 @@ fi
 
 dir=validate/results/$gpu
 if [ -z "${STREAMSIM:-}" ]; then
-  STREAMSIM=build/sim/streamsim
-  [ -x "$STREAMSIM" ] || STREAMSIM=$(ls build*/sim/streamsim 2>/dev/null | head -1)
+  STREAMSIM=build/bin/streamsim
+  [ -x "$STREAMSIM" ] || STREAMSIM=$(ls build*/bin/streamsim 2>/dev/null | head -1)
 fi
 [ -x "$STREAMSIM" ] || { echo "report.sh: no streamsim binary (set STREAMSIM)" >&2; exit 3; }
 export STREAMSIM_PROFILE_PATH=engines/profiles

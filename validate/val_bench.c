@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "spin.h"
+#include "kernels/spin.h"
 #include "val_bench.h"
 #include "val_cuda.h"
 
@@ -119,5 +119,5 @@ val_bench_close (Bench *b)
   g_free (b->slots_host);
   if (b->comments != NULL)
     g_ptr_array_unref (b->comments);
-  eng_profile_clear (&b->prof);
+  gpu_profile_clear (&b->prof);
 }

@@ -11,9 +11,9 @@
 
 #include <glib.h>
 #include <cuda_runtime_api.h>
-#include "../engines/eng_profile.h"
-#include "schedule.h"
-#include "spin.h"
+#include "sim/core/gpu_profile.h"
+#include "sim/core/schedule.h"
+#include "kernels/spin.h"
 #include "val_clock.h"
 #include "val_device.h"
 #include "val_probe.h"
@@ -36,7 +36,7 @@ typedef struct
   cudaEvent_t plain; /* timing disabled, as a program's own events */
   void *dev_src, *dev_dst, *pinned, *pinned2, *pageable;
   SpinSlot *slots, *slots_host;
-  EngProfile prof;
+  GpuProfile prof;
   SimTime launch_one, memcpy_one; /* call costs into a single stream */
   GPtrArray *comments; /* key, comment, key, comment, ... */
 } Bench;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_fit.h"
-#include "spin.h"
+#include "kernels/spin.h"
 #include "val_bench.h"
 #include "val_cuda.h"
 #include "val_untouched.h"
@@ -125,7 +125,7 @@ sweep_method (HostMemory memory)
  * host memory. Untouched memory stops at 64 MiB: a 256 MiB D2H into fresh
  * pages took 0.16 s on an H100. */
 static gboolean
-sweep_link (Bench *b, SchedCopyDir dir, HostMemory memory, EngLink *link, const char *name,
+sweep_link (Bench *b, SchedCopyDir dir, HostMemory memory, GpuLink *link, const char *name,
             GError **error)
 {
   guint64 sizes[N_SIZES];

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_fit.h"
-#include "spin.h"
+#include "kernels/spin.h"
 #include "val_bench.h"
 #include "val_cuda.h"
 

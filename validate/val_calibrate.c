@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile_file.h"
-#include "spin.h"
-#include "units.h"
+#include "sim/formats/profile_file.h"
+#include "kernels/spin.h"
+#include "sim/formats/units.h"
 #include "val_bench.h"
 #include "val_calibrate.h"
 #include "val_cuda.h"
@@ -21,7 +21,7 @@ static void
 fill_kernel_limits (Bench *b)
 {
   const struct cudaDeviceProp *p = &b->dev->prop;
-  EngProfile *f = &b->prof;
+  GpuProfile *f = &b->prof;
   f->sm_count = (guint) p->multiProcessorCount;
   f->max_threads_per_sm = (guint) p->maxThreadsPerMultiProcessor;
   f->max_blocks_per_sm = (guint) p->maxBlocksPerMultiProcessor;

@@ -1,7 +1,7 @@
 /* val_clock.c: ties between the host clock, %globaltimer and CUDA events (see val_clock.h). */
 #include "val_clock.h"
 #include "val_cuda.h"
-#include "spin.h"
+#include "kernels/spin.h"
 
 /* Stamp kernels around each bracketing event: more pairs, a tighter bracket. */
 #define BRACKETS 8

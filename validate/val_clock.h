@@ -11,7 +11,7 @@
 
 #include <glib.h>
 #include <cuda_runtime_api.h>
-#include "sim_time.h"
+#include "sim/core/sim_time.h"
 
 typedef struct ValClock ValClock;
 

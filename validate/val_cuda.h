@@ -4,7 +4,7 @@
 
 #include <glib.h>
 #include <cuda_runtime_api.h>
-#include "sim_time.h"
+#include "sim/core/sim_time.h"
 
 #define VAL_ERROR (val_error_quark ())
 GQuark val_error_quark (void);

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "calib_fit.h"
-#include "spin.h"
+#include "kernels/spin.h"
 #include "val_cuda.h"
 #include "val_hostcost.h"
 

@@ -21,7 +21,7 @@
 #define VAL_HOSTCOST_H
 
 #include <glib.h>
-#include "sim_time.h"
+#include "sim/core/sim_time.h"
 
 typedef struct
 {

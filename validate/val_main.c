@@ -8,9 +8,10 @@
 #include "calib_fit.h"
 #include "calib_order.h"
 #include "measured_row.h"
-#include "profile_file.h"
-#include "schedule.h"
-#include "timeline_writer.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/formats/timeline_writer.h"
 #include "val_calibrate.h"
 #include "val_cuda.h"
 #include "val_device.h"
@@ -18,7 +19,7 @@
 #include "val_probe.h"
 #include "val_record.h"
 #include "val_run.h"
-#include "units.h"
+#include "sim/formats/units.h"
 
 enum
 {
@@ -53,12 +54,12 @@ report (const GError *error)
 static char **
 device_names (const char *profile_name)
 {
-  EngProfile profile = { 0 };
+  GpuProfile profile = { 0 };
   GError *ignored = NULL;
   if (profile_load (profile_name, &profile, &ignored))
     {
       char **names = g_strdupv (profile.names);
-      eng_profile_clear (&profile);
+      gpu_profile_clear (&profile);
       return names;
     }
   g_clear_error (&ignored);

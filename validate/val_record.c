@@ -5,11 +5,11 @@
 #include <glib/gstdio.h>
 #include "marker_times.h"
 #include "measured_row.h"
-#include "output_file.h"
+#include "sim/formats/output_file.h"
 #include "record_log.h"
 #include "record_schedule.h"
-#include "schedule.h"
-#include "timeline_writer.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/timeline_writer.h"
 #include "val_device.h"
 #include "val_record.h"
 

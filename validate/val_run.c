@@ -7,7 +7,7 @@
 #include "val_cuda.h"
 #include "val_cupti.h"
 #include "val_untouched.h"
-#include "spin.h"
+#include "kernels/spin.h"
 
 /* How one op is performed; filled once by val_run_new. */
 typedef struct

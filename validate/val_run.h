@@ -11,7 +11,7 @@
 #define VAL_RUN_H
 
 #include <glib.h>
-#include "schedule.h"
+#include "sim/core/schedule.h"
 #include "val_device.h"
 
 /* One repeat's times, host clock, absolute (not yet from the origin).

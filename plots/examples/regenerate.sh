@@ -1,9 +1,9 @@
 #!/bin/sh
 # regenerate.sh: redraws the example pictures of the README from the seed schedules.
-# Usage: plots/examples/regenerate.sh [STREAMSIM]   (default: build/sim/streamsim)
+# Usage: plots/examples/regenerate.sh [STREAMSIM]   (default: build/bin/streamsim)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin=${1:-$root/build/sim/streamsim}
+bin=${1:-$root/build/bin/streamsim}
 out=$root/plots/examples
 seed=$root/traces/seed
 

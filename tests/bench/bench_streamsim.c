@@ -30,9 +30,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include "prediction.h"
-#include "profile_file.h"
+#include "sim/front/prediction.h"
+#include "sim/formats/profile_file.h"
 #include "support/schedule_gen.h"
+#include "sim/formats/schedule_parse.h"
 
 typedef struct
 {
@@ -118,7 +119,7 @@ fail (BenchResult *res, const char *what, const GError *error)
  * resident set before and the peak of each phase. FALSE (with res->error)
  * when a phase fails. */
 static gboolean
-run_once (const Bench *b, const EngProfile *profile, guint64 ops, const char *csv,
+run_once (const Bench *b, const GpuProfile *profile, guint64 ops, const char *csv,
           gboolean measure, BenchResult *res)
 {
   g_autoptr (GError) error = NULL;
@@ -216,7 +217,7 @@ give_back_memory (void)
  * back what the warm-up freed, so that the measured run cannot reuse it and
  * hide part of its own peak. */
 static void
-warm_up (const Bench *b, const EngProfile *profile, const char *csv)
+warm_up (const Bench *b, const GpuProfile *profile, const char *csv)
 {
   BenchResult scratch;
   result_init (&scratch, 1000);
@@ -228,7 +229,7 @@ static void
 bench_one (const Bench *b, guint64 ops, BenchResult *res)
 {
   g_autoptr (GError) error = NULL;
-  EngProfile profile = { 0 };
+  GpuProfile profile = { 0 };
   result_init (res, ops);
   if (!profile_load (b->device, &profile, &error))
     {
@@ -249,7 +250,7 @@ bench_one (const Bench *b, guint64 ops, BenchResult *res)
       res->ok = run_once (b, &profile, ops, csv, run == 0, res);
     }
   res->peak_kib = MAX (res->parse_kib, MAX (res->sim_kib, res->csv_kib));
-  eng_profile_clear (&profile);
+  gpu_profile_clear (&profile);
 }
 
 /* Runs one size in a child process and reads its result from a pipe. */

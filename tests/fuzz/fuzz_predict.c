@@ -10,14 +10,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <glib.h>
-#include "eng_check.h"
-#include "eng_sim.h"
-#include "profile_file.h"
-#include "schedule.h"
+#include "engines/eng_check.h"
+#include "engines/eng_sim.h"
+#include "sim/formats/profile_file.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 #include "support/path_links.h"
 
 static const char *const profile_names[] = { "c1060", "c2050", "k20", "h100", "h200" };
-static EngProfile profiles[G_N_ELEMENTS (profile_names)];
+static GpuProfile profiles[G_N_ELEMENTS (profile_names)];
 static gboolean ignored[ENG_CHECK_N_RULES];
 
 int
@@ -46,7 +47,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   if (size == 0)
     return 0;
-  const EngProfile *profile = &profiles[data[0] % G_N_ELEMENTS (profiles)];
+  const GpuProfile *profile = &profiles[data[0] % G_N_ELEMENTS (profiles)];
   ScheduleParseOptions options = { NULL, 2000 };
   GError *error = NULL;
   Schedule *sched = schedule_parse_text ("fuzz.sched", (const char *) data + 1, size - 1,
@@ -74,7 +75,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (ignored[v->rule])
         continue;
       fprintf (stderr, "fuzz_predict: on %s, op %u broke rule %s: %s\n",
-               eng_profile_name (profile), v->op, eng_check_rule_name (v->rule), v->message);
+               gpu_profile_name (profile), v->op, eng_check_rule_name (v->rule), v->message);
       abort ();
     }
   eng_check_free (check);
@@ -84,7 +85,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   char *broken = path_links_check (sim, sched, profile);
   if (broken != NULL)
     {
-      fprintf (stderr, "fuzz_predict: on %s, %s\n", eng_profile_name (profile), broken);
+      fprintf (stderr, "fuzz_predict: on %s, %s\n", gpu_profile_name (profile), broken);
       abort ();
     }
   eng_sim_free (sim);

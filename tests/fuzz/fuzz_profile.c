@@ -7,21 +7,21 @@
 #include <string.h>
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
-#include "eng_profile.h"
-#include "profile_file.h"
+#include "sim/core/gpu_profile.h"
+#include "sim/formats/profile_file.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   const char *path = fuzz_input_write (data, size, ".ini");
-  EngProfile profile;
+  GpuProfile profile;
   GError *error = NULL;
   if (profile_load (path, &profile, &error))
     {
       g_assert (error == NULL);
       g_assert (profile.sm_count >= 1 && profile.copy_engines >= 1);
       g_assert (profile.default_connections <= profile.max_connections);
-      eng_profile_clear (&profile);
+      gpu_profile_clear (&profile);
     }
   else
     {

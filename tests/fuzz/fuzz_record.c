@@ -6,8 +6,8 @@
  * relies on before it writes anything. */
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
-#include "record_log.h"
-#include "record_schedule.h"
+#include "validate/record_log.h"
+#include "validate/record_schedule.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <glib.h>
 #include "fuzz_printable.h"
-#include "schedule.h"
+#include "sim/core/schedule.h"
+#include "sim/formats/schedule_parse.h"
 
 #define FUZZ_MAX_OPS 100000
 

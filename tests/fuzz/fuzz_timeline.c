@@ -1,7 +1,7 @@
 /* fuzz_timeline.c: libFuzzer target for the timeline CSV reader (timeline_read), as compare and plot use it. */
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
-#include "timeline.h"
+#include "sim/formats/timeline.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -1,7 +1,8 @@
 /* model_run.c: parse, load a profile and simulate, asserting that each step succeeds. */
 #include <string.h>
 #include "model_run.h"
-#include "profile_file.h"
+#include "sim/formats/profile_file.h"
+#include "sim/formats/schedule_parse.h"
 
 ModelRun *
 model_run_text (const char *device, const char *path, const char *text)
@@ -25,7 +26,7 @@ model_run_free (ModelRun *run)
   if (run == NULL)
     return;
   eng_sim_free (run->sim);
-  eng_profile_clear (&run->profile);
+  gpu_profile_clear (&run->profile);
   schedule_free (run->sched);
   g_free (run);
 }

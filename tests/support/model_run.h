@@ -2,14 +2,14 @@
 #ifndef MODEL_RUN_H
 #define MODEL_RUN_H
 
-#include "eng_profile.h"
-#include "eng_sim.h"
-#include "schedule.h"
+#include "sim/core/gpu_profile.h"
+#include "engines/eng_sim.h"
+#include "sim/core/schedule.h"
 
 typedef struct
 {
   Schedule *sched;
-  EngProfile profile;
+  GpuProfile profile;
   EngSim *sim;
 } ModelRun;
 

@@ -6,13 +6,13 @@
  * here on the times, not on the code that makes the links: a link to the
  * kernel ahead in a queue that started later than the op behind it made a
  * circle once (tests/fuzz/regressions/predict-path-loop-k20). */
-#include "support/path_links.h"
+#include "path_links.h"
 
 /* When the host returned from a call that held it: at the end of host
  * work and of a synchronize, the cudaMemcpy overhead after a blocking
  * copy's end. */
 static SimTime
-returned_at (const EngOpResult *r, const SchedOp *sop, const EngProfile *profile)
+returned_at (const EngOpResult *r, const SchedOp *sop, const GpuProfile *profile)
 {
   if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
     return r->end + profile->host_memcpy_sync;
@@ -20,7 +20,7 @@ returned_at (const EngOpResult *r, const SchedOp *sop, const EngProfile *profile
 }
 
 static char *
-check_host_links (const EngSim *sim, const Schedule *sched, const EngProfile *profile)
+check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *profile)
 {
   const EngOpResult *results = eng_sim_results (sim);
   gsize n = schedule_n_ops (sched);
@@ -33,7 +33,7 @@ check_host_links (const EngSim *sim, const Schedule *sched, const EngProfile *pr
       if (held != ENG_NO_REF)
         t = returned_at (&results[held], schedule_op (sched, held), profile);
       for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
-        t += eng_profile_call_cost (profile, schedule_op (sched, k)->kind);
+        t += gpu_profile_call_cost (profile, schedule_op (sched, k)->kind);
       if (t != results[i].issue)
         return g_strdup_printf ("op %" G_GSIZE_FORMAT " was issued at %" G_GINT64_FORMAT
                                 " ns, not at %" G_GINT64_FORMAT " ns as its host link (op %d) says",
@@ -59,7 +59,7 @@ link_bound (const EngOpResult *r, const SchedOp *sop)
 }
 
 char *
-path_links_check (const EngSim *sim, const Schedule *sched, const EngProfile *profile)
+path_links_check (const EngSim *sim, const Schedule *sched, const GpuProfile *profile)
 {
   char *broken = check_host_links (sim, sched, profile);
   if (broken != NULL)

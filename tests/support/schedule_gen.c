@@ -12,7 +12,7 @@
 #include "schedule_gen.h"
 
 #include <string.h>
-#include "str_append.h"
+#include "sim/core/str_append.h"
 
 typedef struct
 {

@@ -24,7 +24,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
-#include "spin.h" /* the harness's spin kernel */
+#include "kernels/spin.h" /* the harness's spin kernel */
 
 int main (int argc, char **argv)
 {

@@ -27,7 +27,7 @@
 #include <unistd.h>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
-#include "spin.h" /* the harness's spin kernel: each kernel's first start lands in a slot */
+#include "kernels/spin.h" /* the harness's spin kernel: each kernel's first start lands in a slot */
 
 int main (int argc, char **argv)
 {

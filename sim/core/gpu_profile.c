@@ -1,0 +1,178 @@
+/* gpu_profile.c: copying and freeing GPU profiles, and the numbers the model derives from one: blocks per SM, a copy's link and time, a kernel's time. */
+#include <math.h>
+#include <string.h>
+#include "gpu_profile.h"
+
+void
+gpu_profile_clear (GpuProfile *profile)
+{
+  g_return_if_fail (profile != NULL);
+
+  for (guint i = 0; i < GPU_PROFILE_MAX_NAMES; i++)
+    g_free (profile->names[i]);
+  g_free (profile->description);
+  g_free (profile->gpu);
+  g_free (profile->driver);
+  g_free (profile->cuda);
+  g_free (profile->date);
+  g_free (profile->source);
+  memset (profile, 0, sizeof *profile);
+}
+
+/* `dest` is overwritten, not cleared first: pass a zeroed or cleared one. */
+void
+gpu_profile_copy (GpuProfile *dest, const GpuProfile *src)
+{
+  g_return_if_fail (dest != NULL && src != NULL && dest != src);
+
+  *dest = *src;
+  for (guint i = 0; i < GPU_PROFILE_MAX_NAMES; i++)
+    dest->names[i] = g_strdup (src->names[i]);
+  dest->names[GPU_PROFILE_MAX_NAMES] = NULL;
+  dest->description = g_strdup (src->description);
+  dest->gpu = g_strdup (src->gpu);
+  dest->driver = g_strdup (src->driver);
+  dest->cuda = g_strdup (src->cuda);
+  dest->date = g_strdup (src->date);
+  dest->source = g_strdup (src->source);
+}
+
+/* The occupancy rule of the CUDA occupancy calculator, without its allocation
+ * granularities: an SM holds as many blocks as the tightest of its block,
+ * thread, shared-memory and register limits allows. Threads are counted in
+ * whole warps because a partial warp still takes a warp's slots; registers
+ * are counted per rounded block for the same reason. The calculator's
+ * register and shared-memory rounding (per warp to 256 registers, smem to
+ * 128 B or 256 B) is left out: it changes the answer only for shapes near a
+ * limit, and a profile cannot hold every generation's rounding rules. */
+void
+gpu_profile_block_footprint (const GpuProfile *profile, guint block_threads, guint64 smem,
+                             guint regs, GpuBlockFootprint *footprint)
+{
+  g_return_if_fail (profile != NULL && footprint != NULL);
+  guint64 threads = ((guint64) block_threads + 31) / 32 * 32;
+  guint64 regs_per_block = (guint64) (regs > 0 ? regs : profile->default_regs) * threads;
+  footprint->threads = (guint32) MIN (threads, G_MAXUINT32);
+  footprint->smem = (guint32) MIN (smem, G_MAXUINT32);
+  footprint->regs = (guint32) MIN (regs_per_block, G_MAXUINT32);
+}
+
+guint
+gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
+                           guint64 smem, guint regs)
+{
+  g_return_val_if_fail (profile != NULL, 0);
+  g_return_val_if_fail (block_threads > 0, 0);
+
+  if (block_threads > profile->max_threads_per_block)
+    return 0;
+  if (smem > profile->max_smem_per_block)
+    return 0;
+
+  GpuBlockFootprint fp;
+  gpu_profile_block_footprint (profile, block_threads, smem, regs, &fp);
+  guint64 blocks = profile->max_blocks_per_sm;
+  blocks = MIN (blocks, profile->max_threads_per_sm / fp.threads);
+  if (fp.smem > 0)
+    blocks = MIN (blocks, profile->smem_per_sm / fp.smem);
+  if (fp.regs > 0)
+    blocks = MIN (blocks, profile->regs_per_sm / fp.regs);
+  return (guint) blocks;
+}
+
+SimTime
+gpu_profile_call_cost (const GpuProfile *p, SchedOpKind kind)
+{
+  switch (kind)
+    {
+    case SCHED_OP_KERNEL:
+      return p->host_kernel_launch;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return p->host_memcpy_async;
+    case SCHED_OP_RECORD:
+      return p->host_event_record;
+    case SCHED_OP_WAIT:
+      return p->host_stream_wait;
+    case SCHED_OP_HOST:
+      return 0;
+    default:
+      return p->host_sync;
+    }
+}
+
+SimTime
+gpu_profile_submit_latency (const GpuProfile *p, SchedOpKind kind)
+{
+  switch (kind)
+    {
+    case SCHED_OP_KERNEL:
+      return p->launch_latency;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      return p->copy_submit;
+    default:
+      return 0;
+    }
+}
+
+/* The profile's untouched link for a direction, NULL for d2d (no host
+ * memory) or where the profile has not measured it (bandwidth 0). */
+static const GpuLink *
+untouched_link (const GpuProfile *p, SchedCopyDir dir)
+{
+  const GpuLink *link = dir == SCHED_DIR_H2D   ? &p->h2d_untouched
+                        : dir == SCHED_DIR_D2H ? &p->d2h_untouched
+                                               : NULL;
+  return link != NULL && link->bandwidth > 0 ? link : NULL;
+}
+
+GpuLink
+gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
+{
+  const GpuLink *untouched = copy->untouched ? untouched_link (p, copy->dir) : NULL;
+  if (untouched != NULL)
+    return *untouched;
+  switch (copy->dir)
+    {
+    case SCHED_DIR_H2D:
+      return copy->pageable ? p->h2d_pageable : p->h2d_pinned;
+    case SCHED_DIR_D2H:
+      return copy->pageable ? p->d2h_pageable : p->d2h_pinned;
+    default:
+      return p->d2d;
+    }
+}
+
+SimTime
+gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
+{
+  GpuLink link = gpu_profile_link (p, copy);
+  double transfer = (double) copy->bytes / link.bandwidth * 1e9;
+  return link.latency + (SimTime) llround (transfer);
+}
+
+gboolean
+gpu_profile_knows_untouched (const GpuProfile *p, SchedCopyDir dir)
+{
+  return dir == SCHED_DIR_D2D || untouched_link (p, dir) != NULL;
+}
+
+gboolean
+gpu_profile_kernel_time (const GpuProfile *profile, const Schedule *sched, const SchedOp *op,
+                         GArray *cache, SimTime *total, GError **error)
+{
+  guint32 list = op->u.kernel.times;
+  if (list >= cache->len)
+    {
+      SimTime unset = -1;
+      while (cache->len <= list)
+        g_array_append_val (cache, unset);
+    }
+  SimTime *t = &g_array_index (cache, SimTime, list);
+  if (*t < 0
+      && !schedule_kernel_time (sched, op, (const char *const *) profile->names, t, error))
+    return FALSE;
+  *total = *t;
+  return TRUE;
+}

@@ -1,0 +1,157 @@
+/* gpu_profile.h: the numbers that describe one GPU and its host link to the engine model.
+ *
+ * A plain value type. Profiles are written as GLib key files under
+ * engines/profiles/ (see README.md there for every key, its unit and range);
+ * sim/formats/profile_load.c reads them, since the engines know nothing of files. */
+#ifndef GPU_PROFILE_H
+#define GPU_PROFILE_H
+
+#include <glib.h>
+#include "sim_time.h"
+#include "schedule.h"
+
+#define GPU_PROFILE_MAX_NAMES 8
+
+/* One direction and host-memory kind of the link: a copy of `b` bytes takes
+ * latency + b / bandwidth when it runs alone. */
+typedef struct
+{
+  double bandwidth; /* bytes per second */
+  SimTime latency;
+} GpuLink;
+
+typedef struct
+{
+  /* The profile's name and those it inherits from, most specific first,
+   * NULL-ended; kernel `time=` lists are matched against these. */
+  char *names[GPU_PROFILE_MAX_NAMES + 1];
+  char *description;
+
+  /* [copy] */
+  guint copy_engines;        /* 1: one engine and queue for both directions */
+  GpuLink h2d_pinned, h2d_pageable;
+  GpuLink d2h_pinned, d2h_pageable;
+  /* Pageable memory the program has not touched yet: the kernel faults each
+   * page in while the driver stages the copy. Bandwidth 0 when the profile
+   * has not measured it; such copies then run on the pageable link. */
+  GpuLink h2d_untouched, d2h_untouched;
+  GpuLink d2d;
+  double duplex_factor;      /* speed of each direction while both run, (0, 1] */
+
+  /* [host]: time each API call holds the host thread */
+  SimTime host_kernel_launch;
+  SimTime host_memcpy_async;
+  SimTime host_memcpy_sync;  /* call overhead of cudaMemcpy beyond the copy */
+  SimTime host_event_record;
+  SimTime host_stream_wait;
+  SimTime host_sync;         /* a synchronize call, returning after its condition */
+
+  /* [latency]: device-side delays */
+  SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
+  SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
+  SimTime dependency_latency; /* a completion seen by another engine or stream */
+  SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+
+  /* [queues] */
+  guint max_connections;     /* 1 before Kepler, 32 after */
+  guint default_connections; /* CUDA_DEVICE_MAX_CONNECTIONS when unset */
+  guint default_copy_connections; /* copy queues when it is unset; 0: default_connections
+                                   * (eng_connection.c, COPY QUEUES) */
+  guint64 shared_copy_min_size;   /* smaller copies keep their own connection's queue then */
+  gboolean assign_on_submit; /* streams take a connection when they submit, not when created
+                              * (eng_connection.c) */
+
+  /* [kernel] */
+  guint sm_count;
+  guint max_threads_per_sm;
+  guint max_blocks_per_sm;
+  guint64 smem_per_sm;         /* bytes */
+  guint regs_per_sm;
+  guint max_threads_per_block;
+  guint64 max_smem_per_block;  /* bytes */
+  guint default_regs;          /* registers per thread when a kernel gives none */
+  guint max_concurrent_kernels;
+  gboolean deferred_completion;   /* Fermi: completions held until a launch run ends */
+  gboolean connection_serializes; /* kernels of one connection never overlap */
+
+  /* [info]: where the numbers come from (free text, may be NULL) */
+  char *gpu, *driver, *cuda, *date, *source;
+} GpuProfile;
+
+void gpu_profile_clear (GpuProfile *profile);
+void gpu_profile_copy (GpuProfile *dest, const GpuProfile *src);
+
+/* What one block of a kernel takes from its SM: threads in whole warps (a
+ * partial warp still takes a warp's slots), dynamic shared memory, and
+ * registers for the rounded block. regs 0 means the profile's default_regs. */
+typedef struct
+{
+  guint32 threads;
+  guint32 smem;
+  guint32 regs;
+} GpuBlockFootprint;
+
+void gpu_profile_block_footprint (const GpuProfile *profile, guint block_threads,
+                                  guint64 smem, guint regs, GpuBlockFootprint *footprint);
+
+/* How many blocks of a kernel with this shape one SM holds at once (0 when one
+ * block does not fit). regs 0 means the profile's default_regs. */
+guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
+                                 guint64 smem, guint regs);
+
+/* The numbers the profile gives one op; the model and the invariant checker
+ * (eng_check.c) both read them here, so they cannot disagree on them. */
+
+/* Host time an API call of this kind holds the host thread (synchronize
+ * calls: the call itself, before or after its wait; host work: 0). */
+SimTime gpu_profile_call_cost (const GpuProfile *profile, SchedOpKind kind);
+
+/* From the end of a call to its op's place in its device queue: launch
+ * latency for kernels, copy_submit for copies, 0 otherwise. */
+SimTime gpu_profile_submit_latency (const GpuProfile *profile, SchedOpKind kind);
+
+/* The link a copy runs over: its direction and host-memory kind (an
+ * untouched copy the pageable link where the profile has no untouched one). */
+GpuLink gpu_profile_link (const GpuProfile *profile, const SchedCopy *copy);
+/* How long a copy takes alone: latency + bytes / bandwidth of its link, in
+ * whole ns. The model runs copies for this long and the checker holds it to
+ * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */
+SimTime gpu_profile_copy_time (const GpuProfile *profile, const SchedCopy *copy);
+/* Whether a copy goes through the driver's pinned staging buffer: one from
+ * or to pageable host memory (a d2d copy touches no host memory, whatever
+ * it is marked). eng_copy.c says what that changes. */
+static inline gboolean
+gpu_profile_copy_staged (const SchedCopy *copy)
+{
+  return copy->pageable && copy->dir != SCHED_DIR_D2D;
+}
+/* Whether a copy op holds the host until it is done: cudaMemcpy, and a
+ * cudaMemcpyAsync through the staging buffer. */
+static inline gboolean
+gpu_profile_copy_blocks (const SchedOp *op)
+{
+  return op->kind == SCHED_OP_MEMCPY
+         || (op->kind == SCHED_OP_COPY && gpu_profile_copy_staged (&op->u.copy));
+}
+
+/* Whether the profile can tell an untouched copy from a pageable one; when
+ * it cannot, the prediction should say so (sim/prediction.c does). */
+gboolean gpu_profile_knows_untouched (const GpuProfile *profile, SchedCopyDir dir);
+
+/* The device's time for a kernel op's time= list (schedule_kernel_time),
+ * looked up once per list, since a loop of identical kernels shares one:
+ * `cache` holds each list's time, -1 until needed, and grows as lists are
+ * asked for. FALSE, with `error` set, when the list has no time for the
+ * device. */
+gboolean gpu_profile_kernel_time (const GpuProfile *profile, const Schedule *sched,
+                                  const SchedOp *op, GArray *cache, SimTime *total,
+                                  GError **error);
+
+/* The profile's own name. */
+static inline const char *
+gpu_profile_name (const GpuProfile *profile)
+{
+  return profile->names[0];
+}
+
+#endif /* GPU_PROFILE_H */

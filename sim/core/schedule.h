@@ -1,0 +1,166 @@
+/* schedule.h: a parsed schedule, the program whose issue order streamsim simulates.
+ *
+ * A Schedule is what the schedule language (MODEL.md section 3) means once
+ * `let` parameters are substituted and `repeat` loops are expanded: a list of
+ * streams in creation order, a list of event names, and a flat list of ops in
+ * issue order. It holds no file handle; the parser (schedule_parse.c) builds
+ * it and everything else only reads it. The engines and the CUDA harness both
+ * consume this one representation. */
+#ifndef SCHEDULE_H
+#define SCHEDULE_H
+
+#include <glib.h>
+#include "sim_time.h"
+
+/* Stream 0 is always CUDA's legacy default stream, named "default". */
+#define SCHED_STREAM_DEFAULT 0u
+
+/* No event / no per-device time list. */
+#define SCHED_NONE G_MAXUINT32
+
+typedef enum
+{
+  SCHED_OP_COPY,        /* cudaMemcpyAsync: h2d, d2h, d2d */
+  SCHED_OP_MEMCPY,      /* synchronous cudaMemcpy on the legacy default stream */
+  SCHED_OP_KERNEL,      /* a kernel launch */
+  SCHED_OP_RECORD,      /* cudaEventRecord (event, stream) */
+  SCHED_OP_WAIT,        /* cudaStreamWaitEvent (stream, event) */
+  SCHED_OP_SYNC_STREAM, /* cudaStreamSynchronize (stream) */
+  SCHED_OP_SYNC_EVENT,  /* cudaEventSynchronize (event) */
+  SCHED_OP_SYNC_DEVICE, /* cudaDeviceSynchronize () */
+  SCHED_OP_HOST,        /* CPU work on the host thread */
+} SchedOpKind;
+
+typedef enum
+{
+  SCHED_DIR_H2D,
+  SCHED_DIR_D2H,
+  SCHED_DIR_D2D,
+} SchedCopyDir;
+
+/* One stream, in creation order. Priorities follow CUDA: lower is more urgent
+ * (-1 beats 0). */
+typedef struct
+{
+  const char *name;
+  gint priority;
+  gboolean nonblocking; /* created with cudaStreamNonBlocking */
+  guint line;           /* the `stream` statement; 0 for "default" */
+} SchedStream;
+
+/* A kernel's duration: either block_time (time one block holds its SM slot)
+ * or an isolated time for the whole grid, possibly per device
+ * (`time=c1060:4.3ms,k20:0.4ms`); see schedule_kernel_time(). */
+typedef struct
+{
+  guint32 grid;      /* blocks */
+  guint32 block;     /* threads per block */
+  guint32 smem;      /* dynamic shared memory per block, bytes */
+  guint32 regs;      /* registers per thread, 0 = unspecified */
+  SimTime block_time; /* >= 0 when given by block_time=, else -1 */
+  guint32 times;     /* index of a time list (schedule_time_list), or SCHED_NONE */
+} SchedKernel;
+
+typedef struct
+{
+  SchedCopyDir dir;
+  gboolean pageable; /* host memory is pageable (malloc) rather than pinned */
+  /* Pageable memory none of whose pages the program has touched yet: the
+   * copy pays the kernel's first-touch page faults (profile's
+   * *_untouched_bandwidth). Only with pageable, never for d2d. */
+  gboolean untouched;
+  guint64 bytes;
+} SchedCopy;
+
+/* One run-time statement. `stream` is meaningful for COPY, MEMCPY (always the
+ * default stream), KERNEL, RECORD, WAIT and SYNC_STREAM; `event` for RECORD,
+ * WAIT and SYNC_EVENT. */
+typedef struct
+{
+  SchedOpKind kind;
+  guint32 line;
+  guint32 column;
+  guint32 stream;
+  guint32 event;
+  const char *label; /* optional `label=NAME`, NULL if none */
+  union
+  {
+    SchedCopy copy;     /* COPY, MEMCPY */
+    SchedKernel kernel; /* KERNEL */
+    SimTime duration;   /* HOST */
+  } u;
+} SchedOp;
+
+/* One entry of a per-device time list; device NULL is the fallback entry
+ * (a bare `time=2ms`, or an entry without a device prefix). */
+typedef struct
+{
+  const char *device;
+  SimTime time;
+} SchedDeviceTime;
+
+typedef struct Schedule Schedule;
+
+/* Accessors. Pointers stay valid for the schedule's lifetime. */
+const char *schedule_path (const Schedule *sched);
+/* The `device` statement's name, or NULL. */
+const char *schedule_device (const Schedule *sched);
+/* Where the `device` statement names its device (for messages about that
+ * device); FALSE when the schedule has none. */
+gboolean schedule_device_position (const Schedule *sched, guint *line, guint *column);
+/* The `connections` statement's value, or 0 when the schedule has none. */
+guint schedule_connections (const Schedule *sched);
+
+guint schedule_n_streams (const Schedule *sched);
+const SchedStream *schedule_stream (const Schedule *sched, guint index);
+/* Index of the stream with that name, or SCHED_NONE. */
+guint schedule_find_stream (const Schedule *sched, const char *name);
+
+guint schedule_n_events (const Schedule *sched);
+const char *schedule_event_name (const Schedule *sched, guint index);
+
+gsize schedule_n_ops (const Schedule *sched);
+const SchedOp *schedule_op (const Schedule *sched, gsize index);
+/* Every op, in issue order, as one array of schedule_n_ops() (NULL when
+ * there is none): for loops over millions of ops. */
+const SchedOp *schedule_ops (const Schedule *sched);
+
+/* Per-device time list `index`; sets *n_entries. */
+const SchedDeviceTime *schedule_time_list (const Schedule *sched, guint32 index,
+                                           guint *n_entries);
+
+/* The `time=` of a kernel op for a device. `names` is the device's name
+ * followed by the names it inherits from (most specific first), NULL-ended.
+ * The first list entry whose device matches the earliest name wins; then the
+ * fallback entry. Returns FALSE and sets *error (file:line:column) when the
+ * list has no entry for the device. Must not be called for block_time kernels. */
+gboolean schedule_kernel_time (const Schedule *sched, const SchedOp *op,
+                               const char *const *names, SimTime *time,
+                               GError **error);
+
+/* Short lower-case names used in the CSV: "h2d", "kernel", "sync", ... */
+const char *schedule_op_kind_name (const SchedOp *op);
+/* Every name schedule_op_kind_name gives, NULL-ended: what a timeline's
+ * `kind` column may hold. */
+const char *const *schedule_kind_names (void);
+const char *schedule_copy_dir_name (SchedCopyDir dir);
+
+void schedule_free (Schedule *sched);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Schedule, schedule_free)
+
+/* Errors from parsing and from checks on a schedule. Every message starts with
+ * "file:line:column: ". */
+#define SCHEDULE_ERROR (schedule_error_quark ())
+GQuark schedule_error_quark (void);
+
+typedef enum
+{
+  SCHEDULE_ERROR_SYNTAX,    /* malformed statement or value */
+  SCHEDULE_ERROR_UNDEFINED, /* unknown stream, event or parameter */
+  SCHEDULE_ERROR_DUPLICATE, /* a name declared twice */
+  SCHEDULE_ERROR_RANGE,     /* a value outside what is allowed */
+  SCHEDULE_ERROR_LIMIT,     /* too many ops, too deep, too long */
+  SCHEDULE_ERROR_IO,        /* the file could not be read */
+} ScheduleError;
+
+#endif /* SCHEDULE_H */

@@ -1,0 +1,108 @@
+/* input_file.c: whole-file reads with a size bound that stop at a NUL byte. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "input_file.h"
+#include "sim/core/located_error.h"
+
+G_DEFINE_QUARK (input-file-error-quark, input_file_error)
+
+const char *
+input_file_name (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  return strcmp (path, "-") == 0 ? INPUT_FILE_STDIN_NAME : path;
+}
+
+/* The line on which byte `limit` of `data` falls, counting from 1. */
+static guint
+line_at (const char *data, gsize limit)
+{
+  guint line = 1;
+  for (const char *c = data; c < data + limit; c++)
+    line += *c == '\n';
+  return line;
+}
+
+char *
+input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error)
+{
+  g_return_val_if_fail (path != NULL && length != NULL, NULL);
+  gboolean use_stdin = strcmp (path, "-") == 0;
+  const char *shown = use_stdin ? "standard input" : path;
+  int fd = use_stdin ? 0 : g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+      g_set_error (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_IO, "cannot read %s: %s", shown,
+                   g_strerror (saved));
+      return NULL;
+    }
+  struct stat st;
+  gboolean stat_ok = fstat (fd, &st) == 0;
+  if (!stat_ok || S_ISDIR (st.st_mode))
+    {
+      int saved = errno;
+      g_set_error (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_IO, "cannot read %s: %s", shown,
+                   stat_ok ? "it is a directory" : g_strerror (saved));
+      if (!use_stdin)
+        close (fd);
+      return NULL;
+    }
+  /* A regular file's size sizes the buffer, plus a byte for the NUL and one
+   * for the read that sees the end (else a file of 30 MB would be copied
+   * into a buffer of 60 to learn that nothing follows); a pipe or a device
+   * grows it. */
+  gsize cap = S_ISREG (st.st_mode) && st.st_size > 0 ? MIN ((gsize) st.st_size, max_bytes) + 2
+                                                      : 65536;
+  char *data = g_malloc (cap);
+  gsize len = 0;
+  for (;;)
+    {
+      if (len + 1 >= cap)
+        {
+          cap *= 2;
+          data = g_realloc (data, cap);
+        }
+      gssize n = read (fd, data + len, cap - 1 - len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+          g_set_error (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_IO, "cannot read %s: %s",
+                       shown, g_strerror (saved));
+          g_free (data);
+          data = NULL;
+          break;
+        }
+      if (n == 0)
+        break;
+      len += (gsize) n;
+      if (memchr (data + len - n, '\0', (gsize) n) != NULL)
+        break;
+      if (len > max_bytes)
+        {
+          /* Bad input, not a failure of the machine: a place in the file,
+           * the line where the limit fell. */
+          g_autofree char *most = g_format_size_full (max_bytes, G_FORMAT_SIZE_IEC_UNITS);
+          located_error_set (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE,
+                             input_file_name (path), line_at (data, max_bytes), 1,
+                             "the file is larger than %s, the most streamsim reads", most);
+          g_free (data);
+          data = NULL;
+          break;
+        }
+    }
+  if (!use_stdin)
+    close (fd);
+  if (data != NULL)
+    {
+      data[len] = '\0';
+      *length = len;
+    }
+  return data;
+}

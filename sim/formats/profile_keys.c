@@ -1,0 +1,185 @@
+/* profile_keys.c: the table of a device profile's keys, which the loader checks and the saver writes in order. */
+#include "profile_keys.h"
+
+#include <string.h>
+
+#include "units.h"
+
+/* A shared-memory size is at most this (no GPU has more per SM). */
+#define PROFILE_MAX_SMEM (1024 * 1024)
+
+const ProfileKey profile_keys[] = {
+  { "device", "description", PROFILE_KEY_TEXT, PROFILE_FIELD (description), 0, 0, FALSE },
+  { "device", "inherits", PROFILE_KEY_INHERITS, 0, 0, 0, FALSE },
+
+  { "copy", "engines", PROFILE_KEY_UINT, PROFILE_FIELD (copy_engines), 1, 8, FALSE },
+  { "copy", "h2d_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pinned.bandwidth), 0, 0, FALSE },
+  { "copy", "h2d_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pinned.latency), 0, 0, FALSE },
+  { "copy", "h2d_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pageable.bandwidth), 0, 0, FALSE },
+  { "copy", "h2d_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_pageable.latency), 0, 0, FALSE },
+  { "copy", "d2h_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pinned.bandwidth), 0, 0, FALSE },
+  { "copy", "d2h_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pinned.latency), 0, 0, FALSE },
+  { "copy", "d2h_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pageable.bandwidth), 0, 0, FALSE },
+  { "copy", "d2h_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pageable.latency), 0, 0, FALSE },
+  { "copy", "h2d_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_untouched.bandwidth), 0, 0, TRUE },
+  { "copy", "h2d_untouched_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_untouched.latency), 0, 0, TRUE },
+  { "copy", "d2h_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_untouched.bandwidth), 0, 0, TRUE },
+  { "copy", "d2h_untouched_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_untouched.latency), 0, 0, TRUE },
+  { "copy", "d2d_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2d.bandwidth), 0, 0, FALSE },
+  { "copy", "d2d_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2d.latency), 0, 0, FALSE },
+  { "copy", "duplex_factor", PROFILE_KEY_FRACTION, PROFILE_FIELD (duplex_factor), 0, 0, FALSE },
+
+  { "host", "kernel_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_launch), 0, 0, FALSE },
+  { "host", "memcpy_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_async), 0, 0, FALSE },
+  { "host", "memcpy_sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_sync), 0, 0, FALSE },
+  { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0, FALSE },
+  { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
+  { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
+
+  { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
+  { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },
+  { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
+  { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
+
+  { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
+  { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
+  { "queues", "default_copy_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_copy_connections), 1, 32, TRUE },
+  { "queues", "shared_copy_min_size", PROFILE_KEY_SIZE, PROFILE_FIELD (shared_copy_min_size), 1, 1ull << 30, TRUE },
+  { "queues", "assign_on_submit", PROFILE_KEY_BOOL, PROFILE_FIELD (assign_on_submit), 0, 0, TRUE },
+
+  { "kernel", "sm_count", PROFILE_KEY_UINT, PROFILE_FIELD (sm_count), 1, 1024, FALSE },
+  { "kernel", "max_threads_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_sm), 1, 4096, FALSE },
+  { "kernel", "max_blocks_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (max_blocks_per_sm), 1, 64, FALSE },
+  { "kernel", "smem_per_sm", PROFILE_KEY_SIZE, PROFILE_FIELD (smem_per_sm), 0, PROFILE_MAX_SMEM, FALSE },
+  { "kernel", "regs_per_sm", PROFILE_KEY_UINT, PROFILE_FIELD (regs_per_sm), 1, 1048576, FALSE },
+  { "kernel", "max_threads_per_block", PROFILE_KEY_UINT, PROFILE_FIELD (max_threads_per_block), 1, 4096, FALSE },
+  { "kernel", "max_smem_per_block", PROFILE_KEY_SIZE, PROFILE_FIELD (max_smem_per_block), 0, PROFILE_MAX_SMEM, FALSE },
+  { "kernel", "default_regs", PROFILE_KEY_UINT, PROFILE_FIELD (default_regs), 1, 255, FALSE },
+  { "kernel", "max_concurrent_kernels", PROFILE_KEY_UINT, PROFILE_FIELD (max_concurrent_kernels), 1, 1024, FALSE },
+  { "kernel", "deferred_completion", PROFILE_KEY_BOOL, PROFILE_FIELD (deferred_completion), 0, 0, FALSE },
+  { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0, FALSE },
+
+  { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
+  { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },
+  { "info", "cuda", PROFILE_KEY_TEXT, PROFILE_FIELD (cuda), 0, 0, FALSE },
+  { "info", "date", PROFILE_KEY_TEXT, PROFILE_FIELD (date), 0, 0, FALSE },
+  { "info", "source", PROFILE_KEY_TEXT, PROFILE_FIELD (source), 0, 0, FALSE },
+};
+
+const char *const profile_groups[] = {
+  "device", "copy", "host", "latency", "queues", "kernel", "info",
+};
+
+/* The header's counts size the loader's arrays; a key added to the table
+ * without them fails here, not as a short array. */
+G_STATIC_ASSERT (G_N_ELEMENTS (profile_keys) == PROFILE_N_KEYS);
+G_STATIC_ASSERT (G_N_ELEMENTS (profile_groups) == PROFILE_N_GROUPS);
+
+gboolean
+profile_key_required (const ProfileKey *key)
+{
+  return key->type != PROFILE_KEY_TEXT && key->type != PROFILE_KEY_INHERITS && !key->optional;
+}
+
+gboolean
+profile_key_is_link (const ProfileKey *key)
+{
+  return key->optional && (key->type == PROFILE_KEY_BANDWIDTH || key->type == PROFILE_KEY_TIME);
+}
+
+guint
+profile_key_partner (guint key)
+{
+  const ProfileKey *k = &profile_keys[key];
+  g_assert (profile_key_is_link (k));
+  const char *suffix = k->type == PROFILE_KEY_BANDWIDTH ? "_bandwidth" : "_latency";
+  const char *other = k->type == PROFILE_KEY_BANDWIDTH ? "_latency" : "_bandwidth";
+  g_assert (g_str_has_suffix (k->name, suffix));
+  g_autofree char *stem = g_strndup (k->name, strlen (k->name) - strlen (suffix));
+  g_autofree char *name = g_strconcat (stem, other, NULL);
+  int partner = profile_key_index (k->group, name);
+  g_assert (partner >= 0 && profile_key_is_link (&profile_keys[partner]));
+  return (guint) partner;
+}
+
+gboolean
+profile_key_is_set (const GpuProfile *profile, guint key)
+{
+  const ProfileKey *k = &profile_keys[key];
+  if (k->optional && k->type == PROFILE_KEY_UINT)
+    return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
+  if (k->optional && k->type == PROFILE_KEY_SIZE)
+    return G_STRUCT_MEMBER (guint64, profile, k->offset) > 0;
+  if (!profile_key_is_link (k))
+    return TRUE;
+  guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);
+  return G_STRUCT_MEMBER (double, profile, profile_keys[bandwidth].offset) > 0;
+}
+
+int
+profile_group_index (const char *name)
+{
+  for (guint i = 0; i < PROFILE_N_GROUPS; i++)
+    if (strcmp (profile_groups[i], name) == 0)
+      return (int) i;
+  return -1;
+}
+
+int
+profile_key_index (const char *group, const char *name)
+{
+  for (guint i = 0; i < PROFILE_N_KEYS; i++)
+    if (strcmp (profile_keys[i].group, group) == 0
+        && strcmp (profile_keys[i].name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+guint
+profile_key_index_by_field (gsize offset)
+{
+  for (guint i = 0; i < PROFILE_N_KEYS; i++)
+    if (profile_keys[i].type != PROFILE_KEY_INHERITS && profile_keys[i].offset == offset)
+      return i;
+  g_assert_not_reached ();
+}
+
+char *
+profile_group_keys (const char *group)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < PROFILE_N_KEYS; i++)
+    if (strcmp (profile_keys[i].group, group) == 0)
+      g_string_append_printf (s, "%s%s", s->len ? ", " : "", profile_keys[i].name);
+  return g_string_free (s, FALSE);
+}
+
+char *
+profile_key_allowed (const ProfileKey *key)
+{
+  switch (key->type)
+    {
+    case PROFILE_KEY_TEXT:
+    case PROFILE_KEY_INHERITS:
+      return g_strdup ("free text");
+    case PROFILE_KEY_UINT:
+      return g_strdup_printf ("an integer from %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+                              key->min, key->max);
+    case PROFILE_KEY_BOOL:
+      return g_strdup ("true or false");
+    case PROFILE_KEY_TIME:
+      return g_strdup ("a time from 0 to 1s with a unit (ns, us, ms, s), such as 10us");
+    case PROFILE_KEY_SIZE:
+      {
+        /* the key's own range: shared memory up to 1 MiB, a copy size up to 1 GiB */
+        g_autofree char *lo = units_format_exact_size (key->min);
+        g_autofree char *hi = units_format_exact_size (key->max);
+        return g_strdup_printf ("a size from %s to %s (B, KB, KiB, MB, MiB), such as 48KiB", lo, hi);
+      }
+    case PROFILE_KEY_BANDWIDTH:
+      return g_strdup ("a bandwidth above 0 and at most 10TB/s (B/s, KB/s, MB/s, GB/s, MiB/s, GiB/s), such as 6GB/s");
+    case PROFILE_KEY_FRACTION:
+      return g_strdup ("a number above 0 and at most 1, such as 0.9");
+    }
+  g_assert_not_reached ();
+}

@@ -1,0 +1,274 @@
+/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_statement.c); not for use outside them.
+ *
+ * schedule_parse.c explains the three passes and runs them. */
+#ifndef SCHEDULE_PARSER_H
+#define SCHEDULE_PARSER_H
+
+#include <string.h>
+#include "sim/core/schedule.h"
+#include "sim/core/schedule_private.h"
+
+#define LINE_MAX_BYTES 4096
+#define REPEAT_MAX_DEPTH 16
+/* Bounds on what a file may hold, so that memory stays bounded whatever is
+ * fed in (a Line costs 24 bytes, a parameter about 100): 2^24 statement
+ * lines (longer schedules use `repeat`), 65536 `let` parameters, and files
+ * of at most 1 GiB, read until the first NUL byte (which the scan reports). */
+#define SCHEDULE_MAX_LINES ((gsize) 1 << 24)
+#define SCHEDULE_MAX_PARAMS 65536
+#define SCHEDULE_MAX_FILE_BYTES ((gsize) 1 << 30)
+/* A token is at least one byte followed by a blank. */
+#define MAX_TOKENS (LINE_MAX_BYTES / 2 + 1)
+
+typedef enum
+{
+  LINE_OP,     /* a run-time statement (or one whose keyword is substituted) */
+  LINE_DECL,   /* stream */
+  LINE_SETTING, /* device, connections: once each, not counted against --max-ops */
+  LINE_LET,
+  LINE_REPEAT,
+  LINE_END,
+} LineKind;
+
+/* A non-blank line of the file. Columns are byte offsets into it. */
+typedef struct
+{
+  gsize start;        /* offset of the line in the text */
+  guint32 lineno;
+  guint16 first;      /* offset of the first non-blank byte */
+  guint16 end;        /* offset past the statement, comment and blanks removed */
+  guint32 match;      /* LINE_REPEAT: index of its `end` */
+  guint8 kind;
+  guint8 empty_body;  /* LINE_REPEAT: no statement inside, only loops */
+  guint8 has_dollar;  /* a '$' before `end`: the statement may substitute */
+} Line;
+
+/* A `let` parameter or a -D define. */
+typedef struct
+{
+  char *value;
+  gsize line_index;   /* a `let` is visible to the lines after it */
+  guint32 lineno;     /* the `let` line; 0 for a -D */
+  guint32 let_lineno; /* a -D: the `let` line it overrode, or 0 */
+  gboolean from_define;
+  gboolean used;      /* a -D that no `let` overrides must be read somewhere */
+} Param;
+
+typedef struct
+{
+  GString *name;
+  gint64 value;
+  guint32 lineno;     /* the `repeat` line */
+  gboolean used;      /* read by a nested loop header (count pass) */
+} LoopVar;
+
+typedef struct
+{
+  char *s;            /* NUL-terminated, inside Parser.buf */
+  guint len;
+  guint col;
+} Token;
+
+/* A slot of Parser.names: a stream or event name of up to 8 bytes, packed
+ * into a word (names hold no NUL, so the word is the name), and its index.
+ * An empty slot's word is 0, which no name packs to. */
+typedef struct
+{
+  guint64 word;
+  guint32 index;
+  gboolean is_stream;
+} NameSlot;
+
+#define NAME_SLOTS 256
+
+typedef struct
+{
+  guint64 ops;
+  guint64 decls;
+  gboolean lower_bound; /* counting stopped early: the real count is larger */
+} Count;
+
+typedef struct
+{
+  const char *path;
+  const char *text;
+  gsize length;
+  guint64 max_ops;
+  Schedule *sched;
+  gsize ops_cap;
+
+  Line *lines;
+  gsize n_lines;
+  GHashTable *params;          /* name -> Param */
+  LoopVar vars[REPEAT_MAX_DEPTH];
+  guint depth;
+  gsize over_index;            /* count pass: the top-level line that crossed --max-ops */
+  gboolean over;
+  gboolean over_ops;           /* ops crossed it (else stream declarations) */
+
+  /* The line being worked on, after substitution and tokenization. */
+  gsize index;
+  guint32 lineno;
+  char buf[LINE_MAX_BYTES + 1];
+  guint16 cols[LINE_MAX_BYTES + 1]; /* the original column of each byte of buf */
+  gboolean identity;           /* no substitution: column = base_col + offset */
+  guint base_col;
+  guint len;
+  Token tokens[MAX_TOKENS];
+  guint n_tokens;
+  char name[LINE_MAX_BYTES + 1];
+
+  /* The text of the last kernel's time= and its list: a loop of identical
+   * kernels shares one list instead of adding one per op. */
+  char last_times[LINE_MAX_BYTES + 1];
+  guint32 last_times_index;
+  gboolean have_last_times;
+  /* Every time= text seen -> its list + 1: kernels launched again later
+   * (not back to back) share the list too, so that a schedule of millions
+   * of launches of a few kernels keeps a few lists. */
+  GHashTable *time_lists;
+
+  /* Streams and events named again and again (every op names its stream):
+   * a direct-mapped cache in front of Schedule's two hash tables, which cost
+   * a sixth of parsing (PERFORMANCE-LOG.md, sixteenth round). Names never change
+   * their index, so a slot is never stale; a name longer than 8 bytes goes to
+   * the tables every time. */
+  NameSlot names[NAME_SLOTS];
+} Parser;
+
+/* ---- Shared by the passes ---- */
+
+/* Sets a "FILE:LINE:COLUMN: ..." error at column `col` of the current line
+ * (p->lineno) and returns FALSE. */
+gboolean parser_fail (Parser *p, GError **error, ScheduleError code, guint col,
+                      const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/* Pass 1 (schedule_scan.c): the lines of the text, comments stripped, each
+ * `repeat` paired with its `end`. */
+gboolean parser_scan (Parser *p, GError **error);
+
+/* Substitution and parameters (schedule_subst.c). */
+/* Makes lines[index] the current line: substituted into p->buf and split
+ * into p->tokens. */
+gboolean parser_enter (Parser *p, gsize index, GError **error);
+/* The -D definitions, before the scan; a later one for a name wins. */
+gboolean parser_defines (Parser *p, const char *const *defines, GError **error);
+/* After the expansion: every -D was a `let` or was read. */
+gboolean parser_defines_used (Parser *p, const char *const *defines, GError **error);
+/* The `let` at lines[index]. */
+gboolean parser_let (Parser *p, gsize index, GError **error);
+/* Frees a Param (the params table's value destructor). */
+void parser_param_free (gpointer data);
+
+/* Pass 3 (schedule_statement.c): the statement on the current line, its
+ * tokens read, its op appended to the schedule. */
+gboolean parser_statement (Parser *p, GError **error);
+
+/* ---- Words and numbers: inline, as they are on the path of every token ---- */
+
+static inline gboolean
+is_blank (char c)
+{
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The end of the word at s: the first blank at or after s, or end. Words
+ * average a handful of bytes and lines a few dozen, so this is where
+ * tokenizing spends its time; it tests eight bytes at a time. Every blank is
+ * below 0x21, and in (x - 0x21 in each byte) & ~x & 0x80 in each byte the
+ * lowest flag is exactly the first byte below 0x21: bytes before it are
+ * 0x21 or more and lend no borrow upward, and a byte of 0x80 or more is
+ * never flagged (~x). That byte is a blank, or a control character that is
+ * part of the word, after which the search goes on. */
+static inline const char *
+word_end (const char *s, const char *end)
+{
+  const guint64 lows = G_GUINT64_CONSTANT (0x2121212121212121);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+  while (end - s >= 8)
+    {
+      guint64 x;
+      memcpy (&x, s, 8);
+      x = GUINT64_FROM_LE (x);
+      guint64 below = (x - lows) & ~x & highs;
+      if (below == 0)
+        {
+          s += 8;
+          continue;
+        }
+      s += __builtin_ctzll (below) / 8;
+      if (is_blank (*s))
+        return s;
+      s++;
+    }
+  while (s < end && !is_blank (*s))
+    s++;
+  return s;
+}
+
+static inline gboolean
+is_name_start (char c)
+{
+  return g_ascii_isalpha (c) || c == '_';
+}
+
+static inline gboolean
+is_name_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_';
+}
+
+/* Parameter and loop variable names: [A-Za-z_][A-Za-z0-9_]*. */
+static inline gboolean
+is_identifier (const char *s, gsize len)
+{
+  if (len == 0 || !is_name_start (s[0]))
+    return FALSE;
+  for (gsize i = 1; i < len; i++)
+    if (!is_name_char (s[i]))
+      return FALSE;
+  return TRUE;
+}
+
+/* A signed decimal integer, the whole string. */
+static inline gboolean
+parse_int64 (const char *s, gsize len, gint64 *value, gboolean *too_large)
+{
+  gboolean negative = FALSE;
+  guint64 magnitude = 0;
+  gsize i = 0;
+
+  *too_large = FALSE;
+  if (len > 0 && s[0] == '-')
+    {
+      negative = TRUE;
+      i = 1;
+    }
+  if (i == len)
+    return FALSE;
+  for (; i < len; i++)
+    {
+      if (!g_ascii_isdigit (s[i]))
+        return FALSE;
+      if (magnitude > (G_MAXUINT64 - 9) / 10)
+        *too_large = TRUE;
+      else
+        magnitude = magnitude * 10 + (guint) (s[i] - '0');
+    }
+  if (*too_large || magnitude > (negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64))
+    {
+      *too_large = TRUE;
+      return FALSE;
+    }
+  *value = negative ? (gint64) ((guint64) 0 - magnitude) : (gint64) magnitude;
+  return TRUE;
+}
+
+static inline guint
+parser_col (const Parser *p, const char *at)
+{
+  gsize offset = at - p->buf;
+  return p->identity ? p->base_col + (guint) offset : p->cols[offset];
+}
+
+#endif /* SCHEDULE_PARSER_H */

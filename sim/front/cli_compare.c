@@ -1,0 +1,138 @@
+/* cli_compare.c: `streamsim compare PREDICTED.csv MEASURED.csv`: per-op and makespan errors of a prediction. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "compare.h"
+#include "sim/formats/timeline.h"
+#include "sim/formats/units.h"
+
+#define DEFAULT_MAX_ERROR 10.0
+
+static double
+us (SimTime ns)
+{
+  return (double) ns / 1000.0;
+}
+
+static void
+print_source (const char *what, const Timeline *t)
+{
+  const char *keys[] = { "source", "device", "gpu" };
+  GString *meta = g_string_new (NULL);
+  for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *value = timeline_meta (t, keys[i]);
+      if (value != NULL)
+        g_string_append_printf (meta, "%s%s: %s", meta->len ? ", " : "", keys[i], value);
+    }
+  printf ("%-11s %s", what, timeline_path (t));
+  if (meta->len > 0)
+    printf (" (%s)", meta->str);
+  printf ("\n");
+  g_string_free (meta, TRUE);
+}
+
+static void
+print_ops (const Compare *cmp)
+{
+  printf ("%5s %5s %-10s %-7s %12s %12s %10s %12s %12s %10s\n", "op", "line", "stream",
+          "kind", "pred_start", "meas_start", "d_start", "pred_end", "meas_end", "d_end");
+  for (gsize i = 0; i < compare_n_ops (cmp); i++)
+    {
+      const CompareOp *op = compare_op (cmp, i);
+      printf ("%5u %5u %-10s %-7s %12.1f %12.1f %+10.1f %12.1f %12.1f %+10.1f\n", op->op,
+              op->line, op->stream != NULL ? op->stream : "", op->kind != NULL ? op->kind : "",
+              us (op->pred_start), us (op->meas_start), us (op->start_error), us (op->pred_end),
+              us (op->meas_end), us (op->end_error));
+    }
+  printf ("(times in us from the first API call; d_ = predicted - measured)\n\n");
+}
+
+static void
+print_summary (const Compare *cmp)
+{
+  char *pred = units_format_time (compare_predicted_makespan (cmp));
+  char *meas = units_format_time (compare_measured_makespan (cmp));
+  printf ("%-11s %" G_GSIZE_FORMAT "\n", "ops", compare_n_ops (cmp));
+  printf ("%-11s predicted %s, measured %s, error %+.2f%%\n", "makespan", pred, meas,
+          compare_makespan_error (cmp));
+  g_free (pred);
+  g_free (meas);
+  if (compare_n_ops (cmp) == 0)
+    return;
+  const CompareOp *worst = compare_op (cmp, compare_worst_end (cmp));
+  printf ("%-11s median %.2f%%, 90%% %.2f%%, max %.2f%% (op %u, line %u, %s) of the measured makespan\n",
+          "end error", compare_end_error (cmp, 0.5), compare_end_error (cmp, 0.9),
+          compare_end_error (cmp, 1.0), worst->op, worst->line, worst->kind);
+  printf ("%-11s median %.2f%%, 90%% %.2f%%, max %.2f%% of the measured makespan\n",
+          "start error", compare_start_error (cmp, 0.5), compare_start_error (cmp, 0.9),
+          compare_start_error (cmp, 1.0));
+}
+
+int
+cli_compare_main (int argc, char **argv)
+{
+  double max_error = DEFAULT_MAX_ERROR;
+  gboolean ops = FALSE;
+  GOptionEntry entries[] = {
+    { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
+      "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
+    { "ops", 0, 0, G_OPTION_ARG_NONE, &ops, "Print every op's start and end, both ways", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("PREDICTED.csv MEASURED.csv");
+  g_option_context_set_summary (context,
+    "Compares two timeline CSVs of the same schedule op by op (matched by op and\n"
+    "line; each op's kind and stream must agree, or the files are of different\n"
+    "schedules): per-op start and end errors and the makespan error, predicted\n"
+    "minus measured, as percentages of the measured makespan (- reads one of them\n"
+    "from standard input). Exit status: 0 within --max-error, 1 over it, 2 bad\n"
+    "input, 3 a file that cannot be read.");
+  g_option_context_add_main_entries (context, entries, NULL);
+
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return cli_report_error (error);
+  if (argc != 3)
+    {
+      cli_error ("streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
+                 "(see streamsim compare --help)");
+      return CLI_EXIT_INPUT;
+    }
+  if (strcmp (argv[1], "-") == 0 && strcmp (argv[2], "-") == 0)
+    {
+      cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
+      return CLI_EXIT_INPUT;
+    }
+  if (!(max_error >= 0) || isinf (max_error))
+    {
+      cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
+      return CLI_EXIT_INPUT;
+    }
+
+  g_autoptr (Timeline) predicted = timeline_read (argv[1], &error);
+  if (predicted == NULL)
+    return cli_report_error (error);
+  g_autoptr (Timeline) measured = timeline_read (argv[2], &error);
+  if (measured == NULL)
+    return cli_report_error (error);
+  g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);
+  if (cmp == NULL)
+    {
+      cli_error ("streamsim: %s", error->message);
+      return CLI_EXIT_INPUT;
+    }
+
+  if (ops)
+    print_ops (cmp);
+  print_source ("predicted", predicted);
+  print_source ("measured", measured);
+  print_summary (cmp);
+
+  double err = compare_makespan_error (cmp);
+  gboolean over = fabs (err) > max_error;
+  printf ("%-11s makespan error %.2f%% %s %.2f%% (--max-error)\n", "verdict", fabs (err),
+          over ? ">" : "<=", max_error);
+  return over ? CLI_EXIT_NO : CLI_EXIT_OK;
+}

@@ -1,0 +1,66 @@
+/* cli_devices.c: `streamsim devices`: the profiles on the search path and their main parameters. */
+#include <stdio.h>
+#include "cli.h"
+#include "sim/formats/profile_file.h"
+
+int
+cli_devices_main (int argc, char **argv)
+{
+  gboolean paths = FALSE;
+  GOptionEntry entries[] = {
+    { "paths", 'p', 0, G_OPTION_ARG_NONE, &paths, "Also print the folders searched", NULL },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("- list device profiles");
+  g_option_context_set_summary (context,
+                                "Lists the device profiles that --device NAME finds, with the numbers\n"
+                                "that matter most for overlap: copy engines, hardware queues\n"
+                                "(connections, default/max) and when a stream is assigned to one\n"
+                                "(assign: \"create\", round-robin in creation order; \"submit\",\n"
+                                "each time it submits with nothing in flight, as on the H100 and\n"
+                                "H200), SMs, the concurrent-kernel limit, and pinned link bandwidth\n"
+                                "each way. Profiles are searched in $STREAMSIM_PROFILE_PATH\n"
+                                "(':'-separated), then the built-in folder.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      cli_error ("streamsim devices: %s (see --help)", error->message);
+      return CLI_EXIT_INPUT;
+    }
+  if (argc > 1)
+    {
+      cli_error ("streamsim devices: unexpected argument '%s'; devices takes no "
+                 "arguments (see --help)",
+                 argv[1]);
+      return CLI_EXIT_INPUT;
+    }
+  if (paths)
+    {
+      const char *const *dirs = profile_search_path ();
+      for (guint i = 0; dirs[i] != NULL; i++)
+        printf ("# searched: %s\n", dirs[i]);
+    }
+  g_auto (GStrv) names = profile_list ();
+  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s  %s\n", "name", "CEs", "conns", "assign", "SMs",
+          "kconc", "h2d GB/s", "d2h GB/s", "description");
+  int status = CLI_EXIT_OK;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      GpuProfile p = { 0 };
+      g_autoptr (GError) perr = NULL;
+      if (!profile_load (names[i], &p, &perr))
+        {
+          cli_error ("streamsim devices: %s", perr->message);
+          status = CLI_EXIT_INPUT;
+          continue;
+        }
+      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f  %s\n", names[i], p.copy_engines,
+              p.default_connections, p.max_connections, p.assign_on_submit ? "submit" : "create",
+              p.sm_count, p.max_concurrent_kernels,
+              p.h2d_pinned.bandwidth / 1e9, p.d2h_pinned.bandwidth / 1e9,
+              p.description != NULL ? p.description : "");
+      gpu_profile_clear (&p);
+    }
+  return status;
+}
