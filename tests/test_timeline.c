@@ -6,7 +6,6 @@
 #include <glib/gstdio.h>
 #include "sim/formats/output_file.h"
 #include "sim/formats/timeline_writer.h"
-#include "sim/formats/write_behind.h"
 #include "support/temp_dir.h"
 
 #define HEADER "op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause"
@@ -565,57 +564,6 @@ test_sync_only_to_replace (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
-/* The page cache behind a large output: its windows' bookkeeping, on a keep
- * of 64 KiB and a window of 16 KiB with 4 KiB writes (the writers use 128 and
- * 32 MiB). Expected by hand: nothing before the writes pass 64 KiB plus a
- * window; the first call, at 68 KiB, only starts writeback of [0, 68 KiB);
- * then every 16 KiB, writeback from the last call on, and everything that is
- * both older than the last 64 KiB and sent at an earlier call handed back.
- * The last call is at 68 + 11 * 16 = 244 KiB. Whether the kernel really drops
- * the pages is its business (on tmpfs it does not); the bytes must be intact
- * either way. */
-static void
-test_write_behind (Fixture *f, gconstpointer data)
-{
-  (void) data;
-  char *path = g_build_filename (f->dir, "big.csv", NULL);
-  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  g_assert_cmpint (fd, >=, 0);
-  WriteBehind behind = { 64 * 1024, 16 * 1024, 0, 0 };
-  char piece[4096];
-  GString *all = g_string_new (NULL);
-  for (guint i = 0; i < 64; i++)
-    {
-      memset (piece, 'a' + (char) (i % 26), sizeof piece);
-      g_assert_cmpint (write (fd, piece, sizeof piece), ==, (gssize) sizeof piece);
-      g_string_append_len (all, piece, sizeof piece);
-      guint64 written = (guint64) (i + 1) * sizeof piece;
-      write_behind_advance (&behind, fd, written);
-      if (written == 64 * 1024)
-        g_assert_cmpuint (behind.started, ==, 0);
-      if (written == 68 * 1024)
-        {
-          g_assert_cmpuint (behind.started, ==, 68 * 1024);
-          g_assert_cmpuint (behind.released, ==, 0);
-        }
-      if (written == 84 * 1024)
-        g_assert_cmpuint (behind.released, ==, 20 * 1024);
-    }
-  g_assert_cmpint (close (fd), ==, 0);
-  g_assert_cmpuint (behind.started, ==, 244 * 1024);
-  g_assert_cmpuint (behind.released, ==, 180 * 1024);
-
-  char *text = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (path, &text, &length, NULL));
-  g_assert_cmpuint (length, ==, all->len);
-  g_assert_true (memcmp (text, all->str, length) == 0);
-  g_free (text);
-  g_string_free (all, TRUE);
-  g_remove (path);
-  g_free (path);
-}
-
 /* A folder that does not exist: the writer fails at once, with an I/O
  * error, and creates nothing. */
 static void
@@ -657,7 +605,6 @@ main (int argc, char **argv)
   ADD ("/timeline/abort", test_abort);
   ADD ("/timeline/write-fails", test_write_fails);
   ADD ("/timeline/sync-only-to-replace", test_sync_only_to_replace);
-  ADD ("/timeline/write-behind", test_write_behind);
 #undef ADD
   return g_test_run ();
 }

@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "output_file.h"
-#include "write_behind.h"
 
 gboolean
 output_file_is_special (const char *path)
@@ -45,17 +44,12 @@ output_file_open_special (const char *path, GError **error)
   return fd;
 }
 
-/* `behind`, where not NULL, hands back the page cache behind a large
- * temporary file (write_behind.h); the writes then go a window at a time. */
 static gboolean
-write_all (int fd, const char *path, const char *data, gsize length, WriteBehind *behind,
-           GError **error)
+write_all (int fd, const char *path, const char *data, gsize length, GError **error)
 {
-  guint64 written = 0;
   while (length > 0)
     {
-      gsize piece = behind != NULL ? MIN (length, (gsize) behind->window) : length;
-      gssize n = write (fd, data, piece);
+      gssize n = write (fd, data, length);
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
@@ -67,9 +61,6 @@ write_all (int fd, const char *path, const char *data, gsize length, WriteBehind
         }
       data += n;
       length -= (gsize) n;
-      written += (guint64) n;
-      if (behind != NULL)
-        write_behind_advance (behind, fd, written);
     }
   return TRUE;
 }
@@ -89,7 +80,7 @@ write_in_place (const char *path, const char *data, gsize length, GError **error
   int fd = output_file_open_special (path, error);
   if (fd < 0)
     return FALSE;
-  gboolean ok = write_all (fd, path, data, length, NULL, error);
+  gboolean ok = write_all (fd, path, data, length, error);
   close (fd);
   return ok;
 }
@@ -114,9 +105,7 @@ output_file_set_contents (const char *path, const char *data, gsize length, GErr
       g_free (tmp);
       return FALSE;
     }
-  WriteBehind behind;
-  write_behind_init (&behind);
-  gboolean ok = write_all (fd, path, data, length, &behind, error);
+  gboolean ok = write_all (fd, path, data, length, error);
   if (ok && output_file_needs_sync (path) && fsync (fd) != 0)
     {
       int saved = errno;

@@ -10,7 +10,6 @@
 #include "timeline_private.h"
 #include "output_file.h"
 #include "sim/core/str_append.h"
-#include "write_behind.h"
 
 struct TimelineWriter
 {
@@ -21,7 +20,6 @@ struct TimelineWriter
   GString *row;   /* rows formatted and not yet written */
   gsize chunk;    /* rows are written once this many bytes have gathered */
   guint64 written; /* bytes written so far */
-  WriteBehind behind; /* for the temporary file */
 };
 
 /* The bytes that end a plain field: its NUL, and those that make RFC 4180
@@ -108,15 +106,7 @@ writer_flush (TimelineWriter *writer, GError **error)
 {
   gboolean ok = writer->row->len == 0 || writer_put (writer, writer->row->str, writer->row->len, error);
   writer->written += writer->row->len;
-  /* What stdio holds goes to the kernel first, so that the windows handed
-   * back are whole. */
-  if (ok && writer->tmp_path != NULL && write_behind_due (&writer->behind, writer->written))
-    {
-      if (fflush (writer->out) == 0)
-        write_behind_advance (&writer->behind, fileno (writer->out), writer->written);
-      else
-        ok = writer_fail (writer, error);
-    }
+  /* Option: writeback and page-cache release behind outputs over 128 MiB; 0% at 10^6 ops (111 MB, never reached). */
   writer->chunk = CLAMP (writer->written / 256, WRITER_CHUNK_MIN, WRITER_CHUNK_MAX);
   g_string_truncate (writer->row, 0);
   return ok;
@@ -133,7 +123,6 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
   TimelineWriter *writer = g_new0 (TimelineWriter, 1);
   writer->row = g_string_sized_new (WRITER_CHUNK_MIN + 4096);
   writer->chunk = WRITER_CHUNK_MIN;
-  write_behind_init (&writer->behind);
   if (strcmp (path, "-") == 0)
     writer->out = stdout;
   else if (output_file_is_special (path))
