@@ -58,9 +58,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include "eng_internal.h"
+#include "eng_sm.h"
 
-/* Resources, in the order of their arrays in sim->sm_use. */
+/* Resources, in the order of their arrays in sms->use. */
 enum
 {
   ENG_SM_THREADS,
@@ -202,49 +202,50 @@ lanes_from_bits (guint32 bits)
 /* ---- The SMs ---- */
 
 static inline float *
-use_of (const EngSim *sim, guint resource)
+use_of (const EngSms *sms, guint resource)
 {
-  return sim->sm_use + (gsize) resource * sim->sm_pad;
+  return sms->use + (gsize) resource * sms->pad;
 }
 
 void
-eng_sm_init (EngSim *sim)
+eng_sm_init (EngSms *sms, const GpuProfile *p)
 {
-  const GpuProfile *p = &sim->profile;
-  sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
-  sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
+  memset (sms, 0, sizeof *sms);
+  sms->profile = p;
+  sms->pad = (p->sm_count + LANES - 1) / LANES * LANES;
+  sms->words = (p->sm_count + 63) / 64;
+  sms->use = g_new0 (float, ENG_SM_RESOURCES * sms->pad);
   /* the lanes past the last SM hold every block slot: no room, ever */
-  for (guint s = p->sm_count; s < sim->sm_pad; s++)
-    use_of (sim, ENG_SM_BLOCKS)[s] = (float) p->max_blocks_per_sm;
-  sim->sm_room = g_new0 (float, sim->sm_pad);
-  sim->sm_chunks = g_new (guint16, sim->sm_pad / LANES);
-  for (guint i = 0; i < sim->sm_pad / LANES; i++)
-    sim->sm_chunks[i] = (guint16) (i * LANES);
-  sim->sm_mask = g_new0 (guint64, sim->sm_words);
-  sim->sm_order = g_new0 (guint32, p->sm_count);
+  for (guint s = p->sm_count; s < sms->pad; s++)
+    use_of (sms, ENG_SM_BLOCKS)[s] = (float) p->max_blocks_per_sm;
+  sms->room = g_new0 (float, sms->pad);
+  sms->chunks = g_new (guint16, sms->pad / LANES);
+  for (guint i = 0; i < sms->pad / LANES; i++)
+    sms->chunks[i] = (guint16) (i * LANES);
+  sms->mask = g_new0 (guint64, sms->words);
+  sms->order = g_new0 (guint32, p->sm_count);
 }
 
 void
-eng_sm_load (EngSim *sim, const EngSm *per_sm)
+eng_sm_load (EngSms *sms, const EngSm *per_sm)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
+  for (guint s = 0; s < sms->profile->sm_count; s++)
     {
-      use_of (sim, ENG_SM_THREADS)[s] = (float) per_sm[s].threads;
-      use_of (sim, ENG_SM_BLOCKS)[s] = (float) per_sm[s].blocks;
-      use_of (sim, ENG_SM_SMEM)[s] = (float) per_sm[s].smem;
-      use_of (sim, ENG_SM_REGS)[s] = (float) per_sm[s].regs;
+      use_of (sms, ENG_SM_THREADS)[s] = (float) per_sm[s].threads;
+      use_of (sms, ENG_SM_BLOCKS)[s] = (float) per_sm[s].blocks;
+      use_of (sms, ENG_SM_SMEM)[s] = (float) per_sm[s].smem;
+      use_of (sms, ENG_SM_REGS)[s] = (float) per_sm[s].regs;
     }
 }
 
 void
-eng_sm_read (const EngSim *sim, EngSm *per_sm)
+eng_sm_read (const EngSms *sms, EngSm *per_sm)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
-    per_sm[s] = (EngSm) { (guint32) use_of (sim, ENG_SM_THREADS)[s],
-                          (guint32) use_of (sim, ENG_SM_BLOCKS)[s],
-                          (guint32) use_of (sim, ENG_SM_SMEM)[s],
-                          (guint32) use_of (sim, ENG_SM_REGS)[s] };
+  for (guint s = 0; s < sms->profile->sm_count; s++)
+    per_sm[s] = (EngSm) { (guint32) use_of (sms, ENG_SM_THREADS)[s],
+                          (guint32) use_of (sms, ENG_SM_BLOCKS)[s],
+                          (guint32) use_of (sms, ENG_SM_SMEM)[s],
+                          (guint32) use_of (sms, ENG_SM_REGS)[s] };
 }
 
 void
@@ -274,10 +275,10 @@ typedef struct
 
 /* sign -1: to take blocks away */
 static inline SmAdder
-adder_new (EngSim *sim, const EngSmNeed *need, float sign)
+adder_new (EngSms *sms, const EngSmNeed *need, float sign)
 {
-  return (SmAdder) { use_of (sim, ENG_SM_THREADS), use_of (sim, ENG_SM_BLOCKS),
-                     use_of (sim, ENG_SM_SMEM), use_of (sim, ENG_SM_REGS),
+  return (SmAdder) { use_of (sms, ENG_SM_THREADS), use_of (sms, ENG_SM_BLOCKS),
+                     use_of (sms, ENG_SM_SMEM), use_of (sms, ENG_SM_REGS),
                      sign * need->threads, sign, sign * need->smem, sign * need->regs };
 }
 
@@ -295,9 +296,9 @@ adder_add (const SmAdder *a, guint c, Lanes count)
  * later need not visit its chunks again (h200 sim -4%, twelfth round); its
  * chunks stay listed, for eng_sm_place's `within`. */
 void
-eng_sm_give_back (EngSim *sim, EngPlacement *pl, const EngSmNeed *need)
+eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need)
 {
-  const SmAdder a = adder_new (sim, need, -1);
+  const SmAdder a = adder_new (sms, need, -1);
   float *count = pl->count;
   Mask below = { 0 }; /* an SM with fewer than no blocks */
   for (guint32 i = 0; i < pl->n_chunks; i++)
@@ -336,19 +337,19 @@ mask_copy (guint64 *dest, const guint64 *src, guint words)
 }
 
 static EngPlacement *
-placement_new (EngSim *sim)
+placement_new (EngSms *sms)
 {
-  EngPlacement *pl = sim->free_placements;
-  gsize words = sim->sm_words;
+  EngPlacement *pl = sms->free_placements;
+  gsize words = sms->words;
   if (pl != NULL)
-    sim->free_placements = pl->next_free;
+    sms->free_placements = pl->next_free;
   else
     {
       /* all the same size, so that they can be recycled; counts 0 */
       pl = g_malloc0 (sizeof (EngPlacement) + words * sizeof (guint64)
-                      + sim->sm_pad * sizeof (float) + sim->sm_pad / LANES * sizeof (guint16));
+                      + sms->pad * sizeof (float) + sms->pad / LANES * sizeof (guint16));
       pl->count = (float *) (pl->most_mask + words);
-      pl->chunks = (guint16 *) (pl->count + sim->sm_pad);
+      pl->chunks = (guint16 *) (pl->count + sms->pad);
     }
   pl->blocks = pl->most = pl->n_chunks = 0;
   mask_clear (pl->most_mask, (guint) words);
@@ -356,59 +357,58 @@ placement_new (EngSim *sim)
 }
 
 void
-eng_sm_placement_free (EngSim *sim, EngPlacement *pl)
+eng_sm_placement_free (EngSms *sms, EngPlacement *pl)
 {
   /* its counts back to 0, unless it has none (given back, or empty) */
   if (pl->blocks != 0)
     for (guint32 i = 0; i < pl->n_chunks; i++)
       lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
-  pl->next_free = sim->free_placements;
-  sim->free_placements = pl;
+  pl->next_free = sms->free_placements;
+  sms->free_placements = pl;
 }
 
 void
-eng_sm_free (EngSim *sim)
+eng_sm_free (EngSms *sms)
 {
-  while (sim->free_placements != NULL)
+  while (sms->free_placements != NULL)
     {
-      EngPlacement *pl = sim->free_placements;
-      sim->free_placements = pl->next_free;
+      EngPlacement *pl = sms->free_placements;
+      sms->free_placements = pl->next_free;
       g_free (pl);
     }
-  g_free (sim->sm_use);
-  g_free (sim->sm_room);
-  g_free (sim->sm_chunks);
-  g_free (sim->sm_mask);
-  g_free (sim->sm_order);
+  g_free (sms->use);
+  g_free (sms->room);
+  g_free (sms->chunks);
+  g_free (sms->mask);
+  g_free (sms->order);
 }
 
 /* Sets pl->most_mask from pl->count: the SMs with pl->most blocks. */
 static void
-placement_mark_most (const EngSim *sim, EngPlacement *pl)
+placement_mark_most (const EngSms *sms, EngPlacement *pl)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
+  for (guint s = 0; s < sms->profile->sm_count; s++)
     if ((guint32) pl->count[s] == pl->most)
       pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
 }
 
 /* ---- The block scheduler ---- */
 
-/* The block scheduler as first written, one block at a time (commit
- * 579d2f1's place_blocks): each block goes to the next SM from sm_next with
- * room, until `want` are placed or a whole turn of SMs has none. The
- * reference that eng_sm_place() must equal; used in reference mode
- * (eng_sim_set_reference) and by tests/test_sm.c. */
-static EngPlacement *
-place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
+/* The block scheduler in plain C, one block at a time: each block goes to
+ * the next SM from `next` with room, until `want` are placed or a whole turn
+ * of SMs has none. The reference that eng_sm_place() must equal; used in
+ * reference mode (eng_sim_set_reference) and by tests/test_sm.c. */
+EngPlacement *
+eng_sm_place_one_by_one (EngSms *sms, const EngSmNeed *sm_need, guint32 want)
 {
   const GpuBlockFootprint *need = &sm_need->fp;
-  const GpuProfile *p = &sim->profile;
+  const GpuProfile *p = sms->profile;
   guint n_sms = p->sm_count;
-  float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
-  EngPlacement *pl = placement_new (sim);
+  float *t = use_of (sms, ENG_SM_THREADS), *b = use_of (sms, ENG_SM_BLOCKS);
+  float *m = use_of (sms, ENG_SM_SMEM), *r = use_of (sms, ENG_SM_REGS);
+  EngPlacement *pl = placement_new (sms);
   guint misses = 0; /* SMs in a row that had no room */
-  guint sm = sim->sm_next;
+  guint sm = sms->next;
   while (pl->blocks < want && misses < n_sms)
     {
       if ((guint64) b[sm] < p->max_blocks_per_sm
@@ -423,7 +423,7 @@ place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
           pl->count[sm]++;
           pl->blocks++;
           misses = 0;
-          sim->sm_next = (sm + 1) % n_sms;
+          sms->next = (sm + 1) % n_sms;
         }
       else
         misses++;
@@ -431,13 +431,13 @@ place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
     }
   if (pl->blocks == 0)
     {
-      eng_sm_placement_free (sim, pl);
+      eng_sm_placement_free (sms, pl);
       return NULL;
     }
   for (guint s = 0; s < n_sms; s++)
     pl->most = MAX (pl->most, (guint32) pl->count[s]);
-  placement_mark_most (sim, pl);
-  for (guint c = 0; c < sim->sm_pad; c += LANES)
+  placement_mark_most (sms, pl);
+  for (guint c = 0; c < sms->pad; c += LANES)
     if (lanes_bits (lanes_load (pl->count + c) != 0) != 0)
       pl->chunks[pl->n_chunks++] = (guint16) c;
   return pl;
@@ -499,24 +499,22 @@ take_chunk (const SmAdder *add, EngPlacement *pl, guint c, Lanes count, guint32 
 }
 
 EngPlacement *
-eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
+eng_sm_place (EngSms *sms, const EngSmNeed *need, guint32 want,
               const EngPlacement *within)
 {
   if (want == 0)
     return NULL;
-  if (sim->reference)
-    return place_blocks (sim, need, want);
 
-  float *room = sim->sm_room;
+  float *room = sms->room;
   /* the chunks looked at; every pass below visits these and no others */
-  const guint16 *chunks = within != NULL ? within->chunks : sim->sm_chunks;
-  guint n = within != NULL ? within->n_chunks : sim->sm_pad / LANES;
+  const guint16 *chunks = within != NULL ? within->chunks : sms->chunks;
+  guint n = within != NULL ? within->n_chunks : sms->pad / LANES;
 
   /* the rooms, their sum and largest */
-  const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
+  const float *t = use_of (sms, ENG_SM_THREADS), *b = use_of (sms, ENG_SM_BLOCKS);
+  const float *m = use_of (sms, ENG_SM_SMEM), *r = use_of (sms, ENG_SM_REGS);
   /* free + 1/2 = (limit + 1/2) - use, for lanes_quotient */
-  const GpuProfile *p = &sim->profile;
+  const GpuProfile *p = sms->profile;
   Lanes half_t = lanes_splat ((float) p->max_threads_per_sm + 0.5f);
   Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
   Lanes half_m = lanes_splat ((float) p->smem_per_sm + 0.5f);
@@ -544,8 +542,8 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
   /* When every SM is filled, each gets its room, and the SMs with the
    * largest room are the placement's `most`. Otherwise (below) each gets
    * min(room, k - 1) blocks, and one more where `extra` has its bit. */
-  EngPlacement *pl = placement_new (sim);
-  const SmAdder add = adder_new (sim, need, 1);
+  EngPlacement *pl = placement_new (sms);
+  const SmAdder add = adder_new (sms, need, 1);
   guint32 n_got = 0;
   guint last;
   if (want >= total)
@@ -560,7 +558,7 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
         }
       pl->blocks = total;
       pl->most = most;
-      last = eng_sm_mask_last (sim, pl->most_mask, sim->sm_next);
+      last = eng_sm_mask_last (sms, pl->most_mask, sms->next);
     }
   else
     {
@@ -589,16 +587,16 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
         }
       /* The SMs with room for k, in scan order: the first want - placed of
        * them get the extra block; the last of those gets the last block. */
-      guint64 *extra = sim->sm_mask;
-      mask_clear (extra, sim->sm_words);
+      guint64 *extra = sms->mask;
+      mask_clear (extra, sms->words);
       for (guint i = 0; i < n; i++)
         {
           guint c = chunks[i];
           guint32 bits = lanes_bits (lanes_load (room + c) >= lanes_splat ((float) k));
           extra[c / 64] |= (guint64) bits << (c % 64);
         }
-      last = mask_keep_first (extra, sim->sm_words, sim->sm_next, want - placed);
-      mask_copy (pl->most_mask, extra, sim->sm_words);
+      last = mask_keep_first (extra, sms->words, sms->next, want - placed);
+      mask_copy (pl->most_mask, extra, sms->words);
       Lanes cap = lanes_splat ((float) (k - 1));
       for (guint i = 0; i < n; i++)
         {
@@ -611,6 +609,6 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
       pl->most = k;
     }
   pl->n_chunks = n_got;
-  sim->sm_next = eng_sm_after (sim, last);
+  sms->next = eng_sm_after (sms, last);
   return pl;
 }

@@ -1,6 +1,7 @@
 /* prediction.c: one `predict` run, from schedule file to timeline rows and summary. */
 #include <string.h>
 #include "prediction.h"
+#include "cause_text.h"
 #include "sim/formats/profile_file.h"
 #include "spans.h"
 #include "sim/core/str_append.h"
@@ -133,7 +134,7 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
   g_string_truncate (scratch, 0);
-  eng_sim_append_cause (p->sim, index, scratch);
+  cause_text_append (p->sim, index, scratch);
   row->cause = scratch->str;
 }
 
