@@ -25,13 +25,12 @@
  * The lanes hold single-precision floats, although every value is a whole
  * number: x86's baseline (SSE2) has no vector division, 32-bit
  * multiplication, minimum or maximum of integers, and converting to floats
- * and back for each of them cost more than the arithmetic (PERFORMANCE-LOG.md,
- * eighth round). Every value is exact: use, limits, rooms and counts are
- * whole numbers of at most 2^20 (profile_keys.c's ranges), sums of rooms at
- * most 1024 SMs x 64 blocks, all below 2^24, where floats hold every whole
- * number and add, subtract and multiply them exactly; the rooms' quotients
- * come from a multiplication by the divisor's reciprocal that is exact
- * after truncation (lanes_quotient).
+ * and back for each of them costs more than the arithmetic. Every value is
+ * exact: use, limits, rooms and counts are whole numbers of at most 2^20
+ * (profile_keys.c's ranges), sums of rooms at most 1024 SMs x 64 blocks, all
+ * below 2^24, where floats hold every whole number and add, subtract and
+ * multiply them exactly; the rooms' quotients are exact after truncation
+ * (lanes_quotient).
  *
  * Which SMs get the extra block is a bit mask, cut to its first bits in
  * scan order. A placement is one count per SM, plus the list of chunks
@@ -42,18 +41,17 @@
  * group of blocks just left are worth looking at. On the H200's 132 SMs
  * (33 chunks) a group's end looks at about a third of them that way.
  *
- * History: until the fifth round the state was kept per run of neighbouring
- * SMs in one state (a bit per SM where a run begins), and placements were
- * segments of SMs with one count. That made the work per run instead of per
- * SM, but every step was a loop over runs whose length depends on the data,
- * and the mispredicted exits of those loops cost more than doing every SM
- * of the K20 (13 SMs: four chunks) without a branch: a placement took 860
- * instructions and a give-back 400, and the simulation ran 15 to 20% slower
- * than it does now (PERFORMANCE-LOG.md, fifth round). Wider vectors (eight
- * lanes, or an AVX2 copy of these functions chosen at run time) gave nothing
- * or less: GCC lowers generic 8-lane vectors to SSE2 through the stack.
+ * Rejected: runs of neighbouring SMs in one state (a bit per SM where a run
+ * begins), placements as segments of SMs with one count. The work is per
+ * run instead of per SM, but every step is a loop over runs whose length
+ * depends on the data, and the mispredicted exits of those loops cost more
+ * than doing every SM of the K20 (13 SMs: four chunks) without a branch: the
+ * simulation ran 15 to 20% slower. Wider vectors (eight lanes, or an AVX2
+ * copy of these functions chosen at run time) gave nothing or less: GCC
+ * lowers generic 8-lane vectors to SSE2 through the stack.
  *
- * tests/test_sm.c checks all of this against the block-by-block scan. */
+ * eng_sm_place_one_by_one is the same placement in plain C, a block at a
+ * time; tests/test_sm.c checks the two agree. */
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -135,25 +133,22 @@ lanes_trunc (Lanes v)
 }
 
 /* floor(a / b) for whole 0 <= a < 2^22 and b >= 1, before truncation,
- * from `half` = a + 1/2 and `inv` = 1 / b as floats: half x inv.
+ * from `half` = a + 1/2 and b as floats: half / b.
  *
  * Why it truncates to floor(a / b): write a = n b + r, 0 <= r < b. Then
- * half / b = n + (r + 1/2) / b lies at least 1/(2b) inside (n, n + 1).
- * Rounding 1 / b and the product each err by at most 2^-24 relatively, so
- * the result is off by less than (a + 1/2) / b x 2^-23 (and a hair), which
- * is below 1/(2b) whenever a + 1/2 < 2^22. So it stays inside (n, n + 1)
- * and truncates to n. Every a here is at most 2^20 (profile_keys.c's
- * ranges), and a + 1/2 is exact in a float below 2^23. Truncation is
- * monotonic, so the least of several such quotients, truncated once, is
- * the least of their floors.
- *
- * Until the twelfth round this was a division, a / b: exact too, but three
- * divisions per chunk were what the rooms' loop waited on (h200 sim 3 to 4%
- * faster without them, tenth round). */
+ * half / b = n + (r + 1/2) / b lies at least 1/(2b) inside (n, n + 1), and
+ * the division, correctly rounded, errs by at most 2^-24 relatively: less
+ * than 1/(2b) whenever a + 1/2 < 2^22. So it stays inside (n, n + 1) and
+ * truncates to n. Every a here is at most 2^20 (profile_keys.c's ranges),
+ * and a + 1/2 is exact in a float below 2^23. Truncation is monotonic, so
+ * the least of several such quotients, truncated once, is the least of
+ * their floors.
+ * Option: a multiplication by 1 / b, exact by the same argument with a
+ * little less room; measured no faster end to end (streamsim-bench). */
 static inline Lanes
-lanes_quotient (Lanes half, Lanes inv)
+lanes_quotient (Lanes half, Lanes b)
 {
-  return half * inv;
+  return half / b;
 }
 
 static inline guint32
@@ -255,9 +250,9 @@ eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need)
   need->threads = (float) fp->threads;
   need->smem = (float) fp->smem;
   need->regs = (float) fp->regs;
-  need->inv_threads = 1.0f / (float) MAX (fp->threads, 1);
-  need->inv_smem = 1.0f / (float) MAX (fp->smem, 1);
-  need->inv_regs = 1.0f / (float) MAX (fp->regs, 1);
+  need->div_threads = (float) MAX (fp->threads, 1);
+  need->div_smem = (float) MAX (fp->smem, 1);
+  need->div_regs = (float) MAX (fp->regs, 1);
   /* a resource the block does not use sets no limit (the quotients are
    * never negative, so a floor of 0 changes nothing) */
   need->smem_none = fp->smem == 0 ? G_MAXFLOAT : 0;
@@ -292,9 +287,9 @@ adder_add (const SmAdder *a, guint c, Lanes count)
   lanes_store (a->r + c, lanes_load (a->r + c) + count * a->per_r);
 }
 
-/* The counts go back to 0 in the same pass, so that freeing the placement
- * later need not visit its chunks again (h200 sim -4%, twelfth round); its
- * chunks stay listed, for eng_sm_place's `within`. */
+/* Option: the placement's counts set to 0 in this same pass, so that
+ * freeing it need not visit its chunks again; measured no faster end to
+ * end (streamsim-bench). */
 void
 eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need)
 {
@@ -305,35 +300,26 @@ eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need)
     {
       guint c = pl->chunks[i];
       adder_add (&a, c, lanes_load (count + c));
-      lanes_store (count + c, lanes_splat (0));
       below |= lanes_load (a.b + c) < 0;
     }
   g_assert (lanes_bits (below) == 0); /* no more given back than held */
-  pl->blocks = 0;
 }
 
 /* ---- Placements ---- */
 
-/* Clears and copies masks of SMs. Fewer than 64 SMs (one word) is the
- * common case, and a call to memset or memcpy for one word cost more than
- * the store (k20 sim -3%, ninth round): placements clear and copy masks at
- * every dispatch. */
+/* Clears and copies masks of SMs.
+ * Option: a plain store for one word (fewer than 64 SMs) instead of the
+ * library call; measured under 1% end to end (streamsim-bench). */
 static inline void
 mask_clear (guint64 *mask, guint words)
 {
-  if (words == 1)
-    mask[0] = 0;
-  else
-    memset (mask, 0, words * sizeof (guint64));
+  memset (mask, 0, words * sizeof (guint64));
 }
 
 static inline void
 mask_copy (guint64 *dest, const guint64 *src, guint words)
 {
-  if (words == 1)
-    dest[0] = src[0];
-  else
-    memcpy (dest, src, words * sizeof (guint64));
+  memcpy (dest, src, words * sizeof (guint64));
 }
 
 static EngPlacement *
@@ -359,10 +345,9 @@ placement_new (EngSms *sms)
 void
 eng_sm_placement_free (EngSms *sms, EngPlacement *pl)
 {
-  /* its counts back to 0, unless it has none (given back, or empty) */
-  if (pl->blocks != 0)
-    for (guint32 i = 0; i < pl->n_chunks; i++)
-      lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
+  /* its counts back to 0, for its next use */
+  for (guint32 i = 0; i < pl->n_chunks; i++)
+    lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
   pl->next_free = sms->free_placements;
   sms->free_placements = pl;
 }
@@ -519,17 +504,17 @@ eng_sm_place (EngSms *sms, const EngSmNeed *need, guint32 want,
   Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
   Lanes half_m = lanes_splat ((float) p->smem_per_sm + 0.5f);
   Lanes half_r = lanes_splat ((float) p->regs_per_sm + 0.5f);
-  Lanes inv_t = lanes_splat (need->inv_threads);
-  Lanes inv_m = lanes_splat (need->inv_smem), no_smem = lanes_splat (need->smem_none);
-  Lanes inv_r = lanes_splat (need->inv_regs), no_regs = lanes_splat (need->regs_none);
+  Lanes div_t = lanes_splat (need->div_threads);
+  Lanes div_m = lanes_splat (need->div_smem), no_smem = lanes_splat (need->smem_none);
+  Lanes div_r = lanes_splat (need->div_regs), no_regs = lanes_splat (need->regs_none);
   Lanes sum = lanes_splat (0), largest = lanes_splat (0);
   for (guint i = 0; i < n; i++)
     {
       guint c = chunks[i];
       Lanes x = lanes_min (limit_b - lanes_load (b + c),
-                           lanes_quotient (half_t - lanes_load (t + c), inv_t));
-      x = lanes_min (x, lanes_max (lanes_quotient (half_m - lanes_load (m + c), inv_m), no_smem));
-      x = lanes_min (x, lanes_max (lanes_quotient (half_r - lanes_load (r + c), inv_r), no_regs));
+                           lanes_quotient (half_t - lanes_load (t + c), div_t));
+      x = lanes_min (x, lanes_max (lanes_quotient (half_m - lanes_load (m + c), div_m), no_smem));
+      x = lanes_min (x, lanes_max (lanes_quotient (half_r - lanes_load (r + c), div_r), no_regs));
       x = lanes_trunc (x);
       lanes_store (room + c, x);
       sum += x;
