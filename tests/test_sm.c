@@ -1,10 +1,11 @@
 /* test_sm.c: the kernel engine's shortcuts against its reference: per-SM placement and batched group ends.
  *
  * eng_sm_place() computes the block scheduler's round robin a dispatch at a
- * time, and eng_kernel.c runs a kernel's pure group ends in batches
- * (eng_kernel.c, pure_batch, says why). Both must give exactly what the block-by-block
- * scan and one event per group end give. These tests drive the placement
- * directly (eng_sm.h), and compare whole
+ * time, and eng_kernel.c runs a kernel's pure group ends in batches, so that
+ * a kernel of 100,000 blocks costs about as much as one of a few waves
+ * (eng_kernel.c). Both must give exactly what the block-by-block scan and
+ * one event per group end give. These tests drive the placement directly
+ * (eng_sm.h), and compare whole
  * runs with the engine's reference mode (eng_sim_set_reference), on random
  * SM states and random schedules from tests/support/schedule_gen. Every
  * comparison is exact; a failure prints its seed. */

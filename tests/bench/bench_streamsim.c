@@ -85,7 +85,7 @@ reset_peak (void)
 }
 
 /* Page faults this process has taken so far. On a VM each first touch of a
- * page costs 1.5 to 2.5 us (PERFORMANCE-LOG.md, fifteenth round), and unlike the
+ * page costs 1.5 to 2.5 us (measured on the VMs this ran on), and unlike the
  * clock the count repeats from run to run, so it shows what a change to
  * memory use buys before the clock can. */
 static gint64
@@ -197,9 +197,9 @@ run_once (const Bench *b, const GpuProfile *profile, guint64 ops, const char *cs
  * could reuse pages an earlier one faulted in, or not, depending on where
  * glibc's heap happened to put things: at 2 x 10^5 ops, two runs in twelve
  * parsed with almost no page fault (0 or 5 against 4,400; 0.033 s against
- * 0.042 s), and a change to the simulation's memory, which moved the heap's
- * layout, took those runs away, so that the fastest parse looked 25% slower
- * (PERFORMANCE-LOG.md, twentieth round). */
+ * 0.042 s), and any change that moves the heap's layout can add or remove
+ * such runs, so that the fastest parse looks 25% slower or faster with no
+ * change to parsing. */
 static void
 give_back_memory (void)
 {
