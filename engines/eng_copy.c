@@ -203,41 +203,52 @@ take_next (EngSim *sim, Engine *engine)
   return eng_fifo_pop (sim, ready, ENG_LINK_READY);
 }
 
-static void try_start_step (EngSim *sim, guint32 slot, guint32 unused, SimTime now);
+static void try_start_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
-/* Starts the next ready copy if the engine has no direct copy; after the
- * op behind it in its queue has had its turn (eng_op_accepted), the rates
- * are brought up to date and, if a staged copy started, the next may start
- * beside it (try_start_step). */
+/* Starts ready copies while the engine has no direct copy (a staged copy
+ * that starts leaves room for the next). After each, once the op behind it
+ * in its queue has had its turn (eng_op_accepted), the rates are brought up
+ * to date: in a step of its own when that turn posted any. */
 static void
 try_start (EngSim *sim, guint slot, SimTime now)
 {
   Engine *engine = &sim->copy->engine[slot];
-  if (engine->direct.op != ENG_NONE)
-    return;
-  guint32 op = take_next (sim, engine);
-  if (op == ENG_NONE)
-    return;
-  const SchedOp *sop = eng_sop (sim, op);
-  Lane *lane = lane_of (engine, sop);
-  /* one host thread: a staged copy holds it until the copy ends, so a
-   * second one cannot be ready before the first has left its lane */
-  g_assert (lane->op == ENG_NONE);
-  lane->op = op;
-  gboolean waited = now > eng_live (sim, op)->submitted;
-  lane->left = (double) gpu_profile_copy_time (&sim->profile, &sop->u.copy);
-  lane->rate = 1.0;
-  lane->since = now;
-  eng_op_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, engine->last);
-  schedule_end (sim, lane, now);
-  eng_op_accepted (sim, op, now);
-  eng_agenda_post (&sim->agenda, try_start_step, slot, TRUE);
+  while (engine->direct.op == ENG_NONE)
+    {
+      guint32 op = take_next (sim, engine);
+      if (op == ENG_NONE)
+        return;
+      const SchedOp *sop = eng_sop (sim, op);
+      Lane *lane = lane_of (engine, sop);
+      /* one host thread: a staged copy holds it until the copy ends, so a
+       * second one cannot be ready before the first has left its lane */
+      g_assert (lane->op == ENG_NONE);
+      lane->op = op;
+      gboolean waited = now > eng_live (sim, op)->submitted;
+      lane->left = (double) gpu_profile_copy_time (&sim->profile, &sop->u.copy);
+      lane->rate = 1.0;
+      lane->since = now;
+      eng_op_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, engine->last);
+      schedule_end (sim, lane, now);
+      gsize posted = eng_posted (sim);
+      eng_op_accepted (sim, op, now);
+      if (eng_posted (sim) != posted)
+        {
+          eng_post (sim, try_start_step, slot, TRUE);
+          return;
+        }
+      if (slot != COPY_SLOT_D2D)
+        update_rates (sim, now);
+    }
 }
 
 /* With `rates`, after a copy started on the engine: the rates first. */
 static void
-try_start_step (EngSim *sim, guint32 slot, guint32 rates, SimTime now)
+try_start_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
+  (void) queue;
+  EngSim *sim = arg;
+  guint32 slot = ENG_STEP_A (tag), rates = ENG_STEP_B (tag);
   if (rates && slot != COPY_SLOT_D2D)
     update_rates (sim, now);
   try_start (sim, slot, now);
@@ -261,7 +272,7 @@ copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
     update_rates (sim, now);
   eng_op_finished (sim, op, now);
   /* after the op's signal has been heard */
-  eng_agenda_post (&sim->agenda, try_start_step, slot, FALSE);
+  eng_post (sim, try_start_step, slot, FALSE);
 }
 
 static void

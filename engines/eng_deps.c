@@ -18,7 +18,7 @@
  * op's engine, and its cause names the event.
  *
  * An op's dependents hear of its completion one at a time, each in a step
- * of its own (eng_agenda.h): what a dependent that becomes ready sets off
+ * of its own (sim_queue_post): what a dependent that becomes ready sets off
  * (its engine starting it, ...) is settled before the next hears. */
 #include "eng_deps.h"
 #include "eng_fermi.h"
@@ -274,12 +274,12 @@ eng_deps_issue (EngSim *sim, guint32 op)
  * flight and in the cache. The chain's order is kept, so dependents hear in
  * the same order. */
 static gboolean
-signal_from (EngSim *sim, guint32 op, guint32 e, gboolean compute_only, EngStepFunc again)
+signal_from (EngSim *sim, guint32 op, guint32 e, gboolean compute_only, SimEventFunc again)
 {
   EngDeps *d = sim->deps;
   SimTime when = compute_only ? sim->results[op].end : eng_fermi_signal_time (sim, op);
   gboolean deferred = !compute_only && when > sim->results[op].end;
-  guint32 posted = sim->agenda.len;
+  gsize posted = eng_posted (sim);
   while (e != ENG_NONE)
     {
       guint32 next = d->edges[e].next;
@@ -299,26 +299,28 @@ signal_from (EngSim *sim, guint32 op, guint32 e, gboolean compute_only, EngStepF
           l->first_edge = ENG_NONE;
         }
       e = next;
-      if (e != ENG_NONE && sim->agenda.len != posted)
-        eng_agenda_post (&sim->agenda, again, op, e);
-      if (sim->agenda.len != posted)
+      if (e != ENG_NONE && eng_posted (sim) != posted)
+        eng_post (sim, again, op, e);
+      if (eng_posted (sim) != posted)
         return TRUE;
     }
   return FALSE;
 }
 
 static void
-signal_step (EngSim *sim, guint32 op, guint32 e, SimTime now)
+signal_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
+  (void) queue;
   (void) now;
-  signal_from (sim, op, e, FALSE, signal_step);
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), FALSE, signal_step);
 }
 
 static void
-kernels_step (EngSim *sim, guint32 op, guint32 e, SimTime now)
+kernels_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
+  (void) queue;
   (void) now;
-  signal_from (sim, op, e, TRUE, kernels_step);
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), TRUE, kernels_step);
 }
 
 gboolean

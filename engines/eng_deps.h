@@ -14,7 +14,7 @@ void eng_deps_issue (EngSim *sim, guint32 op);
 /* Tells `op`'s dependents that it completed: at its end, with compute_only
  * kernels only (a Fermi kernel whose signal is held: eng_fermi.c), else all
  * of them at its signal time, in the order the dependencies were made. A
- * dependent that becomes ready goes on in a step (eng_agenda.h), and the
+ * dependent that becomes ready goes on in a step (eng_post), and the
  * ones after it hear in a step after that: TRUE when steps were posted, so
  * that what the caller does once every dependent has heard is posted after
  * them. */

@@ -96,8 +96,10 @@ eng_fermi_issue (EngSim *sim, guint32 op)
 
 /* Releases run `run` from member `m` down: signals m, and goes on with the
  * member before it in a step after m's dependents have heard. */
+static void release_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
+
 static void
-release_step (EngSim *sim, guint32 run_index, guint32 m, SimTime now)
+release_from (EngSim *sim, guint32 run_index, guint32 m, SimTime now)
 {
   const Run *run = run_of (sim, run_index);
   for (;; m--)
@@ -106,7 +108,7 @@ release_step (EngSim *sim, guint32 run_index, guint32 m, SimTime now)
         {
           eng_op_signal (sim, m, now);
           if (m > run->first)
-            eng_agenda_post (&sim->agenda, release_step, run_index, m - 1);
+            eng_post (sim, release_step, run_index, m - 1);
           return;
         }
       if (m == run->first)
@@ -114,11 +116,17 @@ release_step (EngSim *sim, guint32 run_index, guint32 m, SimTime now)
     }
 }
 
+static void
+release_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  release_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), now);
+}
+
 /* After a member's end has reached the kernels. */
 static void
-member_done_step (EngSim *sim, guint32 op, guint32 unused, SimTime now)
+member_done (EngSim *sim, guint32 op, SimTime now)
 {
-  (void) unused;
   guint32 index = sim->ops[op].run;
   Run *run = run_of (sim, index);
   g_assert (run->unfinished > 0);
@@ -128,7 +136,14 @@ member_done_step (EngSim *sim, guint32 op, guint32 unused, SimTime now)
   run->released_by = op;
   run->released = TRUE;
   run->release_time = now;
-  release_step (sim, index, run->last, now);
+  release_from (sim, index, run->last, now);
+}
+
+static void
+member_done_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  member_done (arg, ENG_STEP_A (tag), now);
 }
 
 gboolean
@@ -137,9 +152,9 @@ eng_fermi_finished (EngSim *sim, guint32 op, SimTime now)
   if (sim->ops[op].run == ENG_NONE)
     return FALSE;
   if (eng_deps_signal (sim, op, TRUE))
-    eng_agenda_post (&sim->agenda, member_done_step, op, 0);
+    eng_post (sim, member_done_step, op, 0);
   else
-    member_done_step (sim, op, 0, now);
+    member_done (sim, op, now);
   return TRUE;
 }
 

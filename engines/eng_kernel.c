@@ -43,7 +43,7 @@
  *
  * When a kernel ends, the kernels waiting for admission get the place it
  * left first, one at a time, each with what its admission sets off in its
- * queue settled before the next (eng_agenda.h); then the dispatch list gets
+ * queue settled before the next (eng_post); then the dispatch list gets
  * the SMs, and then the kernel's end is signaled (eng_op_finished). */
 #include <string.h>
 #include "eng_engine.h"
@@ -405,24 +405,28 @@ kernel_submit (EngSim *sim, guint32 op, SimTime now)
 /* ---- Ends of groups ---- */
 
 /* After a kernel's last group ended: the kernels waiting for admission get
- * the place first, one a step, each after what the one before set off;
- * then the dispatch list gets the SMs the group left, and the kernel's end
- * is signaled. */
+ * the place first, each after what the one before set off (in a step of
+ * its own when that posted any); then the dispatch list gets the SMs the
+ * group left, and the kernel's end is signaled. */
+static void kernel_end_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
+
 static void
-kernel_end_step (EngSim *sim, guint32 unused_a, guint32 unused_b, SimTime now)
+kernel_end (EngSim *sim, SimTime now)
 {
-  (void) unused_a;
-  (void) unused_b;
   EngKernels *kn = sim->kernel;
-  if (kn->admit_list != ENG_NONE && kn->running < sim->profile.max_concurrent_kernels)
+  while (kn->admit_list != ENG_NONE && kn->running < sim->profile.max_concurrent_kernels)
     {
       guint32 next = kn->admit_list;
       EngLive *l = eng_live (sim, next);
       kn->admit_list = l->next_ready;
       l->next_ready = ENG_NONE;
+      gsize posted = eng_posted (sim);
       admit (sim, next, now);
-      eng_agenda_post (&sim->agenda, kernel_end_step, 0, 0);
-      return;
+      if (eng_posted (sim) != posted)
+        {
+          eng_post (sim, kernel_end_step, 0, 0);
+          return;
+        }
     }
   EngPlacement *freed = (EngPlacement *) kn->ending;
   guint32 op = kn->ending_op;
@@ -430,6 +434,14 @@ kernel_end_step (EngSim *sim, guint32 unused_a, guint32 unused_b, SimTime now)
   kn->ending = NULL;
   eng_sm_placement_free (&kn->sms, freed);
   eng_op_finished (sim, op, now);
+}
+
+static void
+kernel_end_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  (void) tag;
+  kernel_end (arg, now);
 }
 
 /* The first group of kernel `slot` ends: its blocks leave their SMs, which
@@ -461,7 +473,7 @@ group_end (EngSim *sim, guint32 slot, SimTime now)
   kn->ending_op = k->op;
   slot_release (kn, slot);
   kn->running--;
-  kernel_end_step (sim, 0, 0, now);
+  kernel_end (sim, now);
 }
 
 /* `next` after one turn of the ring: each group ends and its kernel fills

@@ -19,7 +19,7 @@
  * The parts of the model report each step here and never call one another:
  * what a step makes possible for another part (a queue to pump, a dependent
  * to wake, the host to resume) is posted as a step of its own
- * (eng_agenda.h) and runs once the current one has returned.
+ * (eng_post, sim_queue_post) and runs once the current one has returned.
  *
  * What an op waited for (its result's cause) is settled here too, as it
  * starts: the latest of reaching the device, its dependencies, reaching the
@@ -182,10 +182,10 @@ ready_check (EngSim *sim, guint32 op, SimTime now)
 }
 
 static void
-ready_step (EngSim *sim, guint32 op, guint32 unused, SimTime now)
+ready_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
-  (void) unused;
-  ready_check (sim, op, now);
+  (void) queue;
+  ready_check (arg, ENG_STEP_A (tag), now);
 }
 
 void
@@ -194,7 +194,7 @@ eng_op_deps_met (EngSim *sim, guint32 op)
   const EngOp *o = &sim->ops[op];
   /* Not arrived yet: its arrival checks; started: a marker resolved. */
   if ((o->flags & ENG_OP_ARRIVED) && !(o->flags & ENG_OP_STARTED))
-    eng_agenda_post (&sim->agenda, ready_step, op, 0);
+    eng_post (sim, ready_step, op, 0);
 }
 
 /* Hands the head of connection `owner`'s `qclass` queue to its engine if it
@@ -222,16 +222,17 @@ pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now)
 }
 
 static void
-pump_step (EngSim *sim, guint32 owner, guint32 qclass, SimTime now)
+pump_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
-  pump (sim, owner, (EngQueueClass) qclass, now);
+  (void) queue;
+  pump (arg, ENG_STEP_A (tag), (EngQueueClass) ENG_STEP_B (tag), now);
 }
 
 void
 eng_op_accepted (EngSim *sim, guint32 op, SimTime now)
 {
   if (eng_connection_pop (sim, op, now) != ENG_NONE)
-    eng_agenda_post (&sim->agenda, pump_step, eng_connection_queue_owner (sim, op),
+    eng_post (sim, pump_step, eng_connection_queue_owner (sim, op),
                      sim->ops[op].qclass);
 }
 
@@ -313,9 +314,11 @@ marker_finished (EngSim *sim, guint32 op)
 }
 
 static void
-kernel_done_step (EngSim *sim, guint32 op, guint32 unused, SimTime now)
+kernel_done_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
-  (void) unused;
+  (void) queue;
+  EngSim *sim = arg;
+  guint32 op = ENG_STEP_A (tag);
   if (eng_connection_kernel_done (sim, op))
     pump (sim, (guint) sim->results[op].conn, ENG_Q_COMPUTE, now);
 }
@@ -339,16 +342,22 @@ eng_op_finished (EngSim *sim, guint32 op, SimTime now)
   /* After the signal's steps: a kernel held back behind this one in its
    * connection may go. */
   if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
-    eng_agenda_post (&sim->agenda, kernel_done_step, op, 0);
+    eng_post (sim, kernel_done_step, op, 0);
 }
 
 /* After its dependents have heard: the host, and the op's slot. */
 static void
-signaled_step (EngSim *sim, guint32 op, guint32 unused, SimTime now)
+signaled (EngSim *sim, guint32 op, SimTime now)
 {
-  (void) unused;
   eng_host_op_signaled (sim, op, now);
   eng_live_release (sim, op);
+}
+
+static void
+signaled_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  signaled (arg, ENG_STEP_A (tag), now);
 }
 
 /* Every caller has posted nothing before it in its step, so what is done
@@ -359,7 +368,7 @@ eng_op_signal (EngSim *sim, guint32 op, SimTime now)
 {
   sim->ops[op].flags |= ENG_OP_SIGNALED;
   if (eng_deps_signal (sim, op, FALSE))
-    eng_agenda_post (&sim->agenda, signaled_step, op, 0);
+    eng_post (sim, signaled_step, op, 0);
   else
-    signaled_step (sim, op, 0, now);
+    signaled (sim, op, now);
 }

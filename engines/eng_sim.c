@@ -49,15 +49,6 @@ eng_queue_name (guint queue)
   return queue_names[queue];
 }
 
-/* After every event: the work it left for the same instant. */
-static void
-after_event (SimQueue *queue, gpointer arg)
-{
-  EngSim *sim = arg;
-  if (sim->agenda.len > 0)
-    eng_agenda_drain (sim, &sim->agenda, sim_queue_now (queue));
-}
-
 EngSim *
 eng_sim_new (const GpuProfile *profile, const Schedule *sched, guint connections,
              GError **error)
@@ -83,7 +74,6 @@ eng_sim_new (const GpuProfile *profile, const Schedule *sched, guint connections
   sim->free_live = ENG_NONE; /* the slots come as the host issues (eng_live.c) */
   sim->list_time = g_array_new (FALSE, FALSE, sizeof (SimTime));
   sim->events = sim_queue_new ();
-  sim_queue_set_after_event (sim->events, after_event, sim);
 
   eng_connection_init (sim, connections);
   eng_deps_init (sim);
@@ -128,7 +118,6 @@ eng_sim_free (EngSim *sim)
   eng_deps_free (sim);
   eng_connection_free (sim);
   eng_live_free (sim);
-  eng_agenda_clear (&sim->agenda);
   sim_queue_free (sim->events);
   if (sim->list_time != NULL)
     g_array_free (sim->list_time, TRUE);

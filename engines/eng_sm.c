@@ -207,6 +207,7 @@ eng_sm_init (EngSms *sms, const GpuProfile *p)
 {
   memset (sms, 0, sizeof *sms);
   sms->profile = p;
+  sms->sm_count = p->sm_count;
   sms->pad = (p->sm_count + LANES - 1) / LANES * LANES;
   sms->words = (p->sm_count + 63) / 64;
   sms->use = g_new0 (float, ENG_SM_RESOURCES * sms->pad);

@@ -50,6 +50,7 @@ struct EngPlacement
 typedef struct
 {
   const GpuProfile *profile;
+  guint sm_count;       /* the profile's, at hand for the hot paths */
   float *use;           /* what the SMs hold, per resource (eng_sm.c: ENG_SM_THREADS.. x pad),
                            whole numbers kept as floats (eng_sm.c says why) */
   guint pad;            /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
@@ -131,7 +132,7 @@ static inline guint
 eng_sm_after (const EngSms *sms, guint s)
 {
   guint next = s + 1;
-  return next & -(guint) (next < sms->profile->sm_count); /* no branch: 0 past the last */
+  return next & -(guint) (next < sms->sm_count); /* no branch: 0 past the last */
 }
 
 /* `next` after the SMs of `pl` are filled again, exactly, from `start`:

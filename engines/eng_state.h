@@ -9,7 +9,6 @@
 #define ENG_STATE_H
 
 #include "eng_sim.h"
-#include "eng_agenda.h"
 #include "sim/core/sim_queue.h"
 
 #define ENG_NONE G_MAXUINT32
@@ -91,7 +90,6 @@ struct EngSim
   const Schedule *sched;
   const SchedOp *sops;    /* schedule_ops (sched) */
   SimQueue *events;
-  EngAgenda agenda;       /* work left at the current instant (eng_agenda.c) */
   gsize n_ops;
   EngOp *ops;
   EngOpResult *results;
@@ -127,6 +125,26 @@ static inline EngLive *
 eng_live (const EngSim *sim, guint32 op)
 {
   return &sim->live[sim->ops[op].live];
+}
+
+/* Posts `step` to run at this instant, once the current event or step has
+ * returned (sim_queue_post), with two numbers for it: ENG_STEP_A (tag) and
+ * ENG_STEP_B (tag) read them back. */
+static inline void
+eng_post (EngSim *sim, SimEventFunc step, guint32 a, guint32 b)
+{
+  sim_queue_post (sim->events, step, sim, (guint64) b << 32 | a);
+}
+
+#define ENG_STEP_A(tag) ((guint32) (tag))
+#define ENG_STEP_B(tag) ((guint32) ((tag) >> 32))
+
+/* How many steps are posted and waiting: compared before and after a call,
+ * whether the call posted any. */
+static inline gsize
+eng_posted (const EngSim *sim)
+{
+  return sim_queue_steps (sim->events);
 }
 
 /* The op's end is the latest simulated time so far, if it is later. */

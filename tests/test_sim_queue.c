@@ -280,28 +280,37 @@ test_sources (void)
   sim_queue_free (queue);
 }
 
-/* The after-event function runs once after each event, heap, timer or
- * source alike, and sees the event's work done: events a (1), timer t (2)
- * and b (2): "a.t.b." */
+/* Steps run after the event or step that posted them, depth first: event
+ * a (at 1) posts x then y; x posts z. Then b (at 1, scheduled before any
+ * step) and c (at 1, scheduled by y: after b, since steps take no sequence
+ * number but c takes the next) run: "axzybc". */
 static void
-after_dot (SimQueue *queue, gpointer arg)
+step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
-  (void) queue;
-  g_string_append_c (((Log *) arg)->order, '.');
+  log_event (queue, now, arg, tag);
+  g_assert_cmpint (now, ==, 1);
+  if (tag == 'a')
+    {
+      sim_queue_post (queue, step_event, arg, 'x');
+      sim_queue_post (queue, step_event, arg, 'y');
+      g_assert_cmpuint (sim_queue_steps (queue), ==, 2);
+    }
+  else if (tag == 'x')
+    sim_queue_post (queue, step_event, arg, 'z');
+  else if (tag == 'y')
+    sim_queue_schedule (queue, now, log_event, arg, 'c');
 }
 
 static void
-test_after_event (void)
+test_steps (void)
 {
   SimQueue *queue = sim_queue_new ();
   Log log = { g_string_new (NULL), { 0 }, { 0 }, { 0 }, 0, 0 };
-  SimTimer *t = sim_queue_timer_new (queue, log_event, &log);
-  sim_queue_set_after_event (queue, after_dot, &log);
-  sim_queue_schedule (queue, 1, log_event, &log, 'a');
-  sim_queue_timer_set (t, 2, 't');
-  sim_queue_schedule (queue, 2, log_event, &log, 'b');
-  g_assert_cmpuint (sim_queue_run (queue), ==, 3);
-  g_assert_cmpstr (log.order->str, ==, "a.t.b.");
+  sim_queue_schedule (queue, 1, step_event, &log, 'a');
+  sim_queue_schedule (queue, 1, step_event, &log, 'b');
+  g_assert_cmpuint (sim_queue_run (queue), ==, 3); /* events a, b and c: steps are no events */
+  g_assert_cmpstr (log.order->str, ==, "axzybc");
+  g_assert_cmpuint (sim_queue_steps (queue), ==, 0);
   g_string_free (log.order, TRUE);
   sim_queue_free (queue);
 }
@@ -312,7 +321,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sim-queue/source-ties", test_source_ties);
   g_test_add_func ("/sim-queue/sources", test_sources);
-  g_test_add_func ("/sim-queue/after-event", test_after_event);
+  g_test_add_func ("/sim-queue/steps", test_steps);
   g_test_add_func ("/sim-queue/take-seq", test_take_seq);
   g_test_add_func ("/sim-queue/timers", test_timers);
   g_test_add_func ("/sim-queue/timer-peek", test_timer_peek);

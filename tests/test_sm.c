@@ -456,6 +456,7 @@ test_mask_last_one_word (void)
       p.sm_count = g_rand_int_range (r, 1, 65);
       EngSms sms = { 0 };
       sms.profile = &p;
+      sms.sm_count = p.sm_count;
       sms.words = 1;
       guint64 all = p.sm_count == 64 ? ~(guint64) 0 : ((guint64) 1 << p.sm_count) - 1;
       guint64 mask = ((guint64) g_rand_int (r) << 32 | g_rand_int (r)) & all;

@@ -1,4 +1,4 @@
-/* sim_queue.c: the discrete-event core: a binary heap of events keyed on (time, sequence), a heap of ordered sources, and a few timers. */
+/* sim_queue.c: the discrete-event core: a binary heap of events keyed on (time, sequence), a heap of ordered sources, a few timers, and the steps left for the current instant. */
 #include "sim_queue.h"
 
 typedef struct
@@ -53,8 +53,9 @@ struct SimQueue
   guint n_sources, sources_cap;
   GPtrArray *all_sources; /* every source made, freed with the queue */
 
-  SimAfterFunc after_func;
-  gpointer after_arg;
+  /* steps (sim_queue_post), a stack: the next to run is the last */
+  SimEvent *steps;
+  gsize n_steps, steps_cap;
 
   /* timers (sim_queue_timer_new), and the pending one that fires first */
   SimTimer timers[SIM_QUEUE_MAX_TIMERS];
@@ -79,6 +80,7 @@ sim_queue_free (SimQueue *queue)
     return;
   g_free (queue->heap);
   g_free (queue->sources);
+  g_free (queue->steps);
   g_ptr_array_unref (queue->all_sources);
   g_free (queue);
 }
@@ -156,12 +158,52 @@ sim_queue_pending (const SimQueue *queue)
   return queue->len;
 }
 
+/* ---- Steps ---- */
+
 void
-sim_queue_set_after_event (SimQueue *queue, SimAfterFunc func, gpointer arg)
+sim_queue_post (SimQueue *queue, SimEventFunc func, gpointer arg, guint64 tag)
 {
-  g_return_if_fail (queue != NULL);
-  queue->after_func = func;
-  queue->after_arg = arg;
+  if (queue->n_steps == queue->steps_cap)
+    {
+      queue->steps_cap = MAX (queue->steps_cap * 2, 64);
+      queue->steps = g_renew (SimEvent, queue->steps, queue->steps_cap);
+    }
+  queue->steps[queue->n_steps++] = (SimEvent) { queue->now, 0, func, arg, tag };
+}
+
+gsize
+sim_queue_steps (const SimQueue *queue)
+{
+  return queue->n_steps;
+}
+
+/* Steps [from, n_steps) were posted in this order by one event or step:
+ * reversed, the first posted is the next to run. */
+static inline void
+steps_reverse_from (SimQueue *queue, gsize from)
+{
+  SimEvent *lo = queue->steps + from, *hi = queue->steps + queue->n_steps;
+  while (hi - lo > 1)
+    {
+      SimEvent t = *lo;
+      *lo++ = *--hi;
+      *hi = t;
+    }
+}
+
+/* Runs the steps the event just run left, and those they post, until none
+ * is left. */
+static void
+run_steps (SimQueue *queue)
+{
+  steps_reverse_from (queue, 0);
+  while (queue->n_steps > 0)
+    {
+      SimEvent step = queue->steps[--queue->n_steps];
+      gsize mark = queue->n_steps;
+      step.func (queue, queue->now, step.arg, step.tag);
+      steps_reverse_from (queue, mark);
+    }
 }
 
 guint64
@@ -197,9 +239,9 @@ source_put (SimQueue *queue, guint i, SimSourceKey key)
   key.source->pos = i;
 }
 
-/* Moves the entry at i up or down to its place. */
+/* Moves the entry at i up to its place. */
 static void
-sources_fix (SimQueue *queue, guint i)
+sources_up (SimQueue *queue, guint i)
 {
   SimSourceKey key = queue->sources[i];
   while (i > 0 && source_before (&key, &queue->sources[(i - 1) / 2]))
@@ -207,6 +249,14 @@ sources_fix (SimQueue *queue, guint i)
       source_put (queue, i, queue->sources[(i - 1) / 2]);
       i = (i - 1) / 2;
     }
+  source_put (queue, i, key);
+}
+
+/* Moves the entry at i down to its place. */
+static void
+sources_down (SimQueue *queue, guint i)
+{
+  SimSourceKey key = queue->sources[i];
   for (;;)
     {
       guint c = 2 * i + 1;
@@ -227,22 +277,23 @@ sim_queue_source_next (SimSource *source, SimTime when, guint64 seq)
 {
   g_return_if_fail (source != NULL);
   SimQueue *queue = source->queue;
+  guint i = source->pos;
   if (when == SIM_TIME_NEVER)
     {
-      guint i = source->pos;
       if (i == NO_POS)
         return;
       source->pos = NO_POS;
       if (i != --queue->n_sources)
         {
           source_put (queue, i, queue->sources[queue->n_sources]);
-          sources_fix (queue, i);
+          sources_down (queue, i);
+          sources_up (queue, i);
         }
       return;
     }
   /* Like sim_queue_schedule: an event in the past is a model bug. */
   g_assert (when >= queue->now);
-  guint i = source->pos;
+  SimSourceKey key = { when, seq, source };
   if (i == NO_POS)
     {
       if (queue->n_sources == queue->sources_cap)
@@ -251,9 +302,16 @@ sim_queue_source_next (SimSource *source, SimTime when, guint64 seq)
           queue->sources = g_renew (SimSourceKey, queue->sources, queue->sources_cap);
         }
       i = queue->n_sources++;
+      source_put (queue, i, key);
+      sources_up (queue, i);
+      return;
     }
-  source_put (queue, i, (SimSourceKey) { when, seq, source });
-  sources_fix (queue, i);
+  gboolean later = source_before (&queue->sources[i], &key);
+  source_put (queue, i, key);
+  if (later)
+    sources_down (queue, i);
+  else
+    sources_up (queue, i);
 }
 
 gboolean
@@ -403,8 +461,8 @@ sim_queue_run (SimQueue *queue)
         }
       else
         break;
-      if (queue->after_func != NULL)
-        queue->after_func (queue, queue->after_arg);
+      if (queue->n_steps > 0)
+        run_steps (queue);
       count++;
     }
   return count;

@@ -8,9 +8,9 @@
  * Besides plain events the queue holds two kinds of event a model keeps
  * itself, both ordered with the rest by the same (time, sequence) key:
  * ordered sources (many events of a regular shape, handed over one at a time)
- * and timers (an event pending at most once). And a model may ask to be
- * called after every event (sim_queue_set_after_event), to finish at the same
- * instant the work that event started, as Redis's ae.c calls beforesleep. */
+ * and timers (an event pending at most once). And it holds steps: work an
+ * event leaves for the same instant, run once that event has returned, as
+ * Redis's ae.c runs beforesleep (sim_queue_post). */
 #ifndef SIM_QUEUE_H
 #define SIM_QUEUE_H
 
@@ -40,9 +40,19 @@ guint64 sim_queue_run (SimQueue *queue);
 /* Plain events waiting to run (sources' events and timers not counted). */
 gsize sim_queue_pending (const SimQueue *queue);
 
-/* Called after every event, once it has returned. */
-typedef void (*SimAfterFunc) (SimQueue *queue, gpointer arg);
-void sim_queue_set_after_event (SimQueue *queue, SimAfterFunc func, gpointer arg);
+/* ---- Steps ----
+ *
+ * A step is work at the current instant that an event (or a step) leaves
+ * for after it returns, instead of calling it: func(queue, now, arg, tag)
+ * runs once the caller is done, before any later event, so that no part of
+ * a model runs while another is half-way through a change. The steps a step
+ * posts run next, in the order posted, before the steps posted earlier by
+ * others: depth first, the order the same calls made directly would have
+ * had. Steps take no sequence number. */
+void sim_queue_post (SimQueue *queue, SimEventFunc func, gpointer arg, guint64 tag);
+/* How many steps wait: a caller compares it before and after a call to
+ * learn whether the call posted any. */
+gsize sim_queue_steps (const SimQueue *queue);
 
 /* Takes `n` consecutive sequence numbers, as n calls to sim_queue_schedule()
  * would; returns the first. */
