@@ -66,9 +66,11 @@ print_region_line (const char *what, const Compare *cmp, gsize index)
       return;
     }
   const CompareRegion *r = compare_region (cmp, index);
-  printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %.3f ms, "
-          "measured %.3f ms)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r),
-          us (r->pred) / 1000.0, us (r->meas) / 1000.0);
+  g_autofree char *pred = units_format_time (r->pred);
+  g_autofree char *meas = units_format_time (r->meas);
+  printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %s, "
+          "measured %s)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r), pred,
+          meas);
 }
 
 static void
