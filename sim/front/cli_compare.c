@@ -131,8 +131,9 @@ cli_compare_main (int argc, char **argv)
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
     { "ops", 0, 0, G_OPTION_ARG_NONE, &ops, "Print every op's start and end, both ways", NULL },
     { "regions", 0, 0, G_OPTION_ARG_NONE, &regions,
-      "Print every region (from one synchronization to the next, and each interval the "
-      "program timed with cudaEventElapsedTime) with its error, and their median and worst", NULL },
+      "Print every region (from one synchronization, a sync or a blocking copy to the host, "
+      "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
+      "error, and their median and worst", NULL },
     { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
       "With --regions, also the worst region measured at least MS milliseconds long "
       "(default 0.5)", "MS" },
@@ -145,10 +146,11 @@ cli_compare_main (int argc, char **argv)
     "schedules): per-op start and end errors and the makespan error, predicted\n"
     "minus measured, as percentages of the measured makespan (- reads one of them\n"
     "from standard input). With --regions, the intervals that end where the host\n"
-    "waited for the GPU (a sync or a blocking copy), and those the program timed\n"
-    "between two event records (label=elapsed_from_opN, as streamsim-validate\n"
-    "--record writes it), as percentages of their measured length. Exit status:\n"
-    "0 within --max-error, 1 over it, 2 bad input, 3 a file that cannot be read.");
+    "waited for the GPU (a sync or a blocking copy to the host), and those the\n"
+    "program timed between two event records (label=elapsed_from_opN, as\n"
+    "streamsim-validate --record writes it), as percentages of their measured\n"
+    "length. Exit status: 0 within --max-error, 1 over it, 2 bad input, 3 a file\n"
+    "that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_autoptr (GError) error = NULL;

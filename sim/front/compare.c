@@ -82,6 +82,7 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
         .line = p->line,
         .stream = m->stream,
         .kind = m->kind,
+        .engine = m->engine,
         .label = m->label != NULL && m->label[0] != '\0' ? m->label : NULL,
         .pred_start = p->start,
         .pred_end = p->end,
@@ -248,7 +249,8 @@ add_region (Compare *cmp, CompareRegionKind kind, const CompareOp *from, const C
 static gboolean
 is_sync_point (const CompareOp *op)
 {
-  return strcmp (op->kind, "sync") == 0 || strcmp (op->kind, "memcpy") == 0;
+  return strcmp (op->kind, "sync") == 0
+         || (strcmp (op->kind, "memcpy") == 0 && op->engine != NULL && strcmp (op->engine, "d2h") == 0);
 }
 
 /* The op an elapsed label names, checked: an earlier record. */

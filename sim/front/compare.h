@@ -28,6 +28,7 @@ typedef struct
   guint32 line;
   const char *stream;
   const char *kind;
+  const char *engine;
   const char *label; /* the measured row's; NULL when it has none */
   SimTime pred_start, pred_end;
   SimTime meas_start, meas_end;
@@ -72,8 +73,11 @@ gsize compare_worst_end (const Compare *cmp);
  * GPU, so its duration tests the model. Two kinds, each taken in both
  * timelines:
  *   - sync: from the end of one synchronization to the end of the next, in
- *     op order. A synchronization is a `sync` op or a blocking copy
- *     (`memcpy`): the host waits for the GPU in both.
+ *     op order. A synchronization is a `sync` op or a blocking copy to the
+ *     host (`memcpy d2h`): the host waits for the GPU in both. Other
+ *     blocking copies are not: CUDA's cudaMemcpy returns before a device to
+ *     device copy ends, and before a copy from pageable memory to the device
+ *     has left its staging buffer.
  *   - elapsed: from the end of one event record to the end of another that
  *     is labelled COMPARE_ELAPSED_LABEL followed by the first one's op
  *     number ("elapsed_from_op12"): the interval the program timed with
