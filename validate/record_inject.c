@@ -99,6 +99,23 @@ dim_product (dim3 d)
   return (uint64_t) d.x * d.y * d.z;
 }
 
+/* An event record's or wait's event and stream, of either API. */
+static void
+set_handles (Call *c, const void *event, const void *stream)
+{
+  c->event = (uint64_t) (uintptr_t) event;
+  c->stream = (uint64_t) (uintptr_t) stream;
+}
+
+/* cudaEventElapsedTime's (or cuEventElapsedTime's) two events: the start as
+ * the call's event, the end's handle as its first number. */
+static void
+set_elapsed (Call *c, const void *start, const void *end)
+{
+  c->event = (uint64_t) (uintptr_t) start;
+  c->a[0] = (uint64_t) (uintptr_t) end;
+}
+
 /* A copy call's arguments, for cudaMemcpy and cudaMemcpyAsync (each with
  * its per-thread variant); 0 for any other call. */
 static int
@@ -193,20 +210,14 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010:
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010:
-      {
-        /* cudaEventRecordWithFlags' parameters begin with the same two */
-        const cudaEventRecord_v3020_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->event;
-        c->stream = (uint64_t) (uintptr_t) p->stream;
-      }
+      /* cudaEventRecordWithFlags' parameters begin with the same two */
+      set_handles (c, ((const cudaEventRecord_v3020_params *) params)->event,
+                   ((const cudaEventRecord_v3020_params *) params)->stream);
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
-      {
-        const cudaStreamWaitEvent_v3020_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->event;
-        c->stream = (uint64_t) (uintptr_t) p->stream;
-      }
+      set_handles (c, ((const cudaStreamWaitEvent_v3020_params *) params)->event,
+                   ((const cudaStreamWaitEvent_v3020_params *) params)->stream);
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
       c->event = (uint64_t) (uintptr_t) ((const cudaEventSynchronize_v3020_params *) params)->event;
@@ -280,13 +291,10 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080:
-      {
-        /* both versions take (ms, start, end); the older one has no struct of its own in
-         * CUDA 13's headers */
-        const cudaEventElapsedTime_v12080_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->start;
-        c->a[0] = (uint64_t) (uintptr_t) p->end;
-      }
+      /* both versions take (ms, start, end); CUDA 13's headers keep the older
+       * one's struct only among removed functions */
+      set_elapsed (c, ((const cudaEventElapsedTime_v12080_params *) params)->start,
+                   ((const cudaEventElapsedTime_v12080_params *) params)->end);
       break;
     default:
       break;
@@ -310,6 +318,17 @@ driver_call_logged (const char *name)
     if (strncmp (name, prefixes[i], strlen (prefixes[i])) == 0)
       return 1;
   return 0;
+}
+
+/* An async driver copy's stream and bytes: the four functions' parameters
+ * are laid out alike (cuMemcpyAsync_params is one of them). */
+static void
+driver_copy (Call *c, const void *params, enum cudaMemcpyKind kind)
+{
+  const cuMemcpyAsync_params *p = params;
+  c->stream = (uint64_t) (uintptr_t) p->hStream;
+  c->a[0] = p->ByteCount;
+  c->a[1] = (uint64_t) kind;
 }
 
 /* A logged driver call's arguments, in the runtime calls' fields: a copy's
@@ -343,41 +362,22 @@ read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
           }
       }
       break;
+    /* the direction is the function's */
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz:
-      {
-        const cuMemcpyHtoDAsync_v2_params *p = params;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-        c->a[0] = p->ByteCount;
-        c->a[1] = cudaMemcpyHostToDevice;
-      }
+      driver_copy (c, params, cudaMemcpyHostToDevice);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2:
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz:
-      {
-        const cuMemcpyDtoHAsync_v2_params *p = params;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-        c->a[0] = p->ByteCount;
-        c->a[1] = cudaMemcpyDeviceToHost;
-      }
+      driver_copy (c, params, cudaMemcpyDeviceToHost);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz:
-      {
-        const cuMemcpyDtoDAsync_v2_params *p = params;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-        c->a[0] = p->ByteCount;
-        c->a[1] = cudaMemcpyDeviceToDevice;
-      }
+      driver_copy (c, params, cudaMemcpyDeviceToDevice);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz:
-      {
-        const cuMemcpyAsync_params *p = params;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-        c->a[0] = p->ByteCount;
-        c->a[1] = cudaMemcpyDefault;
-      }
+      driver_copy (c, params, cudaMemcpyDefault);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
@@ -387,31 +387,22 @@ read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
     case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz:
     case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags:
     case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz:
-      {
-        /* cuEventRecordWithFlags' parameters begin with the same two */
-        const cuEventRecord_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->hEvent;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-      }
+      /* cuEventRecordWithFlags' parameters begin with the same two */
+      set_handles (c, ((const cuEventRecord_params *) params)->hEvent,
+                   ((const cuEventRecord_params *) params)->hStream);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
-      {
-        const cuStreamWaitEvent_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->hEvent;
-        c->stream = (uint64_t) (uintptr_t) p->hStream;
-      }
+      set_handles (c, ((const cuStreamWaitEvent_params *) params)->hEvent,
+                   ((const cuStreamWaitEvent_params *) params)->hStream);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
       c->event = (uint64_t) (uintptr_t) ((const cuEventSynchronize_params *) params)->hEvent;
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime:
     case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime_v2:
-      {
-        const cuEventElapsedTime_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->hStart;
-        c->a[0] = (uint64_t) (uintptr_t) p->hEnd;
-      }
+      set_elapsed (c, ((const cuEventElapsedTime_params *) params)->hStart,
+                   ((const cuEventElapsedTime_params *) params)->hEnd);
       break;
     default:
       break;

@@ -155,9 +155,21 @@ cmp_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The nearest-rank quantile of the n values of v, which it sorts and frees.
+ * Nearest rank (no interpolation) so that the answer is always one of them,
+ * which is what a reader looks up in the per-op or per-region table. */
+static double
+nearest_rank (double *v, gsize n, double quantile)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  gsize rank = (gsize) ceil (quantile * (double) n);
+  double q = v[rank > 0 ? rank - 1 : 0];
+  g_free (v);
+  return q;
+}
+
 /* The nearest-rank quantile of |error| over the ops, in % of the measured
- * makespan. Nearest rank (no interpolation) so that the answer is always the
- * error of some op, which is what a reader looks up in the per-op table. */
+ * makespan. */
 static double
 error_quantile (const Compare *cmp, double quantile, gboolean end)
 {
@@ -175,11 +187,7 @@ error_quantile (const Compare *cmp, double quantile, gboolean end)
       SimTime e = end ? op->end_error : op->start_error;
       v[i] = 100.0 * fabs ((double) e) / (double) ref;
     }
-  qsort (v, n, sizeof *v, cmp_double);
-  gsize rank = (gsize) ceil (quantile * (double) n);
-  double q = v[rank > 0 ? rank - 1 : 0];
-  g_free (v);
-  return q;
+  return nearest_rank (v, n, quantile);
 }
 
 double
@@ -359,11 +367,7 @@ compare_region_error (const Compare *cmp, double quantile, SimTime min_meas)
   for (gsize i = 0; i < compare_n_regions (cmp); i++)
     if (compare_region (cmp, i)->meas >= min_meas)
       v[k++] = fabs (compare_region (cmp, i)->error);
-  qsort (v, n, sizeof *v, cmp_double);
-  gsize rank = (gsize) ceil (quantile * (double) n);
-  double q = v[rank > 0 ? rank - 1 : 0];
-  g_free (v);
-  return q;
+  return nearest_rank (v, n, quantile);
 }
 
 gsize
