@@ -272,6 +272,154 @@ test_untouched_copies (void)
                                        "not yet resident"));
 }
 
+/* Event records that cudaEventElapsedTime measured, and a driver API launch.
+ * Calls (enter, us after T0; each returns 0.5 us later, so no host time is
+ * kept), events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
+ *   1  cudaEventRecord e1              0    op 0
+ *   2  cudaLaunchKernel                1    op 1 (GPU 10-20 us)
+ *   3  cudaEventRecord e2              2    op 2
+ *   4  cudaEventElapsedTime(e1, e2)    3    the latest records: op 0 to op 2
+ *   5  cudaEventRecord e1              4    op 3
+ *   6  cuLaunchKernel                  5    driver API: not modelled
+ *   7  cudaEventRecord e2              6    op 4
+ *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 4
+ *   9  cudaEventElapsedTime(e2, e1)    8    op 4 to op 3: ends before it starts, skipped
+ *   10 cudaEventElapsedTime(e1, e1)    9    one record twice: skipped
+ *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 4 again: op 4 keeps its label
+ * So op 2 is labelled elapsed_from_op0 and op 4 elapsed_from_op3. */
+static void
+test_elapsed_and_driver (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaEventRecord\t1000000000\t1000000500\t1\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000001000\t1000001500\t2\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000002000\t1000002500\t3\t0x0\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000003000\t1000003500\t4\t0x0\t0xe1\t226\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1000004000\t1000004500\t5\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000005000\t1000005500\t6\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000006000\t1000006500\t7\t0x0\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime_v2\t1000007000\t1000007500\t8\t0x0\t0xe1\t226\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000008000\t1000008500\t9\t0x0\t0xe2\t225\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000009000\t1000009500\t10\t0x0\t0xe1\t225\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000010000\t1000010500\t11\t0x0\t0xe1\t226\t0\t0\n"
+    "kernel\t2\t1000010000\t1000020000\t1\t32\t0\t0\tk\n"
+    "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "end\t11\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "record e1 default\n"
+                            "kernel default grid=1 block=32 time=10.000us label=k\n"
+                            "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
+                            "record e1 default\n"
+                            "record e2 default label=" RECORD_ELAPSED_LABEL "3\n");
+  g_assert_cmpstr (RECORD_ELAPSED_LABEL, ==, "elapsed_from_op");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchKernel"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_ops, ==, 5);
+}
+
+static void assert_log_error (const char *text, const char *expected);
+
+/* A stream capture (CUDA's fork and join, as cuda-samples' simpleCudaGraphs
+ * does it) between a kernel before it and a graph launch after it. Calls
+ * (enter-exit, us after T0); streams a1, a2, a3; `X` is the capture's stream
+ * where the recorder kept it (0xa1), else 0:
+ *   1-3  cudaStreamCreate a1, a2, a3           0-5
+ *   4    cudaLaunchKernel a1                   10-11   GPU 20-30: runs, op 0
+ *   5    cudaStreamBeginCapture X              12-13
+ *   6    cudaEventRecord e1 in a1              14-15   captured (a1 captures)
+ *   7    cudaStreamWaitEvent a2 e1             16-17   captured (a2 joins)
+ *   8    cudaMemsetAsync a2                    18-19   captured
+ *   9    cudaMemcpyAsync a1, cudaMemcpyDefault 20-20.4 captured: no CUPTI record
+ *   10   cudaLaunchKernel a3                   20.5-20.8 GPU 35-45: runs (a3 never joined)
+ *   11   cudaEventRecord e2 in a2              22-23   captured
+ *   12   cudaStreamWaitEvent a1 e2             24-25   captured
+ *   13   cudaLaunchHostFunc X                  26-27   captured
+ *   14   cudaStreamEndCapture X                28-29
+ *   15   cudaGraphLaunch X                     30-31   GPU 46-56: not modelled
+ *   16   cudaStreamSynchronize a1              32-60
+ * Seven calls captured, one not modelled; the host gaps between the ops
+ * that stay: 11 to 20.5 (9.5 us) and 20.8 to 32 (11.2 us). Without the
+ * capture's stream (an older log) the capturing streams are inferred from
+ * call 9, which has no CUPTI record: the same answer. */
+static char *
+capture_log (const char *x)
+{
+  return g_strdup_printf (
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000004000\t1000005000\t3\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamBeginCapture\t1000012000\t1000013000\t5\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1000014000\t1000015000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000016000\t1000017000\t7\t0xa2\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000018000\t1000019000\t8\t0xa2\t0x0\t4096\t0\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1000020000\t1000020400\t9\t0xa1\t0x0\t1024\t4\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000020500\t1000020800\t10\t0xa3\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000022000\t1000023000\t11\t0xa2\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000024000\t1000025000\t12\t0xa1\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000026000\t1000027000\t13\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamEndCapture\t1000028000\t1000029000\t14\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGraphLaunch\t1000030000\t1000031000\t15\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000032000\t1000060000\t16\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t4\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t10\t1000035000\t1000045000\t1\t32\t0\t0\tk\n"
+    "kernel\t15\t1000046000\t1000056000\t1\t32\t0\t0\tg\n"
+    "end\t16\t3\n", x, x, x, x);
+}
+
+static void
+test_capture (void)
+{
+  const char *streams[] = { "0xa1", "0x0" };
+  for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
+    {
+      g_autofree char *text = capture_log (streams[i]);
+      g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+      g_autofree char *got = statements (rec->text);
+      g_assert_cmpstr (got, ==, "stream s1\n"
+                                "stream s2\n"
+                                "stream s3\n"
+                                "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                                "host 9.500us\n"
+                                "kernel s3 grid=1 block=32 time=10.000us label=k\n"
+                                "host 11.200us\n"
+                                "sync s1\n");
+      g_assert_cmpuint (rec->n_captured, ==, 7);
+      g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+      g_assert_nonnull (strstr (rec->text, "# captured into a graph: cudaMemcpyAsync"));
+      g_assert_nonnull (strstr (rec->text, "# not modelled: cudaGraphLaunch (its GPU work is "
+                                           "missing from predictions), 10.000us on the GPU"));
+    }
+}
+
+/* A memset record (logs since 2026-11-26) is read, and times the memset's
+ * call in its not-modelled comment: GPU 5-7 us. A memset record of the
+ * wrong width names its line. */
+static void
+test_memset_records (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemsetAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t4096\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000002000\t1000008000\t2\t0x0\t0x0\t0\t0\t0\n"
+    "link\t40\t1\n"
+    "memset\t40\t1000005000\t1000007000\t4096\t0\t3\n"
+    "end\t2\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync (its GPU work is missing "
+                                       "from predictions), 2.000us on the GPU"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  assert_log_error ("streamsim-record\t1\n"
+                    "memset\t40\t1000005000\t1000007000\t4096\t0\n",
+                    "test.log:2:38: a memset record needs 7 tab-separated fields, this line has 6");
+  assert_log_error ("streamsim-record\t1\n"
+                    "memset\t40\t9\t7\t4096\t0\t3\n",
+                    "test.log:2:13: the memset ends (7) before it starts (9)");
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -363,6 +511,9 @@ main (int argc, char **argv)
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
+  g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
+  g_test_add_func ("/record/capture", test_capture);
+  g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
   return g_test_run ();

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/core/located_error.h"
+#include "record_capture.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -60,6 +61,9 @@ static const struct
 static const char *const gpu_work_prefixes[] = {
   "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
   "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync",
+  /* the driver API's, logged when no runtime call made them */
+  "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
+  "cuMemAllocAsync", "cuMemFreeAsync",
 };
 
 /* The name without a per-thread-default-stream suffix; *per_thread set when
@@ -106,6 +110,10 @@ typedef struct
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
   guint64 *alone_time;  /* per call: the median of the same kernel's solo runs, 0 if none */
+  guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
+                           from to it, + 1; 0 if none */
+  guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
+  gboolean *captured;   /* per call: a stream capture took it into a graph */
   GHashTable *usual;    /* function name -> its calls' median duration (guint64 *) */
   guint64 gpu_done;     /* the latest end of the GPU work of the calls so far */
   RecordSchedule *rec;
@@ -485,6 +493,12 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
     case CALL_RECORD:
       g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
                               stream_name (b, c->stream, per_thread));
+      if (b->elapsed_from[index] > 0 && b->op_of_call[b->elapsed_from[index] - 1] > 0)
+        {
+          guint from = b->op_of_call[b->elapsed_from[index] - 1] - 1;
+          g_string_append_printf (b->text, " label=" RECORD_ELAPSED_LABEL "%u   # the program "
+                                  "timed op %u to here with cudaEventElapsedTime", from, from);
+        }
       line_end (b);
       op_times (b, c->enter, -1, -1);
       break;
@@ -508,8 +522,19 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       op_times (b, c->enter, enter, exit);
       break;
     case CALL_NOT_MODELLED:
-      comment (b, "not modelled: %s (its GPU work is missing from predictions)", c->name);
-      b->rec->n_not_modelled++;
+      {
+        g_autoptr (GString) text = g_string_new (NULL);
+        g_string_append_printf (text, "not modelled: %s (its GPU work is missing from predictions)",
+                                c->name);
+        if (w->timed)
+          {
+            g_string_append (text, ", ");
+            append_time (text, w->end - w->start);
+            g_string_append (text, " on the GPU");
+          }
+        comment (b, "%s", text->str);
+        b->rec->n_not_modelled++;
+      }
       break;
     }
   guint64 extra = op ? excess_time (b, kind, c, w) : 0;
@@ -527,6 +552,71 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
   if (w->timed)
     b->gpu_done = MAX (b->gpu_done, w->end);
   return TRUE;
+}
+
+/* What each call is to a stream capture (record_capture.h), and so which
+ * calls a capture took. */
+static void
+find_captured (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree CaptureRole *role = g_new0 (CaptureRole, MAX (n, 1));
+  g_autofree gboolean *timed = g_new0 (gboolean, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      CallKind kind = classify (c->name, &per_thread);
+      timed[i] = b->work[i].timed;
+      role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
+              : kind == CALL_NOT_MODELLED ? CAPTURE_ROLE_OTHER_WORK
+              : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
+              : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
+              : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
+              : g_str_has_prefix (c->name, "cudaStreamEndCapture") ? CAPTURE_ROLE_END
+              : CAPTURE_ROLE_OTHER;
+    }
+  b->captured = record_capture_find (b->log, order, role, timed);
+}
+
+static gboolean
+is_elapsed_time (const char *name)
+{
+  return g_str_has_prefix (name, "cudaEventElapsedTime") || g_str_has_prefix (name, "cuEventElapsedTime");
+}
+
+/* The pairs of event records that cudaEventElapsedTime calls measured: the
+ * latest record of each of its two events before the call, in the order the
+ * calls began (`order`). A record that ends several such intervals keeps
+ * the first; a pair whose end was recorded before its start is skipped. */
+static void
+find_elapsed_pairs (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  b->elapsed_from = g_new0 (guint, MAX (n, 1));
+  b->op_of_call = g_new0 (guint, MAX (n, 1));
+  g_autofree guint *position = g_new0 (guint, MAX (n, 1));
+  /* event handle -> its latest record call + 1 */
+  g_autoptr (GHashTable) latest = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      position[i] = k;
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      if (classify (c->name, &per_thread) == CALL_RECORD && !b->captured[i])
+        g_hash_table_insert (latest, g_memdup2 (&c->event, sizeof c->event), GUINT_TO_POINTER (i + 1));
+      else if (is_elapsed_time (c->name))
+        {
+          guint64 end_event = c->a[0];
+          guint from = GPOINTER_TO_UINT (g_hash_table_lookup (latest, &c->event));
+          guint to = GPOINTER_TO_UINT (g_hash_table_lookup (latest, &end_event));
+          if (from == 0 || to == 0 || from == to || position[from - 1] > position[to - 1]
+              || b->elapsed_from[to - 1] != 0)
+            continue;
+          b->elapsed_from[to - 1] = from;
+        }
+    }
 }
 
 static int
@@ -626,9 +716,9 @@ join_work (Builder *b)
       w->start = w->timed ? MIN (w->start, r->start) : r->start;
       w->end = w->timed ? MAX (w->end, r->end) : r->end;
       w->timed = TRUE;
-      if (r->is_kernel)
+      if (r->kind == RECORD_WORK_KERNEL)
         w->kernel = r;
-      else
+      else if (r->kind == RECORD_WORK_COPY)
         {
           w->copy_kind = (guint) r->a[1];
           w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
@@ -736,6 +826,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   for (guint i = 0; i < n; i++)
     order[i] = i;
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
+  find_captured (&b, order);
+  find_elapsed_pairs (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
   gboolean ok = TRUE, started = FALSE;
@@ -745,6 +837,14 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
       gboolean per_thread;
       CallKind kind = classify (c->name, &per_thread);
+      if (b.captured[order[k]])
+        {
+          /* no GPU work at the call: it runs when the graph is launched */
+          b.call_line = c->line;
+          comment (&b, "captured into a graph: %s (it runs where the graph is launched)", c->name);
+          rec->n_captured++;
+          continue;
+        }
       gboolean op = makes_op (kind, c);
       if (!started && op)
         {
@@ -755,6 +855,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       b.call_line = c->line;
       if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
         write_host (&b, last_exit, c->enter, NULL);
+      if (op)
+        b.op_of_call[order[k]] = b.issue->len + 1;
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         last_exit = MAX (c->exit, c->enter);
@@ -774,6 +876,9 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
   g_free (b.alone_time);
+  g_free (b.elapsed_from);
+  g_free (b.captured);
+  g_free (b.op_of_call);
   g_hash_table_unref (b.usual);
   g_array_unref (b.origin);
   if (!ok)

@@ -13,7 +13,18 @@
  * (context creation, allocations) is left out. Calls that put work on the
  * GPU that the language cannot express (cudaMemsetAsync, 2D copies, graphs,
  * host functions, ...) become comments and are counted: their GPU time is
- * missing from a prediction. Every other call is host time.
+ * missing from a prediction, and so is that of the driver API's launches, copies
+ * and memsets logged outside any runtime call. Every other call is host
+ * time.
+ *
+ * Calls that a stream capture took into a graph put no work on the GPU
+ * where they were made (record_capture.h): they become comments, and the
+ * graph's work is cudaGraphLaunch's, which is not modelled.
+ *
+ * An event record that a cudaEventElapsedTime call measured to, from an
+ * earlier record, gets label=elapsed_from_opN, N being the earlier record's
+ * op: `streamsim compare --regions` reports that interval as a region
+ * (COMPARE_ELAPSED_LABEL in sim/front/compare.h is the same prefix).
  *
  * A kernel's time= is how long it ran. A kernel that ran alongside another
  * kernel was slowed by the sharing, which the model adds itself; so when
@@ -26,6 +37,9 @@
 #include "record_log.h"
 #include "sim/core/schedule.h"
 #include "sim/core/sim_time.h"
+
+/* The label prefix of a record that closes an interval the program timed. */
+#define RECORD_ELAPSED_LABEL "elapsed_from_op"
 
 typedef struct
 {
@@ -43,6 +57,7 @@ typedef struct
   SimTime *start;      /* -1 where nothing timed it (records and waits: */
   SimTime *end;        /*   marker_times.h derives them) */
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
+  guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
   guint n_untimed;     /* kernels and copies CUPTI returned no record for */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;

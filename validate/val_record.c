@@ -170,6 +170,8 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
   if (rec->n_not_modelled > 0)
     fprintf (stderr, "; %u calls put GPU work the schedule cannot express (see its "
              "\"not modelled\" comments)", rec->n_not_modelled);
+  if (rec->n_captured > 0)
+    fprintf (stderr, "; %u calls were captured into graphs", rec->n_captured);
   if (rec->n_untimed > 0)
     fprintf (stderr, "; %u kernels or copies had no CUPTI record", rec->n_untimed);
   fputc ('\n', stderr);

@@ -8,6 +8,7 @@
 #include "sim/formats/units.h"
 
 #define DEFAULT_MAX_ERROR 10.0
+#define DEFAULT_REGION_MIN_MS 0.5
 
 static double
 us (SimTime ns)
@@ -49,6 +50,55 @@ print_ops (const Compare *cmp)
   printf ("(times in us from the first API call; d_ = predicted - measured)\n\n");
 }
 
+static const char *
+region_kind (const CompareRegion *r)
+{
+  return r->kind == COMPARE_REGION_SYNC ? "sync" : "elapsed";
+}
+
+/* One line naming a region: its error, number, ops, kind and measured length. */
+static void
+print_region_line (const char *what, const Compare *cmp, gsize index)
+{
+  if (index == G_MAXSIZE)
+    {
+      printf ("%-11s none\n", what);
+      return;
+    }
+  const CompareRegion *r = compare_region (cmp, index);
+  g_autofree char *pred = units_format_time (r->pred);
+  g_autofree char *meas = units_format_time (r->meas);
+  printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %s, "
+          "measured %s)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r), pred,
+          meas);
+}
+
+static void
+print_regions (const Compare *cmp, SimTime min_meas)
+{
+  printf ("%6s %-8s %7s %7s %12s %12s %9s\n", "region", "kind", "from_op", "to_op", "pred_us",
+          "meas_us", "error");
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      printf ("%6" G_GSIZE_FORMAT " %-8s %7u %7u %12.1f %12.1f %+8.2f%%\n", i, region_kind (r),
+              r->from_op, r->to_op, us (r->pred), us (r->meas), r->error);
+    }
+  printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas)\n\n");
+  double ms = us (min_meas) / 1000.0;
+  gsize big = compare_n_regions_over (cmp, min_meas);
+  printf ("%-11s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " of %.2f ms or more)\n", "regions",
+          compare_n_regions (cmp), big, ms);
+  if (compare_n_regions (cmp) == 0)
+    return;
+  printf ("%-11s |error| %.2f%% over all regions", "median", compare_region_error (cmp, 0.5, 0));
+  if (big > 0)
+    printf (", %.2f%% over those of %.2f ms or more", compare_region_error (cmp, 0.5, min_meas), ms);
+  printf ("\n");
+  print_region_line ("worst", cmp, compare_worst_region (cmp, 0));
+  print_region_line ("worst long", cmp, compare_worst_region (cmp, min_meas));
+}
+
 static void
 print_summary (const Compare *cmp)
 {
@@ -74,11 +124,19 @@ int
 cli_compare_main (int argc, char **argv)
 {
   double max_error = DEFAULT_MAX_ERROR;
-  gboolean ops = FALSE;
+  double region_min = DEFAULT_REGION_MIN_MS;
+  gboolean ops = FALSE, regions = FALSE;
   GOptionEntry entries[] = {
     { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
     { "ops", 0, 0, G_OPTION_ARG_NONE, &ops, "Print every op's start and end, both ways", NULL },
+    { "regions", 0, 0, G_OPTION_ARG_NONE, &regions,
+      "Print every region (from one synchronization, a sync or a blocking copy to the host, "
+      "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
+      "error, and their median and worst", NULL },
+    { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
+      "With --regions, also the worst region measured at least MS milliseconds long "
+      "(default 0.5)", "MS" },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("PREDICTED.csv MEASURED.csv");
@@ -87,8 +145,12 @@ cli_compare_main (int argc, char **argv)
     "line; each op's kind and stream must agree, or the files are of different\n"
     "schedules): per-op start and end errors and the makespan error, predicted\n"
     "minus measured, as percentages of the measured makespan (- reads one of them\n"
-    "from standard input). Exit status: 0 within --max-error, 1 over it, 2 bad\n"
-    "input, 3 a file that cannot be read.");
+    "from standard input). With --regions, the intervals that end where the host\n"
+    "waited for the GPU (a sync or a blocking copy to the host), and those the\n"
+    "program timed between two event records (label=elapsed_from_opN, as\n"
+    "streamsim-validate --record writes it), as percentages of their measured\n"
+    "length. Exit status: 0 within --max-error, 1 over it, 2 bad input, 3 a file\n"
+    "that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_autoptr (GError) error = NULL;
@@ -110,6 +172,13 @@ cli_compare_main (int argc, char **argv)
       cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
       return CLI_EXIT_INPUT;
     }
+  /* at most a day: the nanoseconds stay far inside SimTime */
+  if (!(region_min >= 0) || region_min > 86400e3)
+    {
+      cli_error ("streamsim: --region-min must be milliseconds from 0 to 86400000, not %g",
+                 region_min);
+      return CLI_EXIT_INPUT;
+    }
 
   g_autoptr (Timeline) predicted = timeline_read (argv[1], &error);
   if (predicted == NULL)
@@ -124,11 +193,19 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
+  if (regions && !compare_find_regions (cmp, &error))
+    {
+      cli_error ("streamsim: %s: %s", timeline_path (measured), error->message);
+      return CLI_EXIT_INPUT;
+    }
+
   if (ops)
     print_ops (cmp);
   print_source ("predicted", predicted);
   print_source ("measured", measured);
   print_summary (cmp);
+  if (regions)
+    print_regions (cmp, (SimTime) llround (region_min * 1e6));
 
   double err = compare_makespan_error (cmp);
   gboolean over = fabs (err) > max_error;
