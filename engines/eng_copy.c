@@ -270,9 +270,13 @@ copy_end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   engine->last = op;
   if (slot != COPY_SLOT_D2D)
     update_rates (sim, now);
+  gsize posted = eng_posted (sim);
   eng_op_finished (sim, op, now);
   /* after the op's signal has been heard */
-  eng_post (sim, try_start_step, slot, FALSE);
+  if (eng_posted (sim) != posted)
+    eng_post (sim, try_start_step, slot, FALSE);
+  else
+    try_start (sim, slot, now);
 }
 
 static void

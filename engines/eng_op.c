@@ -193,7 +193,13 @@ eng_op_deps_met (EngSim *sim, guint32 op)
 {
   const EngOp *o = &sim->ops[op];
   /* Not arrived yet: its arrival checks; started: a marker resolved. */
-  if ((o->flags & ENG_OP_ARRIVED) && !(o->flags & ENG_OP_STARTED))
+  if (!(o->flags & ENG_OP_ARRIVED) || (o->flags & ENG_OP_STARTED))
+    return;
+  /* Seen only later: an event then, touching no other part now. */
+  SimTime now = sim_queue_now (sim->events);
+  if (eng_live (sim, op)->deps_time > now)
+    wake_later (sim, op);
+  else
     eng_post (sim, ready_step, op, 0);
 }
 
