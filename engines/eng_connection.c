@@ -280,7 +280,7 @@ gboolean
 eng_connection_may_submit (const EngSim *sim, guint owner, guint32 op)
 {
   /* a compute queue is its own connection's */
-  return !(sim->profile.connection_serializes && eng_sop (sim, op)->kind == SCHED_OP_KERNEL
+  return !(sim->profile.connection_serializes && eng_runs_as_kernel (eng_sop (sim, op))
            && sim->conn->active_kernel[owner] != ENG_NONE);
 }
 
@@ -300,7 +300,7 @@ eng_connection_pop (EngSim *sim, guint32 op, SimTime now)
   const EngLive *l = eng_live (sim, op);
   if (l->deps_time > l->head_time)
     o->flags |= ENG_OP_HELD_BY_DEPS;
-  if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
+  if (eng_runs_as_kernel (eng_sop (sim, op)) && sim->profile.connection_serializes)
     c->active_kernel[owner] = op;
   if (fifo->head != ENG_NONE)
     became_head (sim, fifo->head, op, now);

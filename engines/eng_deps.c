@@ -30,6 +30,7 @@ typedef enum
   EDGE_STREAM,
   EDGE_EVENT,
   EDGE_LEGACY,
+  EDGE_LOAD,    /* a launch that loads its kernel's code waits for the GPU to go idle */
 } EdgeKind;
 
 /* One dependency, from the op waited on (which lists its edges through
@@ -117,8 +118,8 @@ SimTime
 eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to)
 {
   if (from == ENG_ENGINE_STREAM || to == ENG_ENGINE_STREAM || to == ENG_ENGINE_HOST
-      || from == ENG_ENGINE_HOST)
-    return 0;
+      || from == ENG_ENGINE_HOST || from == ENG_ENGINE_CALLBACK || to == ENG_ENGINE_CALLBACK)
+    return 0; /* what a host function costs beyond its time is its own ([host] hostfn) */
   if (from == to)
     return to == ENG_ENGINE_COMPUTE ? sim->profile.kernel_gap : 0;
   return sim->profile.dependency_latency;
@@ -152,6 +153,8 @@ edge_cause (EdgeKind kind)
       return ENG_CAUSE_EVENT;
     case EDGE_LEGACY:
       return ENG_CAUSE_LEGACY;
+    case EDGE_LOAD:
+      return ENG_CAUSE_LOAD;
     default:
       return ENG_CAUSE_STREAM;
     }
@@ -167,16 +170,19 @@ satisfy_from (EngSim *sim, guint32 src, guint32 target, EdgeKind kind, SimTime w
   const EngOp *s = &sim->ops[src];
   EngCause cause = edge_cause (kind);
   guint32 ref = src;
+  gboolean src_marker = target_engine (sim, src) == ENG_ENGINE_STREAM;
   if (deferred)
     cause = ENG_CAUSE_DEFERRED;
-  else if (s->qclass == ENG_Q_NONE && s->deps_cause != ENG_CAUSE_NONE && kind == EDGE_STREAM)
+  else if (src_marker && s->deps_cause != ENG_CAUSE_NONE && kind == EDGE_STREAM)
     {
       cause = (EngCause) s->deps_cause;
       ref = s->deps_ref;
     }
   EngOp *t = &sim->ops[target];
-  SimTime lat = eng_deps_latency (sim, (EngEngine) s->signal_engine, target_engine (sim, target));
-  if (t->qclass == ENG_Q_NONE && when + lat >= eng_live (sim, target)->deps_time)
+  SimTime lat = kind == EDGE_LOAD
+                  ? sim->profile.module_load
+                  : eng_deps_latency (sim, (EngEngine) s->signal_engine, target_engine (sim, target));
+  if (target_engine (sim, target) == ENG_ENGINE_STREAM && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
   satisfy (sim, target, when + lat, cause, ref);
 }
@@ -256,6 +262,13 @@ eng_deps_issue (EngSim *sim, guint32 op)
           d->dirty[d->n_dirty++] = stream;
         }
     }
+
+  /* Its code loaded at its launch: after every op issued before it, in any
+   * stream (its own stream's last op is an edge already). */
+  if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+    for (guint s = 0; s < schedule_n_streams (sim->sched); s++)
+      if (s != stream && d->stream_tail[s] != ENG_NONE)
+        add_edge (sim, d->stream_tail[s], op, EDGE_LOAD);
 
   d->stream_tail[stream] = op;
   if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)

@@ -33,6 +33,7 @@ typedef struct
 
 extern const EngEngineClass eng_marker_class; /* eng_marker.c: records and waits */
 extern const EngEngineClass eng_copy_class;   /* eng_copy.c */
-extern const EngEngineClass eng_kernel_class; /* eng_kernel.c */
+extern const EngEngineClass eng_kernel_class; /* eng_kernel.c: kernels, memsets */
+extern const EngEngineClass eng_callback_class; /* eng_callback.c: host functions */
 
 #endif /* ENG_ENGINE_H */

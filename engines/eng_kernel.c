@@ -114,6 +114,28 @@ block_time_of (const EngSim *sim, const SchedKernel *k)
   return (SimTime) ((total + (SimTime) waves / 2) / (SimTime) waves);
 }
 
+/* What a kernel's blocks are, as the SMs hold them. */
+typedef struct
+{
+  guint32 grid, block, smem, regs;
+  SimTime block_time;
+} Shape;
+
+/* A kernel's own shape, or for a memset the kernel it runs as: one block
+ * per SM for the memset's whole time (gpu_profile.h). */
+static void
+shape_of (const EngSim *sim, const SchedOp *sop, Shape *shape)
+{
+  if (sop->kind == SCHED_OP_MEMSET)
+    {
+      *shape = (Shape) { sim->profile.sm_count, GPU_MEMSET_BLOCK, 0, 0,
+                         gpu_profile_memset_time (&sim->profile, sop->u.bytes) };
+      return;
+    }
+  const SchedKernel *k = &sop->u.kernel;
+  *shape = (Shape) { k->grid, k->block, k->smem, k->regs, block_time_of (sim, k) };
+}
+
 /* Checks one kernel op against the device and looks up its time; what a
  * kernel needs at run time is computed when it is admitted (admit()), so
  * that nothing per kernel is kept for the whole run. */
@@ -123,6 +145,16 @@ kernel_prepare (EngSim *sim, guint32 op, GError **error)
   const SchedOp *sop = eng_sop (sim, op);
   const GpuProfile *p = &sim->profile;
   const char *dev = gpu_profile_name (p);
+  if (sop->kind == SCHED_OP_MEMSET)
+    {
+      if (p->memset.bandwidth > 0)
+        return TRUE;
+      g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                   "%s:%u:%u: a memset, but the profile of %s has no [kernel] memset_bandwidth "
+                   "(validate/examples/memset_probe.cu measures it)",
+                   schedule_path (sim->sched), sop->line, sop->column, dev);
+      return FALSE;
+    }
   const SchedKernel *k = &sop->u.kernel;
   if (k->block > p->max_threads_per_block)
     {
@@ -370,7 +402,8 @@ admit (EngSim *sim, guint32 op, SimTime now)
 {
   EngKernels *kn = sim->kernel;
   const SchedOp *sop = eng_sop (sim, op);
-  const SchedKernel *sk = &sop->u.kernel;
+  Shape shape;
+  shape_of (sim, sop, &shape);
   guint32 slot = slot_alloc (sim);
   Slot *k = &kn->slots[slot];
   kn->running++;
@@ -378,13 +411,13 @@ admit (EngSim *sim, guint32 op, SimTime now)
   k->priority = kn->stream_priority[sop->stream];
   k->accept_seq = kn->accept_seq++;
   GpuBlockFootprint fp;
-  gpu_profile_block_footprint (&sim->profile, sk->block, sk->smem, sk->regs, &fp);
+  gpu_profile_block_footprint (&sim->profile, shape.block, shape.smem, shape.regs, &fp);
   eng_sm_need (&fp, &k->need);
-  k->block_time = block_time_of (sim, sk);
-  k->remaining = sk->grid;
+  k->block_time = shape.block_time;
+  k->remaining = shape.grid;
   k->in_flight = 0;
   dispatch_insert (kn, slot);
-  if (sk->grid != 0)
+  if (shape.grid != 0)
     try_dispatch (sim, now, kn->ending);
   /* Leaving the queue lets the next kernel of the same connection be
    * admitted: only once this one is in the dispatch list and has had its

@@ -34,6 +34,10 @@ op_what (const SchedOp *op)
       return "copy (latency + bytes / bandwidth, slowed by the duplex factor)";
     case SCHED_OP_HOST:
       return "host work";
+    case SCHED_OP_MEMSET:
+      return "memset (latency + bytes / bandwidth, on every SM)";
+    case SCHED_OP_HOSTFN:
+      return "host function";
     default:
       return "call";
     }
@@ -72,6 +76,12 @@ op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArra
       }
     case SCHED_OP_HOST:
       return (double) op->u.duration;
+    case SCHED_OP_MEMSET:
+      /* eng_kernel.c has accepted it: the profile has a memset bandwidth */
+      return ((double) p->memset.latency + (double) op->u.bytes / p->memset.bandwidth * 1e9)
+             * p->sm_count;
+    case SCHED_OP_HOSTFN:
+      return (double) op->u.duration + (double) p->hostfn;
     default:
       return 0;
     }
@@ -97,7 +107,7 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
                                  MAX (MAX (p->host_event_record, p->host_stream_wait),
                                       p->host_sync))
                    + (double) MAX (p->launch_latency, p->copy_submit)
-                   + (double) p->dependency_latency + (double) p->kernel_gap
+                   + (double) MAX (p->dependency_latency, p->module_load) + (double) p->kernel_gap
                    + (double) p->host_sync + (double) p->host_memcpy_sync;
   limits->sum = 0;
   limits->list_times = list_times;

@@ -38,6 +38,7 @@ class_of_kind (SchedOpKind kind)
   switch (kind)
     {
     case SCHED_OP_KERNEL:
+    case SCHED_OP_MEMSET: /* a kernel the driver launches (eng_kernel.c) */
       return &eng_kernel_class;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
@@ -45,6 +46,8 @@ class_of_kind (SchedOpKind kind)
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
       return &eng_marker_class;
+    case SCHED_OP_HOSTFN:
+      return &eng_callback_class;
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
@@ -126,14 +129,15 @@ arrive_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 
 /* ---- Dependencies met, head of the queue, submitted ---- */
 
-/* The op's dependencies are all seen and it has arrived: a marker resolves,
- * a queued op goes if it is its queue's head. */
+/* The op's dependencies are all seen and it has arrived: an op in no queue
+ * (a marker, a host function) goes to its class at once, a queued op goes if
+ * it is its queue's head. */
 static void
 go (EngSim *sim, guint32 op, SimTime now)
 {
   guint qclass = sim->ops[op].qclass;
   if (qclass == ENG_Q_NONE)
-    eng_marker_class.submit (sim, op, now);
+    eng_op_class (sim, op)->submit (sim, op, now);
   else
     pump (sim, eng_connection_queue_owner (sim, op), (EngQueueClass) qclass, now);
 }
@@ -192,7 +196,7 @@ void
 eng_op_deps_met (EngSim *sim, guint32 op)
 {
   const EngOp *o = &sim->ops[op];
-  /* Not arrived yet: its arrival checks; started: a marker resolved. */
+  /* Not arrived yet: its arrival checks; started: it went already. */
   if (!(o->flags & ENG_OP_ARRIVED) || (o->flags & ENG_OP_STARTED))
     return;
   /* Seen only later: an event then, touching no other part now. */
@@ -338,7 +342,7 @@ eng_op_finished (EngSim *sim, guint32 op, SimTime now)
   sim->n_finished++;
   sim->results[op].end = now;
   eng_sim_reach (sim, now);
-  if (o->qclass != ENG_Q_NONE)
+  if (sim->results[op].engine != ENG_ENGINE_STREAM)
     o->signal_engine = sim->results[op].engine;
   else
     marker_finished (sim, op);
@@ -347,7 +351,7 @@ eng_op_finished (EngSim *sim, guint32 op, SimTime now)
     eng_op_signal (sim, op, now);
   /* After the signal's steps: a kernel held back behind this one in its
    * connection may go. */
-  if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
+  if (eng_runs_as_kernel (eng_sop (sim, op)) && sim->profile.connection_serializes)
     eng_post (sim, kernel_done_step, op, 0);
 }
 

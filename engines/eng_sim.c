@@ -16,14 +16,15 @@ G_STATIC_ASSERT (sizeof (EngLive) == 56);
 G_STATIC_ASSERT (sizeof (EngOpResult) == 32);
 
 /* The engines that keep state of their own, set up in this order. */
-static const EngEngineClass *const engine_classes[] = { &eng_copy_class, &eng_kernel_class };
+static const EngEngineClass *const engine_classes[] = { &eng_copy_class, &eng_kernel_class,
+                                                         &eng_callback_class };
 
 static const char *const engine_names[ENG_N_ENGINES] = {
-  "h2d", "d2h", "copy", "d2d", "compute", "host", "stream",
+  "h2d", "d2h", "copy", "d2d", "compute", "host", "stream", "callback",
 };
 
 static const char *const cause_names[ENG_N_CAUSES] = {
-  "none", "stream", "event", "legacy", "queue", "engine", "slots", "deferred", "sync",
+  "none", "stream", "event", "legacy", "queue", "engine", "slots", "deferred", "sync", "load",
 };
 
 static const char *const queue_names[ENG_N_QUEUES] = { "h2d", "d2h", "copy", "compute" };

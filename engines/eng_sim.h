@@ -19,6 +19,7 @@ typedef enum
   ENG_ENGINE_COMPUTE, /* the kernel engine (SMs) */
   ENG_ENGINE_HOST,    /* the host thread: syncs, host work, blocking copies' wait */
   ENG_ENGINE_STREAM,  /* no engine: event record and wait markers */
+  ENG_ENGINE_CALLBACK, /* the driver's thread that runs host functions */
   ENG_N_ENGINES
 } EngEngine;
 
@@ -37,6 +38,7 @@ typedef enum
   ENG_CAUSE_SLOTS,    /* kernel slots or the concurrency limit, held by op ref */
   ENG_CAUSE_DEFERRED, /* Fermi: completion of its dependency ref held until the launch run ended */
   ENG_CAUSE_SYNC,     /* host call that waited for op ref to finish */
+  ENG_CAUSE_LOAD,     /* a launch that loads its kernel's code waited for the GPU to go idle: op ref last */
   ENG_N_CAUSES
 } EngCause;
 

@@ -83,6 +83,7 @@ typedef struct EngConnections EngConnections;
 typedef struct EngCopies EngCopies;
 typedef struct EngKernels EngKernels;
 typedef struct EngFermi EngFermi;
+typedef struct EngCallback EngCallback;
 
 struct EngSim
 {
@@ -104,6 +105,7 @@ struct EngSim
   EngCopies *copy;
   EngKernels *kernel;
   EngFermi *fermi;
+  EngCallback *callback;
 
   SimTime makespan;
   guint64 n_events;
@@ -118,6 +120,14 @@ static inline const SchedOp *
 eng_sop (const EngSim *sim, guint32 op)
 {
   return &sim->sops[op];
+}
+
+/* Whether the op runs on the SMs as a kernel: a kernel, or a memset (which
+ * the driver runs as one). */
+static inline gboolean
+eng_runs_as_kernel (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_KERNEL || sop->kind == SCHED_OP_MEMSET;
 }
 
 /* The in-flight state of `op`, which must be in flight. */

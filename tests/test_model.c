@@ -757,11 +757,115 @@ test_copy_queues_left_unset (void)
   run_free (run);
 }
 
+/* Memsets run on the SMs as a kernel of one 256-thread block per SM
+ * (profile ops: 2 SMs of two 1024-thread blocks; 4 MiB of memset in 1 ms).
+ * Measured on an H100 and an H200 (validate/results/<gpu>/probes/): a
+ * memset waited for a kernel that filled every SM and ran beside a
+ * one-block kernel.
+ *   full:  the kernel's 4 blocks of 1024 threads fill both SMs for 2 ms, so
+ *          the memset's blocks find no room until 2: 2-3, waiting for slots
+ *          held by op 0;
+ *   small: one 32-thread block leaves room: the memset runs 0-1 beside it. */
+static void
+test_memset_on_sms (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\n"
+                              "kernel s1 grid=4 block=1024 block_time=2ms\n"
+                              "memset s2 4MiB\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 3);
+  assert_cause (run, 1, ENG_CAUSE_SLOTS, 0);
+  g_assert_cmpuint (op (run, 1)->engine, ==, ENG_ENGINE_COMPUTE);
+  run_free (run);
+
+  run = run_text ("ops", "stream s1\nstream s2\n"
+                         "kernel s1 grid=1 block=32 block_time=2ms\n"
+                         "memset s2 4MiB\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 0, 1);
+  run_free (run);
+}
+
+/* Host functions run one at a time on the callback thread, each for hostfn
+ * (0.5 ms on profile ops) plus its own time, and hold no other stream:
+ *   op 0 hostfn s1 1ms: 0-1.5;
+ *   op 1 hostfn s2 1ms: ready at 0, the thread busy with op 0: 1.5-3;
+ *   op 2 kernel s3 1 ms: 0-1, held by nothing;
+ *   op 3 kernel s1 1 ms: after op 0 in its stream: 1.5-2.5. */
+static void
+test_hostfn (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\nstream s3\n"
+                              "hostfn s1 1ms\n"
+                              "hostfn s2 1ms\n"
+                              "kernel s3 grid=1 block=32 block_time=1ms\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n");
+  const EngOpResult *r = op (run, 0);
+  g_assert_cmpint (r->start, ==, 0);
+  g_assert_cmpint (r->end, ==, 1500 * US);
+  g_assert_cmpuint (r->engine, ==, ENG_ENGINE_CALLBACK);
+  r = op (run, 1);
+  g_assert_cmpint (r->start, ==, 1500 * US);
+  g_assert_cmpint (r->end, ==, 3 * MS);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 0);
+  assert_span (run, 2, 0, 1);
+  r = op (run, 3);
+  g_assert_cmpint (r->start, ==, 1500 * US);
+  g_assert_cmpint (r->end, ==, 2500 * US);
+  assert_cause (run, 3, ENG_CAUSE_STREAM, 0);
+  run_free (run);
+}
+
+/* A launch that loads its kernel's code (`loads`) waits for every op
+ * issued before it, in every stream, and starts module_load (1 ms on
+ * profile ops) after the last ends; measured on an H100 and an H200 with
+ * CUDA_MODULE_LOADING=LAZY (validate/results/<gpu>/probes/lazy-LAZY.txt).
+ *   op 0 kernel s1 2 ms: 0-2;
+ *   op 1 kernel s2 1 ms, loads: after op 0 ends and the load: 3-4;
+ *   op 2 kernel s2 1 ms: after op 1: 4-5;
+ *   op 3 kernel s1 1 ms, loaded already: after op 0 in its stream: 2-3. */
+static void
+test_loads_waits_for_idle (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\n"
+                              "kernel s1 grid=1 block=32 block_time=2ms\n"
+                              "kernel s2 grid=1 block=32 block_time=1ms loads\n"
+                              "kernel s2 grid=1 block=32 block_time=1ms\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 3, 4);
+  assert_cause (run, 1, ENG_CAUSE_LOAD, 0);
+  assert_span (run, 2, 4, 5);
+  assert_span (run, 3, 2, 3);
+  run_free (run);
+}
+
+/* Event records and waits hold no hardware queue: with one connection, a
+ * record behind s1's 2 ms kernel does not keep s2's kernel from starting at
+ * once. Measured on an H100 and an H200: traces/validation/markers-*.sched
+ * (validate/results/<gpu>/markers/), s2's kernel at about 14 us in every
+ * round. */
+static void
+test_record_holds_no_queue (void)
+{
+  Run *run = run_text ("ops", "connections 1\nstream s1\nstream s2\n"
+                              "kernel s1 grid=1 block=32 block_time=2ms\n"
+                              "record e1 s1\n"
+                              "kernel s2 grid=1 block=32 block_time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 2, 0, 1);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/schematic-table", test_schematic_table);
+  g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
+  g_test_add_func ("/model/hostfn", test_hostfn);
+  g_test_add_func ("/model/loads-waits-for-idle", test_loads_waits_for_idle);
+  g_test_add_func ("/model/record-holds-no-queue", test_record_holds_no_queue);
   g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);
   g_test_add_func ("/model/single-copy-queue", test_single_copy_queue);
   g_test_add_func ("/model/legacy-default-stream", test_legacy_default_stream);

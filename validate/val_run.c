@@ -350,6 +350,12 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
           if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error))
             goto fail;
           break;
+        case SCHED_OP_MEMSET:
+        case SCHED_OP_HOSTFN:
+          g_set_error (error, VAL_ERROR, VAL_ERROR_SCHEDULE,
+                       "%s:%u:%u: streamsim-validate does not run %ss yet",
+                       schedule_path (sched), op->line, op->column, schedule_op_kind_name (op));
+          goto fail;
         default:
           break;
         }
@@ -470,6 +476,9 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_HOST:
       val_cuda_busy (op->u.duration);
       break;
+    case SCHED_OP_MEMSET:
+    case SCHED_OP_HOSTFN:
+      g_assert_not_reached (); /* refused by val_run_new */
     }
   if (rc != cudaSuccess)
     {

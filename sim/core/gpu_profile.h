@@ -38,6 +38,12 @@ typedef struct
   GpuLink d2d;
   double duplex_factor;      /* speed of each direction while both run, (0, 1] */
 
+  /* [kernel] memset_bandwidth and memset_latency: a memset of device memory
+   * runs on the SMs, as a kernel of one block per SM for latency + bytes /
+   * bandwidth (engines/MODEL.md). Bandwidth 0 when the profile has not
+   * measured it. */
+  GpuLink memset;
+
   /* [host]: time each API call holds the host thread */
   SimTime host_kernel_launch;
   SimTime host_memcpy_async;
@@ -45,12 +51,14 @@ typedef struct
   SimTime host_event_record;
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
+  SimTime hostfn;            /* a host function's cost on the callback thread beyond its own time */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
   SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+  SimTime module_load;       /* the GPU idle to the start of a kernel whose launch loads its code */
 
   /* [queues] */
   guint max_connections;     /* 1 before Kepler, 32 after */
@@ -117,6 +125,13 @@ GpuLink gpu_profile_link (const GpuProfile *profile, const SchedCopy *copy);
  * whole ns. The model runs copies for this long and the checker holds it to
  * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */
 SimTime gpu_profile_copy_time (const GpuProfile *profile, const SchedCopy *copy);
+/* How long a memset of `bytes` takes on an idle GPU: memset_latency + bytes
+ * / memset_bandwidth, in whole ns (the bandwidth must be set). */
+SimTime gpu_profile_memset_time (const GpuProfile *profile, guint64 bytes);
+/* The kernel a memset runs as on the SMs: one block of GPU_MEMSET_BLOCK
+ * threads per SM, each for the memset's time (the model and the checker
+ * both take it from here). */
+#define GPU_MEMSET_BLOCK 256
 /* Whether a copy goes through the driver's pinned staging buffer: one from
  * or to pageable host memory (a d2d copy touches no host memory, whatever
  * it is marked). eng_copy.c says what that changes. */

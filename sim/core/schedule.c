@@ -220,7 +220,8 @@ schedule_copy_dir_name (SchedCopyDir dir)
 
 /* What the switch below can give; test_schedule checks the two agree. */
 static const char *const kind_names[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
-                                          "record", "wait", "sync", "host", NULL };
+                                          "record", "wait", "sync", "host", "memset",
+                                          "hostfn", NULL };
 
 const char *const *
 schedule_kind_names (void)
@@ -251,6 +252,10 @@ schedule_op_kind_name (const SchedOp *op)
       return "sync";
     case SCHED_OP_HOST:
       return "host";
+    case SCHED_OP_MEMSET:
+      return "memset";
+    case SCHED_OP_HOSTFN:
+      return "hostfn";
     }
   g_return_val_if_reached ("?");
 }

@@ -35,11 +35,13 @@ const ProfileKey profile_keys[] = {
   { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0, FALSE },
   { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
   { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
+  { "host", "hostfn", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn), 0, 0, TRUE },
 
   { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },
   { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
   { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
+  { "latency", "module_load", PROFILE_KEY_TIME, PROFILE_FIELD (module_load), 0, 0, TRUE },
 
   { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
   { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
@@ -58,6 +60,8 @@ const ProfileKey profile_keys[] = {
   { "kernel", "max_concurrent_kernels", PROFILE_KEY_UINT, PROFILE_FIELD (max_concurrent_kernels), 1, 1024, FALSE },
   { "kernel", "deferred_completion", PROFILE_KEY_BOOL, PROFILE_FIELD (deferred_completion), 0, 0, FALSE },
   { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0, FALSE },
+  { "kernel", "memset_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memset.bandwidth), 0, 0, TRUE },
+  { "kernel", "memset_latency", PROFILE_KEY_TIME, PROFILE_FIELD (memset.latency), 0, 0, TRUE },
 
   { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
   { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },
@@ -84,7 +88,9 @@ profile_key_required (const ProfileKey *key)
 gboolean
 profile_key_is_link (const ProfileKey *key)
 {
-  return key->optional && (key->type == PROFILE_KEY_BANDWIDTH || key->type == PROFILE_KEY_TIME);
+  return key->optional
+         && (key->type == PROFILE_KEY_BANDWIDTH
+             || (key->type == PROFILE_KEY_TIME && g_str_has_suffix (key->name, "_latency")));
 }
 
 guint
@@ -110,6 +116,8 @@ profile_key_is_set (const GpuProfile *profile, guint key)
     return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
   if (k->optional && k->type == PROFILE_KEY_SIZE)
     return G_STRUCT_MEMBER (guint64, profile, k->offset) > 0;
+  if (k->optional && k->type == PROFILE_KEY_TIME && !profile_key_is_link (k))
+    return G_STRUCT_MEMBER (SimTime, profile, k->offset) > 0;
   if (!profile_key_is_link (k))
     return TRUE;
   guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);

@@ -41,7 +41,7 @@ typedef struct
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 49
+#define PROFILE_N_KEYS 53
 #define PROFILE_N_GROUPS 7
 
 /* In file order: profile_save writes groups and keys in this order. */
@@ -51,7 +51,8 @@ extern const char *const profile_groups[PROFILE_N_GROUPS];
 /* Every key that is neither text, `inherits` nor optional must be set. */
 gboolean profile_key_required (const ProfileKey *key);
 
-/* Whether an optional key is half of a link (else a boolean or a count,
+/* Whether an optional key is half of a link, a bandwidth or a `_latency`
+ * time (else a boolean, a count or a time of its own,
  * false or 0 when left out). */
 gboolean profile_key_is_link (const ProfileKey *key);
 
@@ -60,7 +61,7 @@ guint profile_key_partner (guint key);
 
 /* Whether a key has a value in `profile`: always for required keys and
  * optional booleans, for link keys when their link's bandwidth is above 0,
- * for optional counts when above 0. */
+ * for optional counts, sizes and times of their own when above 0. */
 gboolean profile_key_is_set (const GpuProfile *profile, guint key);
 
 /* Index into profile_groups or profile_keys; -1 when unknown. */

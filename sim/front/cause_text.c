@@ -93,6 +93,12 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
       str_append_uint (out, eng_sim_waited_for (sim, op));
       STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
       return;
+    case ENG_CAUSE_LOAD:
+      STR_APPEND_LITERAL (out, "loading its code: the GPU went idle when op ");
+      str_append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      STR_APPEND_LITERAL (out, " ended");
+      return;
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)
         {

@@ -41,6 +41,7 @@ static const char *const cause_glosses[ENG_N_CAUSES] = {
   [ENG_CAUSE_SLOTS] = "SM slots or the concurrent-kernel limit",
   [ENG_CAUSE_DEFERRED] = "Fermi held a completion until its launch run ended",
   [ENG_CAUSE_SYNC] = "a synchronize call waiting for the device",
+  [ENG_CAUSE_LOAD] = "loading its kernel's code: the GPU had to go idle",
 };
 
 /* The causes of --explain added up, the longest total first, so that what
