@@ -129,7 +129,9 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->issue = r->issue;
   row->start = r->start;
   row->end = r->end;
-  row->bytes = (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY) ? sop->u.copy.bytes : 0;
+  row->bytes = (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY) ? sop->u.copy.bytes
+               : sop->kind == SCHED_OP_MEMSET                               ? sop->u.bytes
+                                                                            : 0;
   row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
