@@ -9,7 +9,7 @@
  * another stream does not wait for one. So a host function is an op on an
  * engine of its own, the callback thread, which runs them in the order they
  * became ready, each for hostfn + its time; it waits in no hardware queue. */
-#include "eng_engine.h"
+#include "eng_callback.h"
 #include "eng_live.h"
 #include "eng_op.h"
 

@@ -39,7 +39,7 @@
  * out 2 to 4% early; with it going on beside, 10 to 11% early. */
 #include <math.h>
 #include "eng_connection.h"
-#include "eng_engine.h"
+#include "eng_copy.h"
 #include "eng_live.h"
 #include "eng_op.h"
 

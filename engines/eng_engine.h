@@ -31,9 +31,7 @@ typedef struct
   void (*submit) (EngSim *sim, guint32 op, SimTime now);
 } EngEngineClass;
 
-extern const EngEngineClass eng_marker_class; /* eng_marker.c: records and waits */
-extern const EngEngineClass eng_copy_class;   /* eng_copy.c */
-extern const EngEngineClass eng_kernel_class; /* eng_kernel.c: kernels, memsets */
-extern const EngEngineClass eng_callback_class; /* eng_callback.c: host functions */
+/* The classes: eng_marker.h (records and waits), eng_copy.h, eng_kernel.h
+ * (kernels, memsets), eng_callback.h (host functions). */
 
 #endif /* ENG_ENGINE_H */

@@ -46,7 +46,7 @@
  * queue settled before the next (eng_post); then the dispatch list gets
  * the SMs, and then the kernel's end is signaled (eng_op_finished). */
 #include <string.h>
-#include "eng_engine.h"
+#include "eng_kernel.h"
 #include "eng_live.h"
 #include "eng_op.h"
 #include "eng_sm.h"

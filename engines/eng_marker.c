@@ -6,7 +6,7 @@
  * `wait s2 e1` sees the completion of the op before `record e1 s1`, with the
  * latency of that op's engine, and its cause names the event (eng_deps.c,
  * eng_op.c). */
-#include "eng_engine.h"
+#include "eng_marker.h"
 #include "eng_op.h"
 
 static EngEngine

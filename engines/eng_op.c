@@ -25,11 +25,15 @@
  * starts: the latest of reaching the device, its dependencies, reaching the
  * head of its queue, and its engine. */
 #include "eng_op.h"
+#include "eng_callback.h"
 #include "eng_connection.h"
+#include "eng_copy.h"
 #include "eng_deps.h"
 #include "eng_fermi.h"
 #include "eng_host.h"
+#include "eng_kernel.h"
 #include "eng_live.h"
+#include "eng_marker.h"
 
 /* The class of each kind of op: a new kind of op is a new entry. */
 static const EngEngineClass *

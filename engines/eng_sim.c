@@ -1,8 +1,11 @@
 /* eng_sim.c: the model's public face: sets up its parts, wires them to the event core, runs, and reads back what each op did and why. */
+#include "eng_callback.h"
 #include "eng_connection.h"
+#include "eng_copy.h"
 #include "eng_deps.h"
 #include "eng_fermi.h"
 #include "eng_host.h"
+#include "eng_kernel.h"
 #include "eng_limits.h"
 #include "eng_live.h"
 #include "eng_op.h"
