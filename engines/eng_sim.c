@@ -188,13 +188,16 @@ eng_sim_queue_connection (const EngSim *sim, gsize op)
   return eng_connection_queue_owner (sim, (guint32) op) % eng_connection_count (sim);
 }
 
-/* The op whose end let a wait of `cause` on `ref` go: `ref`, except for a
- * Fermi deferred completion, where the dependency ended earlier and its
- * completion was signalled when the last kernel of its launch run ended. */
+/* The op whose end let a wait of `cause` on `ref` go: `ref`, except when
+ * that op's completion was held in a Fermi launch run: then the run's
+ * release, the end of its last member, let it go. A dependent kernel-to-
+ * other-engine wait (ENG_CAUSE_DEFERRED) is held so; a synchronize's op is
+ * the member signaled last, the run's oldest, whose end is not what the
+ * host waited for. */
 static guint32
 link_of (const EngSim *sim, EngCause cause, guint32 ref)
 {
-  if (cause == ENG_CAUSE_DEFERRED && ref != ENG_NO_REF)
+  if ((cause == ENG_CAUSE_DEFERRED || cause == ENG_CAUSE_SYNC) && ref != ENG_NO_REF)
     return eng_fermi_released_by (sim, ref);
   return ref;
 }

@@ -106,7 +106,7 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
           return;
         }
       STR_APPEND_LITERAL (out, "sync until op ");
-      str_append_uint (out, ref);
+      str_append_uint (out, eng_sim_waited_for (sim, op));
       STR_APPEND_LITERAL (out, " finished");
       return;
     default:
