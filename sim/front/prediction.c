@@ -388,6 +388,9 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   GArray *spans[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     spans[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+  GArray *wait_spans[ENG_N_CAUSES];
+  for (guint c = 0; c < ENG_N_CAUSES; c++)
+    wait_spans[c] = g_array_new (FALSE, FALSE, sizeof (Span));
   for (gsize i = 0; i < n; i++)
     {
       const EngOpResult *r = &results[i];
@@ -395,8 +398,12 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
       s->ops[r->engine]++;
       SimTime waited = prediction_waited (p, i);
       s->waits[r->cause]++;
-      s->waited[r->cause] += waited;
       s->longest_wait[r->cause] = sim_time_max (s->longest_wait[r->cause], waited);
+      if (waited > 0)
+        {
+          Span w = { r->issue, r->issue + waited };
+          g_array_append_val (wait_spans[r->cause], w);
+        }
       if (schedule_op (p->sched, i)->kind >= SCHED_OP_SYNC_STREAM
           && schedule_op (p->sched, i)->kind <= SCHED_OP_SYNC_DEVICE)
         {
@@ -429,6 +436,12 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   g_array_free (copies, TRUE);
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     g_array_free (spans[e], TRUE);
+  for (guint c = 0; c < ENG_N_CAUSES; c++)
+    {
+      Span *w = (Span *) wait_spans[c]->data;
+      s->waited[c] = spans_length (w, spans_union (w, wait_spans[c]->len));
+      g_array_free (wait_spans[c], TRUE);
+    }
 }
 
 guint

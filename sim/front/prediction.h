@@ -110,9 +110,11 @@ typedef struct
   SimTime h2d_d2h_overlap;       /* copies in both directions at once */
   SimTime host_blocked;          /* the host waiting in syncs (not counted as busy) */
   guint ops[ENG_N_ENGINES];
-  /* Ops by the last thing each waited for (--explain's causes), with their
-   * waits (prediction_waited) summed and the longest; [ENG_CAUSE_NONE]
-   * counts the ops that waited for nothing. */
+  /* Ops by the last thing each waited for (--explain's causes), the time
+   * some op waited for it (the union of their waits, prediction_waited, so
+   * that waits nested in one another count once and a total is at most the
+   * makespan) and the longest wait; [ENG_CAUSE_NONE] counts the ops that
+   * waited for nothing. */
   guint waits[ENG_N_CAUSES];
   SimTime waited[ENG_N_CAUSES];
   SimTime longest_wait[ENG_N_CAUSES];
