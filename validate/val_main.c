@@ -166,9 +166,11 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
                        info->done_none);
   char *window = g_strdup_printf ("%" G_GINT64_FORMAT, info->clock_window);
   char *timing = info->cupti != NULL
-    ? g_strdup_printf ("kernels: %%globaltimer; copies: CUPTI memcpy records (%s); records and "
+    ? g_strdup_printf ("kernels: %%globaltimer; copies and memsets: CUPTI memcpy and memset "
+                       "records (%s); host functions: their own host clock reads; records and "
                        "waits: derived from their stream", info->cupti)
-    : g_strdup_printf ("kernels: %%globaltimer; copies: %s", val_timing_name (info->timing));
+    : g_strdup_printf ("kernels: %%globaltimer; copies and memsets: %s; host functions: their "
+                       "own host clock reads", val_timing_name (info->timing));
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   char *date = g_date_time_format_iso8601 (now);
   const char *meta[] = {
