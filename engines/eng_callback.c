@@ -1,76 +1,97 @@
 /* eng_callback.c: host functions (cudaLaunchHostFunc), run one at a time by the driver's callback thread when their stream reaches them.
  *
  * Measured on an H100 and an H200 (validate/examples/hostfn_probe.cu,
- * validate/results/<gpu>/probes/): a host function in a stream runs once
- * the work before it in the stream is done, and the stream goes on once it
- * returns, about 20 us later than its own time ([host] hostfn); two host
- * functions of two streams issued together take twice as long as one, so
- * the process has one thread for them; and on eight connections a kernel of
- * another stream does not wait for one. So a host function is an op on an
- * engine of its own, the callback thread, which runs them in the order they
- * became ready, each for hostfn + its time; it waits in no hardware queue. */
+ * validate/results/<gpu>/probes/) and on the H100 with the harness
+ * (traces/validation/hostfn-*, validate/results/h100/new-ops/):
+ *  - host functions of two streams issued together run one after the
+ *    other, so the process has one thread for them; the second begins
+ *    about 5 us after the first returns ([host] hostfn_next);
+ *  - a function begins some time after its stream reaches it
+ *    ([host] hostfn_wake): in the probe, whose stream had GPU work in flight
+ *    when the function was issued, the function and its wake-up cost the
+ *    stream about 28 us (H100) or 20 us (H200) beyond its own time; where
+ *    the stream was idle at the call, the function began 47 to 101 us after
+ *    it (hostfn_wake_idle, the harness's schedules);
+ *  - its stream goes on 3 to 10 us after it returns ([latency]
+ *    hostfn_resume, eng_deps.c);
+ *  - with one connection or eight, a kernel of another stream does not
+ *    wait for it: it waits in no hardware queue.
+ * So the callback thread is an engine of its own: the functions ready for
+ * it wait in the order they became ready; an idle thread starts one after
+ * the wake-up, a busy one the next after hostfn_next; each runs its own
+ * time, which is its row in the timeline. */
 #include "eng_callback.h"
 #include "eng_live.h"
 #include "eng_op.h"
 
+/* What the thread's timer does when it fires. */
+enum
+{
+  PHASE_START = 0,        /* the function begins; its thread was idle */
+  PHASE_START_QUEUED = 1, /* the function begins; it waited for the one before */
+  PHASE_END = 2,          /* the function returns */
+};
+
 struct EngCallback
 {
   EngFifo ready;        /* host functions ready, in the order they became so */
-  guint32 running;      /* ENG_NONE when the thread is idle */
+  gboolean busy;        /* a function is about to begin or running */
   guint32 last;         /* the last one that ran, for causes */
-  SimTimer *end;
+  SimTimer *timer;      /* the next begin or return, its phase in the tag's top half */
 };
 
 static void
-try_run (EngSim *sim, SimTime now)
+set_timer (EngSim *sim, SimTime when, guint32 op, guint phase)
 {
-  EngCallback *cb = sim->callback;
-  if (cb->running != ENG_NONE)
-    return;
-  guint32 op = eng_fifo_pop (sim, &cb->ready, ENG_LINK_READY);
-  if (op == ENG_NONE)
-    return;
-  cb->running = op;
-  gboolean waited = now > eng_live (sim, op)->submitted;
-  eng_op_started (sim, op, now, waited ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE, cb->last);
-  sim_queue_timer_set (cb->end, now + sim->profile.hostfn + eng_sop (sim, op)->u.duration, op);
+  sim_queue_timer_set (sim->callback->timer, when, (guint64) phase << 32 | op);
+}
+
+/* Whether the op's stream was idle when the host issued it: what it waits
+ * for in its stream was already seen done. */
+static gboolean
+issued_on_idle_stream (const EngSim *sim, guint32 op)
+{
+  return eng_live (sim, op)->deps_time <= sim->results[op].issue;
 }
 
 static void
-try_run_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
-{
-  (void) queue;
-  (void) tag;
-  try_run (arg, now);
-}
-
-static void
-end_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+timer_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
   (void) queue;
   EngSim *sim = arg;
   EngCallback *cb = sim->callback;
   guint32 op = (guint32) tag;
+  guint phase = (guint) (tag >> 32);
   sim->n_events++;
-  g_assert (cb->running == op);
-  cb->running = ENG_NONE;
+  if (phase != PHASE_END)
+    {
+      eng_op_started (sim, op, now, phase == PHASE_START_QUEUED ? ENG_CAUSE_ENGINE : ENG_CAUSE_NONE,
+                      cb->last);
+      set_timer (sim, now + eng_sop (sim, op)->u.duration, op, PHASE_END);
+      return;
+    }
   cb->last = op;
-  gsize posted = eng_posted (sim);
   eng_op_finished (sim, op, now);
-  /* the next one after this one's signal has been heard */
-  if (eng_posted (sim) != posted)
-    eng_post (sim, try_run_step, 0, 0);
+  guint32 next = eng_fifo_pop (sim, &cb->ready, ENG_LINK_READY);
+  if (next == ENG_NONE)
+    cb->busy = FALSE;
   else
-    try_run (sim, now);
+    set_timer (sim, now + sim->profile.hostfn_next, next, PHASE_START_QUEUED);
 }
 
 static void
 callback_submit (EngSim *sim, guint32 op, SimTime now)
 {
   EngCallback *cb = sim->callback;
-  eng_live (sim, op)->submitted = now;
-  eng_fifo_push (sim, &cb->ready, op, ENG_LINK_READY);
-  try_run (sim, now);
+  if (cb->busy)
+    {
+      eng_fifo_push (sim, &cb->ready, op, ENG_LINK_READY);
+      return;
+    }
+  cb->busy = TRUE;
+  SimTime wake = issued_on_idle_stream (sim, op) ? sim->profile.hostfn_wake_idle
+                                                 : sim->profile.hostfn_wake;
+  set_timer (sim, now + wake, op, PHASE_START);
 }
 
 static EngEngine
@@ -94,8 +115,8 @@ callback_init (EngSim *sim)
 {
   EngCallback *cb = g_new0 (EngCallback, 1);
   eng_fifo_init (&cb->ready);
-  cb->running = cb->last = ENG_NONE;
-  cb->end = sim_queue_timer_new (sim->events, end_event, sim);
+  cb->last = ENG_NONE;
+  cb->timer = sim_queue_timer_new (sim->events, timer_event, sim);
   sim->callback = cb;
 }
 

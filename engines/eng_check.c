@@ -48,7 +48,7 @@
  *    With more than WINDOW_KERNELS kernels only the busy periods (maximal
  *    runs of overlapping kernels) are windows.
  *  - callback: host functions run one at a time (one thread for the
- *    process), each for exactly [host] hostfn plus its own time.
+ *    process), each for exactly its own time.
  *  Memsets are kernels throughout: one block of GPU_MEMSET_BLOCK threads per
  *  SM for latency + bytes / bandwidth (gpu_profile.h).
  *  - queue: within one connection queue, an op starts no earlier than any copy
@@ -286,7 +286,7 @@ check_host (EngCheck *check)
                    r->issue, r->start, r->end);
       if (is_device_op (sop))
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind) + gpu_profile_submit_latency (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop) + gpu_profile_submit_latency (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
@@ -294,7 +294,7 @@ check_host (EngCheck *check)
         }
       else if (is_marker (sop) || sop->kind == SCHED_OP_HOSTFN)
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
@@ -337,7 +337,7 @@ check_host (EngCheck *check)
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready = r->end;
       else
-        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
+        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop));
       ready_op = op;
     }
 }
@@ -424,6 +424,7 @@ typedef struct
   guint32 *record;        /* most recent record of each event */
   guint32 last_legacy;
   guint32 device_last;    /* device op or marker with the latest end so far */
+  guint32 loading;        /* the last launch that loads its code, which later ops follow */
 } DepState;
 
 static void
@@ -468,7 +469,7 @@ check_deps (EngCheck *check)
     st.tail[s] = st.event_floor[s] = st.seen_legacy[s] = NONE;
   for (guint e = 0; e < n_events; e++)
     st.record[e] = NONE;
-  st.last_legacy = st.device_last = NONE;
+  st.last_legacy = st.device_last = st.loading = NONE;
 
   for (gsize i = 0; i < check->n; i++)
     {
@@ -478,11 +479,22 @@ check_deps (EngCheck *check)
         {
           guint32 s = sop->stream;
           check_after (check, ENG_CHECK_STREAM, op, st.tail[s], "the previous op of its stream");
+          if (st.loading != NONE)
+            {
+              if (check->r[op].start < check->r[st.loading].start)
+                violation (check, ENG_CHECK_STREAM, op, st.loading,
+                           "started at %" G_GINT64_FORMAT " ns, before op %u, a launch issued "
+                           "before it that loads its code, started at %" G_GINT64_FORMAT " ns",
+                           check->r[op].start, st.loading, check->r[st.loading].start);
+            }
           if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
-            for (guint o = 0; o < n_streams; o++)
-              if (o != s)
-                check_after (check, ENG_CHECK_STREAM, op, st.tail[o],
-                             "an op issued before it, since its launch loads its code");
+            {
+              for (guint o = 0; o < n_streams; o++)
+                if (o != s)
+                  check_after (check, ENG_CHECK_STREAM, op, st.tail[o],
+                               "an op issued before it, since its launch loads its code");
+              st.loading = op;
+            }
           if (st.event_floor[s] != NONE)
             {
               check_after (check, ENG_CHECK_EVENT, op, st.event_floor[s],
@@ -585,7 +597,7 @@ span_by_start (const void *a, const void *b)
 static void check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n,
                           const char *what);
 
-/* Host functions: one at a time, each for hostfn + its time. */
+/* Host functions: one at a time, each for its time. */
 static void
 check_callback (EngCheck *check)
 {
@@ -596,11 +608,11 @@ check_callback (EngCheck *check)
       const EngOpResult *r = &check->r[i];
       if (sop->kind != SCHED_OP_HOSTFN)
         continue;
-      SimTime want = add_sat (check->profile->hostfn, sop->u.duration);
+      SimTime want = sop->u.duration;
       if (r->end - r->start != want)
         violation (check, ENG_CHECK_CALLBACK, (guint32) i, NONE,
                    "a host function of %" G_GINT64_FORMAT " ns ran %" G_GINT64_FORMAT "-%"
-                   G_GINT64_FORMAT " ns, not hostfn + its time (%" G_GINT64_FORMAT " ns)",
+                   G_GINT64_FORMAT " ns, not its time (%" G_GINT64_FORMAT " ns)",
                    sop->u.duration, r->start, r->end, want);
       Span s = { (guint32) i, r->start, r->end };
       g_array_append_val (spans, s);

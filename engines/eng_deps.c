@@ -31,7 +31,16 @@ typedef enum
   EDGE_EVENT,
   EDGE_LEGACY,
   EDGE_LOAD,    /* a launch that loads its kernel's code waits for the GPU to go idle */
+  EDGE_LOADED,  /* an op issued after such a launch waits for it to start */
 } EdgeKind;
+
+/* Which of an op's dependents hear of it (signal_from). */
+typedef enum
+{
+  HEAR_ALL,     /* its completion, seen by every dependent */
+  HEAR_KERNELS, /* a Fermi kernel's held completion, seen by kernels alone */
+  HEAR_STARTED, /* a loading launch's start, by the ops issued after it */
+} Hearing;
 
 /* One dependency, from the op waited on (which lists its edges through
  * EngLive.first_edge and `next`) to the waiting op. */
@@ -51,6 +60,7 @@ struct EngDeps
   guint32 *stream_legacy; /* last legacy op each stream has an edge from */
   guint32 *event_record;  /* most recent record of each event */
   guint32 last_legacy;
+  guint32 loading;        /* a launch that loads its code and has not started, or ENG_NONE */
   guint32 *dirty;         /* blocking streams with ops since the last legacy op */
   guint n_dirty;
   gboolean *is_dirty;
@@ -76,7 +86,7 @@ eng_deps_init (EngSim *sim)
   d->event_record = g_new (guint32, MAX (n_events, 1));
   for (guint e = 0; e < n_events; e++)
     d->event_record[e] = ENG_NONE;
-  d->last_legacy = ENG_NONE;
+  d->last_legacy = d->loading = ENG_NONE;
   sim->deps = d;
 }
 
@@ -117,9 +127,11 @@ target_engine (const EngSim *sim, guint32 op)
 SimTime
 eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to)
 {
+  if (from == ENG_ENGINE_CALLBACK)
+    return sim->profile.hostfn_resume;
   if (from == ENG_ENGINE_STREAM || to == ENG_ENGINE_STREAM || to == ENG_ENGINE_HOST
-      || from == ENG_ENGINE_HOST || from == ENG_ENGINE_CALLBACK || to == ENG_ENGINE_CALLBACK)
-    return 0; /* what a host function costs beyond its time is its own ([host] hostfn) */
+      || from == ENG_ENGINE_HOST || to == ENG_ENGINE_CALLBACK)
+    return 0; /* a host function's wake-up is the callback thread's (eng_callback.c) */
   if (from == to)
     return to == ENG_ENGINE_COMPUTE ? sim->profile.kernel_gap : 0;
   return sim->profile.dependency_latency;
@@ -154,6 +166,7 @@ edge_cause (EdgeKind kind)
     case EDGE_LEGACY:
       return ENG_CAUSE_LEGACY;
     case EDGE_LOAD:
+    case EDGE_LOADED:
       return ENG_CAUSE_LOAD;
     default:
       return ENG_CAUSE_STREAM;
@@ -179,9 +192,10 @@ satisfy_from (EngSim *sim, guint32 src, guint32 target, EdgeKind kind, SimTime w
       ref = s->deps_ref;
     }
   EngOp *t = &sim->ops[target];
-  SimTime lat = kind == EDGE_LOAD
-                  ? sim->profile.module_load
-                  : eng_deps_latency (sim, (EngEngine) s->signal_engine, target_engine (sim, target));
+  SimTime lat = kind == EDGE_LOAD     ? sim->profile.module_load
+                : kind == EDGE_LOADED ? 0
+                                      : eng_deps_latency (sim, (EngEngine) s->signal_engine,
+                                                          target_engine (sim, target));
   if (target_engine (sim, target) == ENG_ENGINE_STREAM && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
   satisfy (sim, target, when + lat, cause, ref);
@@ -195,6 +209,11 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EdgeKind kind)
   EngDeps *d = sim->deps;
   const EngOp *s = &sim->ops[src];
   eng_live (sim, target)->pending++;
+  if (kind == EDGE_LOADED && (s->flags & ENG_OP_STARTED))
+    {
+      satisfy_from (sim, src, target, kind, sim->results[src].start, FALSE);
+      return;
+    }
   if (s->flags & ENG_OP_SIGNALED)
     {
       SimTime signal_time = eng_fermi_signal_time (sim, src);
@@ -263,12 +282,21 @@ eng_deps_issue (EngSim *sim, guint32 op)
         }
     }
 
-  /* Its code loaded at its launch: after every op issued before it, in any
-   * stream (its own stream's last op is an edge already). */
+  /* Loading a kernel's code holds the whole GPU (measured on an H100,
+   * traces/validation/loads): a launch that loads waits for every op issued
+   * before it, in any stream (its own stream's last op is an edge already),
+   * and every op issued after it waits until it starts. */
+  if (d->loading != ENG_NONE && (sim->ops[d->loading].flags & ENG_OP_STARTED))
+    d->loading = ENG_NONE;
+  if (d->loading != ENG_NONE)
+    add_edge (sim, d->loading, op, EDGE_LOADED);
   if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
-    for (guint s = 0; s < schedule_n_streams (sim->sched); s++)
-      if (s != stream && d->stream_tail[s] != ENG_NONE)
-        add_edge (sim, d->stream_tail[s], op, EDGE_LOAD);
+    {
+      for (guint s = 0; s < schedule_n_streams (sim->sched); s++)
+        if (s != stream && d->stream_tail[s] != ENG_NONE)
+          add_edge (sim, d->stream_tail[s], op, EDGE_LOAD);
+      d->loading = op;
+    }
 
   d->stream_tail[stream] = op;
   if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)
@@ -277,9 +305,9 @@ eng_deps_issue (EngSim *sim, guint32 op)
 
 /* Tells the dependents of `op` on its edges from `e` on, until one of them
  * has something to do (a step posted: it runs first, and this walk goes on
- * in a step after it); TRUE when it posted steps. With compute_only, only
- * kernels hear (a Fermi kernel whose completion signal is held); their
- * edges are consumed so the later full signal does not repeat them.
+ * in a step after it); TRUE when it posted steps. `hear` says which
+ * dependents hear and of what (Hearing); the edges of those that heard
+ * before the full signal are consumed so that it does not repeat them.
  *
  * After the full signal the op's edges go to the free list: an op issued
  * later that depends on a signaled op is satisfied at once (add_edge) and
@@ -287,24 +315,28 @@ eng_deps_issue (EngSim *sim, guint32 op)
  * flight and in the cache. The chain's order is kept, so dependents hear in
  * the same order. */
 static gboolean
-signal_from (EngSim *sim, guint32 op, guint32 e, gboolean compute_only, SimEventFunc again)
+signal_from (EngSim *sim, guint32 op, guint32 e, Hearing hear, SimEventFunc again)
 {
   EngDeps *d = sim->deps;
-  SimTime when = compute_only ? sim->results[op].end : eng_fermi_signal_time (sim, op);
-  gboolean deferred = !compute_only && when > sim->results[op].end;
+  SimTime when = hear == HEAR_KERNELS ? sim->results[op].end
+                 : hear == HEAR_STARTED ? sim->results[op].start
+                                        : eng_fermi_signal_time (sim, op);
+  gboolean deferred = hear == HEAR_ALL && when > sim->results[op].end;
   gsize posted = eng_posted (sim);
   while (e != ENG_NONE)
     {
       guint32 next = d->edges[e].next;
       guint32 target = d->edges[e].target;
       if (target != ENG_NONE
-          && (!compute_only || target_engine (sim, target) == ENG_ENGINE_COMPUTE))
+          && (hear == HEAR_ALL
+              || (hear == HEAR_KERNELS && target_engine (sim, target) == ENG_ENGINE_COMPUTE)
+              || (hear == HEAR_STARTED && d->edges[e].kind == EDGE_LOADED)))
         {
           d->edges[e].target = ENG_NONE;
           satisfy_from (sim, op, target, (EdgeKind) d->edges[e].kind, when,
                         deferred && target_engine (sim, target) != ENG_ENGINE_COMPUTE);
         }
-      if (next == ENG_NONE && !compute_only)
+      if (next == ENG_NONE && hear == HEAR_ALL)
         {
           EngLive *l = eng_live (sim, op);
           d->edges[e].next = d->free_edges;
@@ -325,7 +357,7 @@ signal_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
   (void) queue;
   (void) now;
-  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), FALSE, signal_step);
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_ALL, signal_step);
 }
 
 static void
@@ -333,12 +365,27 @@ kernels_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
   (void) queue;
   (void) now;
-  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), TRUE, kernels_step);
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_KERNELS, kernels_step);
+}
+
+static void
+started_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  (void) now;
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_STARTED, started_step);
 }
 
 gboolean
 eng_deps_signal (EngSim *sim, guint32 op, gboolean compute_only)
 {
-  return signal_from (sim, op, eng_live (sim, op)->first_edge, compute_only,
+  return signal_from (sim, op, eng_live (sim, op)->first_edge,
+                      compute_only ? HEAR_KERNELS : HEAR_ALL,
                       compute_only ? kernels_step : signal_step);
+}
+
+void
+eng_deps_started (EngSim *sim, guint32 op)
+{
+  signal_from (sim, op, eng_live (sim, op)->first_edge, HEAR_STARTED, started_step);
 }

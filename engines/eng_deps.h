@@ -20,6 +20,10 @@ void eng_deps_issue (EngSim *sim, guint32 op);
  * them. */
 gboolean eng_deps_signal (EngSim *sim, guint32 op, gboolean compute_only);
 
+/* `op`, a launch that loads its kernel's code, started: the ops issued
+ * after it hear of it. */
+void eng_deps_started (EngSim *sim, guint32 op);
+
 /* The latency with which engine `to` sees a completion on engine `from`. */
 SimTime eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to);
 

@@ -180,7 +180,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 
   /* A device call: in flight from here to its signal. */
   h->outstanding++;
-  SimTime cost = gpu_profile_call_cost (&sim->profile, sop->kind);
+  SimTime cost = gpu_profile_call_cost (&sim->profile, sop);
   eng_op_issue (sim, op, now, cost);
   if (gpu_profile_copy_blocks (sop))
     {

@@ -81,7 +81,7 @@ op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArra
       return ((double) p->memset.latency + (double) op->u.bytes / p->memset.bandwidth * 1e9)
              * p->sm_count;
     case SCHED_OP_HOSTFN:
-      return (double) op->u.duration + (double) p->hostfn;
+      return (double) op->u.duration;
     default:
       return 0;
     }
@@ -103,12 +103,14 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
 {
   g_return_if_fail (limits != NULL && p != NULL && list_times != NULL);
   /* Every op may pay each of these once, whatever its kind. */
-  limits->per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
+  limits->per_op = (double) MAX (MAX (p->host_kernel_launch + p->host_kernel_load,
+                                      MAX (p->host_memcpy_async, p->host_memset)),
                                  MAX (MAX (p->host_event_record, p->host_stream_wait),
                                       p->host_sync))
                    + (double) MAX (p->launch_latency, p->copy_submit)
-                   + (double) MAX (p->dependency_latency, p->module_load) + (double) p->kernel_gap
-                   + (double) p->host_sync + (double) p->host_memcpy_sync;
+                   + (double) MAX (MAX (p->dependency_latency, p->module_load), p->hostfn_resume)
+                   + (double) p->kernel_gap + (double) p->host_sync + (double) p->host_memcpy_sync
+                   + (double) MAX (p->hostfn_wake, p->hostfn_wake_idle) + (double) p->hostfn_next;
   limits->sum = 0;
   limits->list_times = list_times;
 }

@@ -301,6 +301,9 @@ eng_op_started (EngSim *sim, guint32 op, SimTime now, EngCause engine_cause, gui
     }
   r->cause = (guint8) cause;
   r->cause_ref = ref;
+  const SchedOp *sop = eng_sop (sim, op);
+  if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+    eng_deps_started (sim, op);
 }
 
 /* ---- Finished and signaled ---- */

@@ -786,57 +786,71 @@ test_memset_on_sms (void)
   run_free (run);
 }
 
-/* Host functions run one at a time on the callback thread, each for hostfn
- * (0.5 ms on profile ops) plus its own time, and hold no other stream:
- *   op 0 hostfn s1 1ms: 0-1.5;
- *   op 1 hostfn s2 1ms: ready at 0, the thread busy with op 0: 1.5-3;
- *   op 2 kernel s3 1 ms: 0-1, held by nothing;
- *   op 3 kernel s1 1 ms: after op 0 in its stream: 1.5-2.5. */
+/* Host functions run one at a time on the callback thread (profile ops:
+ * wake-up 0.5 ms, or 2 ms where the stream was idle at the call; 0.25 ms from
+ * one function's return to the next one's start; the stream goes on 0.1 ms
+ * after its function returns), and hold no other stream:
+ *   op 0 kernel s1 1 ms: 0-1;
+ *   op 1 hostfn s1 1ms: s1 busy at the call (op 0 runs), ready when op 0
+ *        ends at 1, begins after the wake-up: 1.5-2.5;
+ *   op 2 hostfn s2 1ms: s2 idle at the call, ready at 0, but the thread is
+ *        taken from 0 (op 1's wake-up at 1 comes later? no: op 2 is ready
+ *        first, at 0, and the thread is idle): it begins after the idle
+ *        wake-up at 2, so op 1, ready at 1, waits for it: op 2 2-3, op 1
+ *        begins 0.25 after op 2 returns: 3.25-4.25;
+ *   op 3 kernel s3 1 ms: 0-1, held by nothing;
+ *   op 4 kernel s1 1 ms: after op 1 in its stream and the resume: 4.35-5.35. */
 static void
 test_hostfn (void)
 {
   Run *run = run_text ("ops", "stream s1\nstream s2\nstream s3\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n"
                               "hostfn s1 1ms\n"
                               "hostfn s2 1ms\n"
                               "kernel s3 grid=1 block=32 block_time=1ms\n"
                               "kernel s1 grid=1 block=32 block_time=1ms\n");
-  const EngOpResult *r = op (run, 0);
-  g_assert_cmpint (r->start, ==, 0);
-  g_assert_cmpint (r->end, ==, 1500 * US);
-  g_assert_cmpuint (r->engine, ==, ENG_ENGINE_CALLBACK);
-  r = op (run, 1);
-  g_assert_cmpint (r->start, ==, 1500 * US);
-  g_assert_cmpint (r->end, ==, 3 * MS);
-  assert_cause (run, 1, ENG_CAUSE_ENGINE, 0);
-  assert_span (run, 2, 0, 1);
-  r = op (run, 3);
-  g_assert_cmpint (r->start, ==, 1500 * US);
-  g_assert_cmpint (r->end, ==, 2500 * US);
-  assert_cause (run, 3, ENG_CAUSE_STREAM, 0);
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 2, 2, 3);
+  g_assert_cmpuint (op (run, 2)->engine, ==, ENG_ENGINE_CALLBACK);
+  const EngOpResult *r = op (run, 1);
+  g_assert_cmpint (r->start, ==, 3250 * US);
+  g_assert_cmpint (r->end, ==, 4250 * US);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 2);
+  assert_span (run, 3, 0, 1);
+  r = op (run, 4);
+  g_assert_cmpint (r->start, ==, 4350 * US);
+  g_assert_cmpint (r->end, ==, 5350 * US);
+  assert_cause (run, 4, ENG_CAUSE_STREAM, 1);
   run_free (run);
 }
 
 /* A launch that loads its kernel's code (`loads`) waits for every op
- * issued before it, in every stream, and starts module_load (1 ms on
- * profile ops) after the last ends; measured on an H100 and an H200 with
- * CUDA_MODULE_LOADING=LAZY (validate/results/<gpu>/probes/lazy-LAZY.txt).
+ * issued before it, in every stream, starts module_load (1 ms on profile
+ * ops) after the last ends, and holds back every op issued after it, in any
+ * stream, until it starts; its call holds the host kernel_load (0.3 ms)
+ * more. Measured on an H100 (traces/validation/loads, validate/results/
+ * h100/new-ops/) and, for the wait, with the probe on an H200 too.
  *   op 0 kernel s1 2 ms: 0-2;
  *   op 1 kernel s2 1 ms, loads: after op 0 ends and the load: 3-4;
- *   op 2 kernel s2 1 ms: after op 1: 4-5;
- *   op 3 kernel s1 1 ms, loaded already: after op 0 in its stream: 2-3. */
+ *   op 2 kernel s3 1 ms, issued after op 1 (at 0.3, its call's cost): waits
+ *        for op 1 to start: 3-4, beside it;
+ *   op 3 kernel s1 1 ms: after op 0 in its stream, and after op 1 starts:
+ *        3-4 too. */
 static void
 test_loads_waits_for_idle (void)
 {
-  Run *run = run_text ("ops", "stream s1\nstream s2\n"
+  Run *run = run_text ("ops", "stream s1\nstream s2\nstream s3\n"
                               "kernel s1 grid=1 block=32 block_time=2ms\n"
                               "kernel s2 grid=1 block=32 block_time=1ms loads\n"
-                              "kernel s2 grid=1 block=32 block_time=1ms\n"
+                              "kernel s3 grid=1 block=32 block_time=1ms\n"
                               "kernel s1 grid=1 block=32 block_time=1ms\n");
   assert_span (run, 0, 0, 2);
   assert_span (run, 1, 3, 4);
   assert_cause (run, 1, ENG_CAUSE_LOAD, 0);
-  assert_span (run, 2, 4, 5);
-  assert_span (run, 3, 2, 3);
+  g_assert_cmpint (op (run, 2)->issue, ==, 300 * US);
+  assert_span (run, 2, 3, 4);
+  assert_cause (run, 2, ENG_CAUSE_LOAD, 1);
+  assert_span (run, 3, 3, 4);
   run_free (run);
 }
 

@@ -12,8 +12,9 @@
 #            less the span of two stamps with nothing between, less one kernel gap (the
 #            memset runs as a kernel between the two stamps), less bytes / bandwidth; at
 #            least 0;
-#   [host] hostfn: the median, over the host functions, of the span less the stamps'
-#            span less the function's own time;
+#   [host] hostfn_wake plus [latency] hostfn_resume: the median, over the host
+#            functions, of the span less the stamps' span less the function's own time
+#            (the probe cannot tell the two apart: subtract a measured resume);
 #   [latency] module_load: the median time from the end of the kernel running to the
 #            start of a kernel whose first launch loaded its code.
 set -euo pipefail
@@ -35,6 +36,6 @@ awk -v bw="$bandwidth" -v l="$latency" -v h="$hostfn" -v m="$load" 'BEGIN {
   if (l < 0) l = 0
   printf "[kernel] memset_bandwidth=%.6gGB/s\n", bw / 1e9
   printf "[kernel] memset_latency=%.3gus\n", l
-  printf "[host] hostfn=%.3gus\n", h
+  printf "[host] hostfn_wake+[latency] hostfn_resume=%.3gus\n", h
   printf "[latency] module_load=%.3gus\n", m
 }'

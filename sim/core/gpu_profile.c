@@ -81,13 +81,14 @@ gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 }
 
 SimTime
-gpu_profile_call_cost (const GpuProfile *p, SchedOpKind kind)
+gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
 {
-  switch (kind)
+  switch (op->kind)
     {
     case SCHED_OP_KERNEL:
-    case SCHED_OP_MEMSET: /* a kernel the driver launches; its own cost is not measured yet */
-      return p->host_kernel_launch;
+      return p->host_kernel_launch + (op->u.kernel.loads ? p->host_kernel_load : 0);
+    case SCHED_OP_MEMSET:
+      return p->host_memset > 0 ? p->host_memset : p->host_kernel_launch;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       return p->host_memcpy_async;

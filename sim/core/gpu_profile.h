@@ -51,7 +51,12 @@ typedef struct
   SimTime host_event_record;
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
-  SimTime hostfn;            /* a host function's cost on the callback thread beyond its own time */
+  SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
+  SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
+  /* the driver's callback thread (host functions, eng_callback.c) */
+  SimTime hostfn_wake;       /* its stream reached a host function while the thread was idle, to its start */
+  SimTime hostfn_wake_idle;  /* the same where the stream was idle when the function was issued */
+  SimTime hostfn_next;       /* one host function's return to the start of the next one waiting */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
@@ -59,6 +64,7 @@ typedef struct
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
   SimTime module_load;       /* the GPU idle to the start of a kernel whose launch loads its code */
+  SimTime hostfn_resume;     /* a host function's return to its stream going on */
 
   /* [queues] */
   guint max_connections;     /* 1 before Kepler, 32 after */
@@ -110,9 +116,9 @@ guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 /* The numbers the profile gives one op; the model and the invariant checker
  * (eng_check.c) both read them here, so they cannot disagree on them. */
 
-/* Host time an API call of this kind holds the host thread (synchronize
- * calls: the call itself, before or after its wait; host work: 0). */
-SimTime gpu_profile_call_cost (const GpuProfile *profile, SchedOpKind kind);
+/* Host time the API call of op holds the host thread (synchronize calls: the
+ * call itself, before or after its wait; host work: 0). */
+SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
 
 /* From the end of a call to its op's place in its device queue: launch
  * latency for kernels, copy_submit for copies, 0 otherwise. */

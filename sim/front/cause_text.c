@@ -94,10 +94,18 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
       STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
       return;
     case ENG_CAUSE_LOAD:
-      STR_APPEND_LITERAL (out, "loading its code: the GPU went idle when op ");
+      if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+        {
+          STR_APPEND_LITERAL (out, "loading its code: the GPU went idle when op ");
+          str_append_uint (out, ref);
+          append_stream_of (sim, ref, out);
+          STR_APPEND_LITERAL (out, " ended");
+          return;
+        }
+      STR_APPEND_LITERAL (out, "op ");
       str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
-      STR_APPEND_LITERAL (out, " ended");
+      STR_APPEND_LITERAL (out, " loading its kernel's code held the GPU");
       return;
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)

@@ -35,7 +35,7 @@ first-launch 2005.0 2000.0 14.6
 DATA
 want='[kernel] memset_bandwidth=3355.44GB/s
 [kernel] memset_latency=3.69us
-[host] hostfn=21.5us
+[host] hostfn_wake+[latency] hostfn_resume=21.5us
 [latency] module_load=4.5us'
 got=$(bash "$src/validate/fit-probes.sh" "$work" 1)
 if [ "$got" != "$want" ]; then
