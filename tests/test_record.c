@@ -5,6 +5,7 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
+#include "validate/record_inside.h"
 #include "validate/record_log.h"
 #include "validate/record_schedule.h"
 #include "sim/formats/schedule_parse.h"
@@ -103,7 +104,8 @@ test_program_statements (void)
    * and its call is host time, so from the D2H's return (130) to the
    * sync's call (133) is 3 us of host work; the free waits for the device,
    * whose last work ended at 911, so all of its 4 us (916-920) are host
-   * work after it. */
+   * work after it. No call is longer than usual: each function's calls are
+   * one. */
   g_assert_cmpstr (got, ==,
                    "connections 8\n"
                    "stream s1\n"
@@ -420,6 +422,236 @@ test_memset_records (void)
                     "test.log:2:13: the memset ends (7) before it starts (9)");
 }
 
+/* Host time inside launches (record_inside.h). Four launches into s1 on an
+ * idle GPU (us after T0), one kernel each:
+ *   call 10-15 GPU 20-30; call 40-45 GPU 50-60;
+ *   call 70-170 GPU 172-180: it started only after the call returned;
+ *   call 200-300 GPU 210-220: it started 10 us into the call.
+ * The usual launch is the lower median of 5, 5, 100, 100: 5 us (the upper
+ * one, 100, would find nothing unusual). The third took 95 us more, all
+ * before its kernel could start (172 - 70 - 5 = 97 >= 95): host before it;
+ * the fourth took 95 us more, of which 210 - 200 - 5 = 5 us before its
+ * kernel started and 90 after: host on both sides. The gaps (25, 25, 30
+ * us) are host work as ever. */
+static void
+test_inside_async (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000200000\t1000300000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
+    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
+    "end\t5\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "host 95.000us\n"
+                            "kernel s1 grid=1 block=32 time=8.000us label=k\n"
+                            "host 30.000us\n"
+                            "host 5.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 90.000us\n");
+  g_assert_nonnull (strstr (rec->text, "host 95.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: set-up before its work started, beyond its "
+                                       "usual 5.000us"));
+  g_assert_nonnull (strstr (rec->text, "host 90.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: host work after its work was submitted, "
+                                       "beyond its usual 5.000us"));
+  /* measured, ns from the first launch's call at 10 us (ops 4, 5, 7, 8,
+   * 9): the third kernel's set-up is 70-165 us, the kernel issued where it
+   * ended, at 165; the fourth's set-up is 200-205 us, its kernel issued at
+   * 205, and the host work after it 210-300 */
+  const guint op[] = { 4, 5, 7, 8, 9 };
+  const SimTime issue[] = { 60000, 155000, 190000, 195000, 200000 };
+  const SimTime start[] = { 60000, 162000, 190000, 200000, 200000 };
+  const SimTime end[] = { 155000, 170000, 195000, 210000, 290000 };
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (op); i++)
+    {
+      g_assert_cmpint (rec->issue[op[i]], ==, issue[i]);
+      g_assert_cmpint (rec->start[op[i]], ==, start[i]);
+      g_assert_cmpint (rec->end[op[i]], ==, end[i]);
+    }
+}
+
+/* The only launch of a program (us after T0: call 0-3700, its kernel
+ * 115-295) has no other launch to show its usual time; of it, what the
+ * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
+ * host work after it (the model returns a launch before its kernel can
+ * start). The device synchronize after it (3701-3710) waited for nothing:
+ * the kernel had ended. */
+static void
+test_inside_alone (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1003700000\t1\t0x0\t0x0\t4096\t256\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1003701000\t1003710000\t2\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000115000\t1000295000\t4096\t256\t0\t16\t_Z12vectorAddGPUPfS_S_i\n"
+    "end\t2\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
+                            "label=vectorAddGPU\n"
+                            "host 3585.000us\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
+  g_assert_cmpint (rec->start[1], ==, 115000);
+  g_assert_cmpint (rec->end[1], ==, 3700000);
+}
+
+/* Blocking copies (us after T0): three cudaMemcpy of 800 B from pageable
+ * memory, H2D, and one of 64 KiB to pageable memory, D2H:
+ *   call 0-3500,    GPU 17-18:      returned 3482 us after its copy ended
+ *   call 3510-3526, GPU 3525-3527:  1 us before its copy ended
+ *   call 3530-3546, GPU 3545-3547:  1 us before
+ *   call 3550-3700, GPU 3560-3600:  D2H, 100 us after
+ * Pageable H2D copies usually return before their copy ends (the lower
+ * median of -1, -1, 3482 is -1), so all of the first one's 3482 us after
+ * its copy is host work after it, and its op ends for the host at 18 us.
+ * A pageable D2H ends with the host copying out of the staging buffer,
+ * which its rate covers: it stays whole. */
+static void
+test_inside_blocking_copy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpy\t1000000000\t1003500000\t1\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003510000\t1003526000\t2\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003530000\t1003546000\t3\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003550000\t1003700000\t4\t0x0\t0x0\t65536\t2\t0\n"
+    "copy\t1\t0\t1000017000\t1000018000\t800\t1\t1\t3\n"
+    "copy\t2\t0\t1003525000\t1003527000\t800\t1\t1\t3\n"
+    "copy\t3\t0\t1003545000\t1003547000\t800\t1\t1\t3\n"
+    "copy\t4\t0\t1003560000\t1003600000\t65536\t2\t3\t1\n"
+    "end\t4\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "memcpy h2d 800B pageable\n"
+                            "host 3482.000us\n"
+                            "host 10.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy d2h 64KiB pageable\n");
+  g_assert_nonnull (strstr (rec->text, "host 3482.000us   # inside cudaMemcpy, which took "
+                                       "3500.000us: host work after the GPU work it waited for "
+                                       "had ended (calls like it usually return by then)"));
+  g_assert_cmpint (rec->start[0], ==, 17000);
+  g_assert_cmpint (rec->end[0], ==, 18000);
+  g_assert_cmpint (rec->start[1], ==, 18000);
+  g_assert_cmpint (rec->end[1], ==, 3500000);
+  g_assert_cmpint (rec->end[3], ==, 3527000);
+  g_assert_cmpint (rec->end[7], ==, 3700000);
+}
+
+/* Synchronizes (us after T0): three rounds of a launch into s1 and a
+ * cudaStreamSynchronize of s1:
+ *   launch 10-15 GPU 20-100,   sync 16-103:  returned 3 us after the kernel
+ *   launch 110-115 GPU 120-200, sync 116-250: 50 us after
+ *   launch 260-265 GPU 270-300, sync 266-304: 4 us after
+ * The usual return is the lower median of 3, 4, 50: 4 us; the second took
+ * 46 us more, host work after it, and it ends for the host at 204 us. The
+ * gaps of 1 us between each launch and its sync are left out. */
+static void
+test_inside_sync (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000016000\t1000103000\t3\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000110000\t1000115000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000116000\t1000250000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000260000\t1000265000\t6\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000266000\t1000304000\t7\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000100000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000120000\t1000200000\t1\t32\t0\t0\tk\n"
+    "kernel\t6\t1000270000\t1000300000\t1\t32\t0\t0\tk\n"
+    "end\t7\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "sync s1\n"
+                            "host 7.000us\n"
+                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "sync s1\n"
+                            "host 46.000us\n"
+                            "host 10.000us\n"
+                            "kernel s1 grid=1 block=32 time=30.000us label=k\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "host 46.000us   # inside cudaStreamSynchronize, which "
+                                       "took 134.000us: host work after the GPU work it waited "
+                                       "for had ended, beyond the usual 4.000us after it"));
+  /* measured, ns from the first launch at 10 us: the second sync and the
+   * host work after it */
+  g_assert_cmpint (rec->issue[4], ==, 106000);
+  g_assert_cmpint (rec->end[4], ==, 194000);
+  g_assert_cmpint (rec->start[5], ==, 194000);
+  g_assert_cmpint (rec->end[5], ==, 240000);
+}
+
+/* What each synchronize waited for, on calls given directly (times in ns):
+ * a kernel in a blocking stream A (GPU 0-100), one in a nonblocking stream
+ * B (0-1000), event E recorded in A; then
+ *   sync of the legacy stream, 10-130: waits for A (blocking), not B: 100,
+ *     so 30 after; the other stream sync (1020-1023, after everything: 3)
+ *     makes the usual 3, and 27 is host time;
+ *   sync of E, 140-150: E was recorded after A's kernel: 100, so 10 after
+ *     its call; E recorded again in B (1000), synced at 1032-1036: 4; the
+ *     usual 4, so 6 is host time;
+ *   device sync, 160-1010: everything, 1000, so 10 after; another at
+ *     1040-1043: 3; the usual 3, so 7;
+ *   a free, 1050-1060: everything ended at 1000, so all 10 are host time. */
+static void
+test_inside_waits (void)
+{
+  const guint64 A = 0xa, B = 0xb, E = 0xe;
+  const InsideCall calls[] = {
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 0, .exit = 1, .stream = A, .timed = TRUE,
+      .start = 0, .end = 100 },
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 2, .exit = 3, .stream = B,
+      .nonblocking = TRUE, .timed = TRUE, .start = 0, .end = 1000 },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 4, .exit = 5, .stream = A, .event = E,
+      .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 10,
+      .exit = 130, .stream = INSIDE_STREAM_LEGACY },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 140,
+      .exit = 150, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 160,
+      .exit = 1010 },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 1020,
+      .exit = 1023, .stream = B, .nonblocking = TRUE },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 1030, .exit = 1031, .stream = B,
+      .nonblocking = TRUE, .event = E, .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 1032,
+      .exit = 1036, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 1040,
+      .exit = 1043 },
+    { .kind = INSIDE_FREE, .group = "free", .enter = 1050, .exit = 1060 },
+  };
+  g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+  const guint64 after[] = { 0, 0, 0, 27, 6, 7, 0, 0, 0, 0, 10 };
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_assert_cmpuint (host[i].before, ==, 0);
+      g_assert_cmpuint (host[i].after, ==, after[i]);
+    }
+  g_assert_cmpuint (host[3].usual, ==, 3);
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -468,6 +700,31 @@ test_log_errors (void)
                     "test.log:2:1: invalid UTF-8; a recorder log is UTF-8 text");
 }
 
+/* Times past the middle of the 64-bit range (a damaged log), where the
+ * host time inside a call has to be found without overflowing. The second
+ * synchronize (10^18 to 9.3 * 10^18 ns) ran 8.3 * 10^18 ns after the GPU's
+ * work (which ended at 40 ns), the first 10 ns: the usual is the lower
+ * median, 10 ns, and the rest, 8.3 * 10^18 - 10 ns, is host time. */
+static void
+test_extreme_times (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t40\t50\t2\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000000000000000000\t9300000000000000000\t3\t0x0\t0x0"
+    "\t0\t0\t0\n"
+    "kernel\t1\t30\t40\t1\t32\t0\t0\tk\n"
+    "end\t3\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us label=k\n"
+                            "sync device\n"
+                            "host 999999999999999.950us\n"
+                            "sync device\n"
+                            "host 8299999999999999.990us\n");
+}
+
 /* A launch of no blocks cannot be a statement: the message names the log's line. */
 static void
 test_schedule_errors (void)
@@ -514,6 +771,12 @@ main (int argc, char **argv)
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/memset-records", test_memset_records);
+  g_test_add_func ("/record/inside-async", test_inside_async);
+  g_test_add_func ("/record/inside-alone", test_inside_alone);
+  g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
+  g_test_add_func ("/record/inside-sync", test_inside_sync);
+  g_test_add_func ("/record/inside-waits", test_inside_waits);
+  g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
   return g_test_run ();

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sim/core/located_error.h"
 #include "record_capture.h"
+#include "record_inside.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -114,8 +115,7 @@ typedef struct
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
   gboolean *captured;   /* per call: a stream capture took it into a graph */
-  GHashTable *usual;    /* function name -> its calls' median duration (guint64 *) */
-  guint64 gpu_done;     /* the latest end of the GPU work of the calls so far */
+  InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
   guint64 t0;
   GError **error;
@@ -299,32 +299,44 @@ work_end (const Builder *b, const CallWork *w)
   return w->timed ? since_t0 (b, w->end) : -1;
 }
 
-static gboolean
-write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread)
+/* A copy's bytes and cudaMemcpyKind: the call's, except where the kind is
+ * cudaMemcpyDefault (CUPTI's direction). */
+static void
+copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 {
-  guint kind = (guint) c->a[1];
-  if (kind == KIND_DEFAULT && w->timed)
-    kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
-         : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
-         : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+  *bytes = c->a[0];
+  *kind = (guint) c->a[1];
+  if (*kind == KIND_DEFAULT && w->timed)
+    *kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
+          : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
+          : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+}
+
+static gboolean
+write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread,
+            guint64 issue)
+{
+  guint64 bytes;
+  guint kind;
+  copy_shape (c, w, &bytes, &kind);
   const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
   if (dir == NULL)
     return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
-                 "host to device, device to host nor device to device", c->name, c->a[0], kind);
+                 "host to device, device to host nor device to device", c->name, bytes, kind);
   if (sync)
     g_string_append_printf (b->text, "memcpy %s ", dir);
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
-  append_size (b->text, c->a[0]);
+  append_size (b->text, bytes);
   /* The language says untouched or not, for the whole buffer; the log says
    * how much (record_inject.c): the majority decides, the comment says it. */
-  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], c->a[0]);
+  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
-    g_string_append (b->text, cold * 2 > c->a[0] ? " pageable untouched" : " pageable");
+    g_string_append (b->text, cold * 2 > bytes ? " pageable untouched" : " pageable");
   g_string_append_printf (b->text, "   # %s", c->name);
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
-                            100.0 * (double) cold / (double) c->a[0]);
+                            100.0 * (double) cold / (double) bytes);
   if (w->timed)
     {
       g_string_append (b->text, ", ");
@@ -340,16 +352,18 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   SimTime start = work_start (b, w), end = work_end (b, w);
   if (sync)
     {
-      /* a blocking copy ends for the host when the call returns */
-      start = start >= 0 ? start : since_t0 (b, c->enter);
+      /* a blocking copy ends for the host when the call returns (or where
+       * the host work after it began: write_call) */
+      start = start >= 0 ? start : since_t0 (b, issue);
       end = MAX (end, since_t0 (b, c->exit));
     }
-  op_times (b, c->enter, start, end);
+  op_times (b, issue, start, end);
   return TRUE;
 }
 
 static gboolean
-write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread)
+write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread,
+              guint64 issue)
 {
   const RecordWork *k = w->kernel;
   guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
@@ -384,72 +398,14 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
       g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
     }
   line_end (b);
-  op_times (b, c->enter, work_start (b, w), work_end (b, w));
+  op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
-}
-
-/* How much longer than usual a call that does not wait for the GPU took:
- * the first copy's or launch's set-up inside the runtime (milliseconds),
- * which the profile's call costs do not include. It becomes host time after
- * the op when it is at least the call's usual duration and `min_host_ns`.
- * cudaFree and cudaFreeHost wait for the device and then do host work
- * (unpinning memory can take milliseconds): what they took after the GPU's
- * last work ended counts the same way. */
-static guint64
-excess_time (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
-{
-  guint64 took = call_took (c);
-  guint64 extra;
-  if (kind == CALL_FREE)
-    extra = c->exit > MAX (c->enter, b->gpu_done) ? c->exit - MAX (c->enter, b->gpu_done) : 0;
-  else if (kind == CALL_KERNEL || kind == CALL_RECORD || kind == CALL_WAIT
-           || (kind == CALL_COPY && !w->pageable))
-    {
-      const guint64 *usual = g_hash_table_lookup (b->usual, c->name);
-      guint64 median = usual != NULL ? *usual : took;
-      if (took < 2 * median)
-        return 0;
-      extra = took - median;
-    }
-  else
-    return 0;
-  return extra >= b->opt->min_host_ns ? extra : 0;
-}
-
-static void
-find_usual_durations (Builder *b)
-{
-  g_autoptr (GHashTable) all = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                      (GDestroyNotify) g_array_unref);
-  for (guint i = 0; i < b->log->calls->len; i++)
-    {
-      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
-      GArray *d = g_hash_table_lookup (all, c->name);
-      if (d == NULL)
-        {
-          d = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (all, (gpointer) c->name, d);
-        }
-      guint64 took = call_took (c);
-      g_array_append_val (d, took);
-    }
-  b->usual = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  GHashTableIter it;
-  gpointer name, durations;
-  g_hash_table_iter_init (&it, all);
-  while (g_hash_table_iter_next (&it, &name, &durations))
-    {
-      GArray *d = durations;
-      g_array_sort (d, compare_guint64);
-      g_hash_table_insert (b->usual, name, g_memdup2 (&g_array_index (d, guint64, d->len / 2),
-                                                      sizeof (guint64)));
-    }
 }
 
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (CallKind kind, const RecordCall *c)
+makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
@@ -459,11 +415,71 @@ makes_op (CallKind kind, const RecordCall *c)
       return FALSE;
     case CALL_COPY:
     case CALL_MEMCPY:
-      /* host to host, or empty: no GPU work, host time */
-      return c->a[0] > 0 && c->a[1] != KIND_H2H;
+      {
+        /* host to host, or empty: no GPU work, host time */
+        guint64 bytes;
+        guint copy_kind;
+        copy_shape (c, w, &bytes, &copy_kind);
+        return bytes > 0 && copy_kind != KIND_H2H;
+      }
     default:
       return TRUE;
     }
+}
+
+/* Whether a call holds the host until GPU work is done: a synchronize, a
+ * blocking copy, a copy from or to pageable memory. */
+static gboolean
+waits_for_gpu (CallKind kind, const CallWork *w)
+{
+  return kind == CALL_MEMCPY || kind == CALL_SYNC_EVENT || kind == CALL_SYNC_STREAM
+         || kind == CALL_SYNC_DEVICE || kind == CALL_FREE || (kind == CALL_COPY && w->pageable);
+}
+
+/* The `host` statement for the host time inside an op's call
+ * (record_inside.h): before the op (`before`), or after it. */
+static void
+write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHost *in,
+              gboolean before, gboolean blocking_op)
+{
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append_printf (why, "inside %s, which took ", c->name);
+  append_time (why, call_took (c));
+  if (before)
+    {
+      g_string_append (why, ": set-up before its work started, beyond its usual ");
+      append_time (why, in->usual);
+      write_host (b, c->enter, c->enter + in->before, why->str);
+      return;
+    }
+  if (in->kind == INSIDE_FREE)
+    g_string_append (why, " (host work after the GPU was idle)");
+  else if (in->kind == INSIDE_BLOCKING && in->usual > 0)
+    {
+      g_string_append (why, ": host work after the GPU work it waited for had ended, beyond "
+                       "the usual ");
+      append_time (why, in->usual);
+      g_string_append (why, " after it");
+    }
+  else if (in->kind == INSIDE_BLOCKING)
+    g_string_append (why, ": host work after the GPU work it waited for had ended (calls like "
+                     "it usually return by then)");
+  else if (in->no_usual)
+    g_string_append (why, ": host work after its work had started (its only call of the kind: "
+                     "no usual time to go by)");
+  else
+    {
+      g_string_append (why, ": host work after its work was submitted, beyond its usual ");
+      append_time (why, in->usual);
+    }
+  if (blocking_op)
+    {
+      /* a synchronize or blocking copy ends for the host where the host work
+       * began (an async copy from pageable memory keeps CUPTI's end) */
+      SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
+      *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
+    }
+  write_host (b, c->exit - in->after, c->exit, why->str);
 }
 
 /* One call as statements: `kind` and `per_thread` as classify() found
@@ -473,7 +489,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
-  SimTime enter = since_t0 (b, c->enter), exit = since_t0 (b, MAX (c->exit, c->enter));
+  const InsideHost *in = &b->inside[index];
+  gboolean blocking_op = kind != CALL_COPY && waits_for_gpu (kind, w);
+  if (op && in->before > 0)
+    write_inside (b, c, w, in, TRUE, blocking_op);
+  /* the op is issued where the set-up before it ended */
+  guint64 issue = c->enter + (op ? in->before : 0);
+  SimTime enter = since_t0 (b, issue), exit = since_t0 (b, MAX (c->exit, c->enter));
   switch (kind)
     {
     case CALL_HOST:
@@ -483,11 +505,11 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       break;
     case CALL_COPY:
     case CALL_MEMCPY:
-      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
+      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread, issue))
         return FALSE;
       break;
     case CALL_KERNEL:
-      if (!write_kernel (b, c, w, b->alone_time[index], per_thread))
+      if (!write_kernel (b, c, w, b->alone_time[index], per_thread, issue))
         return FALSE;
       break;
     case CALL_RECORD:
@@ -500,13 +522,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
                                   "timed op %u to here with cudaEventElapsedTime", from, from);
         }
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_WAIT:
       g_string_append_printf (b->text, "wait %s %s", stream_name (b, c->stream, per_thread),
                               event_name (b, c->event));
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_SYNC_EVENT:
     case CALL_SYNC_STREAM:
@@ -519,7 +541,7 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       if (kind == CALL_FREE)
         g_string_append_printf (b->text, "   # %s waits for the device", c->name);
       line_end (b);
-      op_times (b, c->enter, enter, exit);
+      op_times (b, issue, enter, exit);
       break;
     case CALL_NOT_MODELLED:
       {
@@ -537,21 +559,90 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       }
       break;
     }
-  guint64 extra = op ? excess_time (b, kind, c, w) : 0;
-  if (extra > 0)
-    {
-      g_autoptr (GString) why = g_string_new (NULL);
-      g_string_append_printf (why, "inside %s, which took ", c->name);
-      append_time (why, call_took (c));
-      g_string_append (why, kind == CALL_FREE ? " (host work after the GPU was idle)"
-                                              : " (set-up beyond its usual time)");
-      if (kind == CALL_FREE) /* the sync ended where the host work began */
-        g_array_index (b->end, SimTime, b->end->len - 1) = since_t0 (b, c->exit - extra);
-      write_host (b, c->exit - extra, c->exit, why->str);
-    }
-  if (w->timed)
-    b->gpu_done = MAX (b->gpu_done, w->end);
+  if (op && in->after > 0)
+    write_inside (b, c, w, in, FALSE, blocking_op);
   return TRUE;
+}
+
+/* How the host time inside a call is found (record_inside.h): per call,
+ * what kind of call it is, what it waits for, and its group. Blocking
+ * copies are grouped by direction and host memory, whatever their
+ * function: the driver stages them alike. */
+static void
+inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall *ic)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
+  gboolean per_thread;
+  CallKind kind = classify (c->name, &per_thread);
+  guint64 handle = c->stream;
+  *ic = (InsideCall) {
+    .group = c->name, .enter = c->enter, .exit = MAX (c->exit, c->enter), .event = c->event,
+    .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
+    .records = kind == CALL_RECORD && !b->captured[index],
+  };
+  ic->stream = (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
+               ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+  ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
+  if (b->captured[index] || !makes_op (kind, c, w))
+    return;
+  guint64 bytes;
+  guint copy_kind;
+  switch (kind)
+    {
+    case CALL_KERNEL:
+    case CALL_RECORD:
+    case CALL_WAIT:
+      ic->kind = INSIDE_ASYNC;
+      break;
+    case CALL_COPY:
+    case CALL_MEMCPY:
+      copy_shape (c, w, &bytes, &copy_kind);
+      if (kind == CALL_COPY && !w->pageable)
+        ic->kind = INSIDE_ASYNC;
+      else if (!(w->pageable && copy_kind == KIND_D2H))
+        {
+          ic->kind = INSIDE_BLOCKING;
+          ic->waits = INSIDE_WAITS_OWN;
+          ic->group = copy_kind == KIND_H2D ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
+                    : copy_kind == KIND_D2H ? "blocking d2h" : "blocking d2d";
+        }
+      break;
+    case CALL_SYNC_EVENT:
+    case CALL_SYNC_STREAM:
+    case CALL_SYNC_DEVICE:
+      ic->kind = INSIDE_BLOCKING;
+      ic->waits = kind == CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
+                : kind == CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
+      break;
+    case CALL_FREE:
+      ic->kind = INSIDE_FREE;
+      break;
+    default:
+      break;
+    }
+}
+
+/* The host time inside every call, from the calls in the order they began. */
+static void
+find_inside (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autoptr (GHashTable) nonblocking = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      if (classify (c->name, &per_thread) == CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
+        g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
+    }
+  g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    inside_call (b, order[k], nonblocking, &calls[k]);
+  g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
+  b->inside = g_new0 (InsideHost, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->inside[order[k]] = found[k];
 }
 
 /* What each call is to a stream capture (record_capture.h), and so which
@@ -818,7 +909,6 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   rec->n_threads = count_threads (log);
   join_work (&b);
   find_alone_times (&b);
-  find_usual_durations (&b);
   write_header (&b);
 
   guint n = log->calls->len;
@@ -828,6 +918,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
+  find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
   gboolean ok = TRUE, started = FALSE;
@@ -845,7 +936,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           rec->n_captured++;
           continue;
         }
-      gboolean op = makes_op (kind, c);
+      gboolean op = makes_op (kind, c, &b.work[order[k]]);
       if (!started && op)
         {
           started = TRUE;
@@ -855,8 +946,9 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       b.call_line = c->line;
       if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
         write_host (&b, last_exit, c->enter, NULL);
+      /* after the host time before it, if any */
       if (op)
-        b.op_of_call[order[k]] = b.issue->len + 1;
+        b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         last_exit = MAX (c->exit, c->enter);
@@ -879,7 +971,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);
-  g_hash_table_unref (b.usual);
+  g_free (b.inside);
   g_array_unref (b.origin);
   if (!ok)
     {

@@ -2,20 +2,24 @@
  *
  * Each runtime call the language can express becomes a statement, in the
  * order the calls began: cudaStreamCreate* a `stream` (in creation order,
- * where it was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when
- * CUPTI saw pageable host memory), cudaMemcpy `memcpy`, cudaLaunchKernel*
- * `kernel` (grid and block as thread counts, smem= and regs= as CUPTI
- * reported them, label= from the kernel's name), cudaEventRecord `record`,
+ * where it was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable`
+ * when CUPTI saw pageable host memory), cudaMemcpy `memcpy`,
+ * cudaLaunchKernel* `kernel`
+ * (grid and block as thread counts, smem= and regs= as CUPTI reported
+ * them, label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
- * for the device, `sync device`. Host time between two such calls becomes
- * `host` when it is at least `min_host_ns`; what ran before the first one
- * (context creation, allocations) is left out. Calls that put work on the
- * GPU that the language cannot express (cudaMemsetAsync, 2D copies, graphs,
- * host functions, ...) become comments and are counted: their GPU time is
- * missing from a prediction, and so is that of the driver API's launches, copies
- * and memsets logged outside any runtime call. Every other call is host
- * time.
+ * for the device, `sync device`.
+ *
+ * Host time between two such calls becomes `host` when it is at least
+ * `min_host_ns`; what ran before the first one (context creation,
+ * allocations) is left out. Host time inside a call beyond what the model
+ * charges for it becomes `host` before or after its statement
+ * (record_inside.h). Calls that put work on the GPU that the
+ * language cannot express (memsets, 2D copies, graphs, host functions, ...)
+ * become comments and are counted: their GPU time is missing from a
+ * prediction, and so is that of the driver API's launches, copies and
+ * memsets logged outside any runtime call. Every other call is host time.
  *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
