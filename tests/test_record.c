@@ -275,20 +275,21 @@ test_untouched_copies (void)
 }
 
 /* Event records that cudaEventElapsedTime measured, and a driver API launch.
- * Calls (enter, us after T0; each returns 0.5 us later, so no host time is
- * kept), events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
+ * Calls (enter, us after T0; each returns 0.5 us later, and the gaps, 3.5
+ * us in all, stay under the minimum of 10 us: no host time is kept),
+ * events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
  *   1  cudaEventRecord e1              0    op 0
  *   2  cudaLaunchKernel                1    op 1 (GPU 10-20 us)
  *   3  cudaEventRecord e2              2    op 2
  *   4  cudaEventElapsedTime(e1, e2)    3    the latest records: op 0 to op 2
  *   5  cudaEventRecord e1              4    op 3
- *   6  cuLaunchKernel                  5    driver API: not modelled
- *   7  cudaEventRecord e2              6    op 4
- *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 4
- *   9  cudaEventElapsedTime(e2, e1)    8    op 4 to op 3: ends before it starts, skipped
+ *   6  cuLaunchKernel                  5    driver API: op 4 (GPU 20-30 us)
+ *   7  cudaEventRecord e2              6    op 5
+ *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 5
+ *   9  cudaEventElapsedTime(e2, e1)    8    op 5 to op 3: ends before it starts, skipped
  *   10 cudaEventElapsedTime(e1, e1)    9    one record twice: skipped
- *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 4 again: op 4 keeps its label
- * So op 2 is labelled elapsed_from_op0 and op 4 elapsed_from_op3. */
+ *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 5 again: op 5 keeps its label
+ * So op 2 is labelled elapsed_from_op0 and op 5 elapsed_from_op3. */
 static void
 test_elapsed_and_driver (void)
 {
@@ -308,17 +309,17 @@ test_elapsed_and_driver (void)
     "kernel\t2\t1000010000\t1000020000\t1\t32\t0\t0\tk\n"
     "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
     "end\t11\t2\n";
-  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "record e1 default\n"
                             "kernel default grid=1 block=32 time=10.000us label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
                             "record e1 default\n"
+                            "kernel default grid=1 block=32 time=10.000us label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "3\n");
   g_assert_cmpstr (RECORD_ELAPSED_LABEL, ==, "elapsed_from_op");
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchKernel"));
-  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
-  g_assert_cmpuint (rec->n_ops, ==, 5);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  g_assert_cmpuint (rec->n_ops, ==, 6);
 }
 
 static void assert_log_error (const char *text, const char *expected);
@@ -412,7 +413,8 @@ test_memset_records (void)
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync (its GPU work is missing "
-                                       "from predictions), 2.000us on the GPU"));
+                                       "from predictions), in default, 4KiB of device memory, "
+                                       "2.000us on the GPU"));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
   assert_log_error ("streamsim-record\t1\n"
                     "memset\t40\t1000005000\t1000007000\t4096\t0\n",
@@ -652,6 +654,77 @@ test_inside_waits (void)
   g_assert_cmpuint (host[3].usual, ==, 3);
 }
 
+/* The driver API's calls, logged outside any runtime call (us after T0):
+ *   cuLaunchKernel s1 10-15, GPU 20-30 (CUPTI: 512 B smem, 40 regs)
+ *   cuMemcpyHtoD_v2 40-60: the log keeps no size or direction; CUPTI's
+ *     record: 4096 B, H2D, from pageable memory, GPU 45-55
+ *   cuMemcpyDtoHAsync_v2 s1 70-72, 1 KiB into pinned memory
+ *   cuMemsetD32Async s1 73-74, 4 KiB of device memory, GPU 82-83: a comment
+ *   cuEventRecord e1 s1 75-76, cuStreamWaitEvent default e1 77-78
+ *   cuStreamSynchronize s1 80-90
+ *   cuMemcpyHtoD_v2 100-101 without a CUPTI record: no size, a comment
+ *   cuLaunchKernel_ptsz on stream 0 (the per-thread stream) 110-112, GPU 115-116
+ *   cuEventSynchronize e1 120-121, cuCtxSynchronize 130-131
+ *   cuLaunchHostFunc s1 132-133: a comment
+ * Host gaps: 25, 10, 3 (the memset's call is host time), 1 (left out),
+ * 2, 20, 8 and 9 us. */
+static void
+test_driver_calls (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t4\t128\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000040000\t1000060000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyDtoHAsync_v2\t1000070000\t1000072000\t4\t0xa1\t0x0\t1024\t2\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000073000\t1000074000\t5\t0xa1\t0x0\t4096\t0\t0\n"
+    "call\t1\tcuEventRecord\t1000075000\t1000076000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamWaitEvent\t1000077000\t1000078000\t7\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamSynchronize\t1000080000\t1000090000\t8\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000100000\t1000101000\t9\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel_ptsz\t1000110000\t1000112000\t10\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcuEventSynchronize\t1000120000\t1000121000\t11\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuCtxSynchronize\t1000130000\t1000131000\t12\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchHostFunc\t1000132000\t1000133000\t13\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t4\t128\t512\t40\t_Z4gemmPf\n"
+    "copy\t3\t0\t1000045000\t1000055000\t4096\t1\t1\t3\n"
+    "copy\t4\t0\t1000080000\t1000081000\t1024\t2\t3\t2\n"
+    "memset\t5\t1000082000\t1000083000\t4096\t0\t3\n"
+    "kernel\t10\t1000115000\t1000116000\t1\t32\t0\t0\tk\n"
+    "end\t13\t5\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=4 block=128 smem=512B regs=40 time=10.000us label=gemm\n"
+                            "host 25.000us\n"
+                            "memcpy h2d 4KiB pageable\n"
+                            "host 10.000us\n"
+                            "d2h s1 1KiB\n"
+                            "host 3.000us\n"
+                            "record e1 s1\n"
+                            "wait default e1\n"
+                            "host 2.000us\n"
+                            "sync s1\n"
+                            "host 20.000us\n"
+                            "stream per_thread\n"
+                            "kernel per_thread grid=1 block=32 time=1.000us label=k\n"
+                            "host 8.000us\n"
+                            "sync e1\n"
+                            "host 9.000us\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemsetD32Async (its GPU work is missing "
+                                       "from predictions), in s1, 4KiB of device memory, 1.000us "
+                                       "on the GPU"));
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemcpyHtoD_v2 (no CUPTI record, and the "
+                                       "log keeps no size for it)"));
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchHostFunc"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 3);
+  g_assert_cmpuint (rec->n_ops, ==, 16);
+  /* the blocking driver copy's measured times: CUPTI's start, the call's return */
+  g_assert_cmpint (rec->start[2], ==, 35000);
+  g_assert_cmpint (rec->end[2], ==, 50000);
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -757,6 +830,23 @@ test_schedule_errors (void)
   g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "test.log:3:1: the schedule language cannot "
                                                    "express this call: block=2048"));
+
+  /* A driver API blocking copy takes its direction from CUPTI's record
+   * when the log has none: a host-to-host record (CUPTI's kind 9) gives it
+   * none of the three, which is named at the call's line. */
+  const char *host_to_host =
+    "streamsim-record\t1\n"
+    "call\t1\tcuMemcpy\t10\t20\t1\t0x0\t0x0\t0\t0\t0\n"
+    "copy\t1\t0\t12\t18\t100\t9\t1\t1\n"
+    "end\t1\t1\n";
+  g_clear_error (&error);
+  g_autoptr (RecordLog) hh = parse (host_to_host, &error);
+  g_assert_no_error (error);
+  g_autoptr (RecordSchedule) refused = record_schedule_build (hh, &opt, &error);
+  g_assert_null (refused);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cuMemcpy of 100 bytes with copy "
+                                                   "kind 4, which is neither"));
 }
 
 int
@@ -776,6 +866,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);
   g_test_add_func ("/record/inside-waits", test_inside_waits);
+  g_test_add_func ("/record/driver-calls", test_driver_calls);
   g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);

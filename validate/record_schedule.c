@@ -55,6 +55,31 @@ static const struct
   { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
   { "cudaFree", CALL_FREE },
   { "cudaFreeHost", CALL_FREE },
+  /* the driver API's, logged when no runtime call made them; a blocking
+   * copy's size and direction are then read from CUPTI's record (the log
+   * keeps none for them) or from its name */
+  { "cuLaunchKernel", CALL_KERNEL },
+  { "cuLaunchKernelEx", CALL_KERNEL },
+  { "cuMemcpyAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoHAsync", CALL_COPY },
+  { "cuMemcpyDtoHAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoDAsync", CALL_COPY },
+  { "cuMemcpyDtoDAsync_v2", CALL_COPY },
+  { "cuMemcpy", CALL_MEMCPY },
+  { "cuMemcpyHtoD", CALL_MEMCPY },
+  { "cuMemcpyHtoD_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoH", CALL_MEMCPY },
+  { "cuMemcpyDtoH_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoD", CALL_MEMCPY },
+  { "cuMemcpyDtoD_v2", CALL_MEMCPY },
+  { "cuEventRecord", CALL_RECORD },
+  { "cuEventRecordWithFlags", CALL_RECORD },
+  { "cuStreamWaitEvent", CALL_WAIT },
+  { "cuEventSynchronize", CALL_SYNC_EVENT },
+  { "cuStreamSynchronize", CALL_SYNC_STREAM },
+  { "cuCtxSynchronize", CALL_SYNC_DEVICE },
 };
 
 /* Families of calls that put work on the GPU; those not named above are
@@ -66,6 +91,13 @@ static const char *const gpu_work_prefixes[] = {
   "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
   "cuMemAllocAsync", "cuMemFreeAsync",
 };
+
+/* A driver API function ("cuLaunchKernel"), not a runtime one. */
+static gboolean
+is_driver (const char *name)
+{
+  return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
+}
 
 /* The name without a per-thread-default-stream suffix; *per_thread set when
  * there was one (stream 0 then means the per-thread stream). */
@@ -85,14 +117,16 @@ classify (const char *name, gboolean *per_thread)
   return CALL_HOST;
 }
 
-/* A call's GPU work: the kernel or copies CUPTI reported for it, joined. */
+/* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
 typedef struct
 {
   gboolean timed;
   guint64 start, end;
   gboolean pageable;
   guint copy_kind;
+  guint64 copy_bytes;   /* the copy records' bytes, added up */
   const RecordWork *kernel;
+  const RecordWork *memset;
 } CallWork;
 
 typedef struct
@@ -299,13 +333,21 @@ work_end (const Builder *b, const CallWork *w)
   return w->timed ? since_t0 (b, w->end) : -1;
 }
 
-/* A copy's bytes and cudaMemcpyKind: the call's, except where the kind is
- * cudaMemcpyDefault (CUPTI's direction). */
+/* A copy's bytes and cudaMemcpyKind: the call's, except where the log
+ * kept none (the driver API's blocking copies: their name's direction and
+ * CUPTI's bytes) or the kind is cudaMemcpyDefault (CUPTI's direction). */
 static void
 copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 {
   *bytes = c->a[0];
   *kind = (guint) c->a[1];
+  if (is_driver (c->name) && c->a[0] == 0)
+    {
+      *bytes = w->copy_bytes;
+      *kind = strstr (c->name, "HtoD") != NULL ? KIND_H2D
+            : strstr (c->name, "DtoH") != NULL ? KIND_D2H
+            : strstr (c->name, "DtoD") != NULL ? KIND_D2D : KIND_DEFAULT;
+    }
   if (*kind == KIND_DEFAULT && w->timed)
     *kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
           : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
@@ -427,6 +469,53 @@ makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
     }
 }
 
+/* What CUpti_ActivityMemoryKind calls a memory kind. */
+static const char *
+memory_kind_name (guint64 kind)
+{
+  static const char *const names[] = { "unknown", "pageable", "pinned", "device", "array",
+                                       "managed", "static device", "static managed" };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
+}
+
+/* The schedule's name for a stream, for a comment: declares nothing. */
+static char *
+stream_label (const Builder *b, guint64 handle, gboolean per_thread)
+{
+  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+    return g_strdup ("default");
+  if (handle == 0 || handle == HANDLE_PER_THREAD)
+    return g_strdup ("per_thread");
+  const char *name = g_hash_table_lookup (b->streams, &handle);
+  return name != NULL ? g_strdup (name) : g_strdup_printf ("stream 0x%" G_GINT64_MODIFIER "x", handle);
+}
+
+/* A call whose GPU work the language cannot express, as a comment with
+ * what is known of that work (a memset's stream, size and memory, from the
+ * call and CUPTI's record). */
+static void
+write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+                    const char *why)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "not modelled: %s (%s)", c->name, why);
+  if (w->memset != NULL)
+    {
+      g_autofree char *stream = stream_label (b, c->stream, per_thread);
+      g_string_append_printf (text, ", in %s, ", stream);
+      append_size (text, w->memset->a[0]);
+      g_string_append_printf (text, " of %s memory", memory_kind_name (w->memset->a[2]));
+    }
+  if (w->timed)
+    {
+      g_string_append (text, ", ");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " on the GPU");
+    }
+  comment (b, "%s", text->str);
+  b->rec->n_not_modelled++;
+}
+
 /* Whether a call holds the host until GPU work is done: a synchronize, a
  * blocking copy, a copy from or to pageable memory. */
 static gboolean
@@ -507,6 +596,8 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
     case CALL_MEMCPY:
       if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread, issue))
         return FALSE;
+      if (!op && is_driver (c->name) && c->a[0] == 0 && !w->timed)
+        write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
     case CALL_KERNEL:
       if (!write_kernel (b, c, w, b->alone_time[index], per_thread, issue))
@@ -544,19 +635,7 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       op_times (b, issue, enter, exit);
       break;
     case CALL_NOT_MODELLED:
-      {
-        g_autoptr (GString) text = g_string_new (NULL);
-        g_string_append_printf (text, "not modelled: %s (its GPU work is missing from predictions)",
-                                c->name);
-        if (w->timed)
-          {
-            g_string_append (text, ", ");
-            append_time (text, w->end - w->start);
-            g_string_append (text, " on the GPU");
-          }
-        comment (b, "%s", text->str);
-        b->rec->n_not_modelled++;
-      }
+      write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
   if (op && in->after > 0)
@@ -809,9 +888,12 @@ join_work (Builder *b)
       w->timed = TRUE;
       if (r->kind == RECORD_WORK_KERNEL)
         w->kernel = r;
-      else if (r->kind == RECORD_WORK_COPY)
+      else if (r->kind == RECORD_WORK_MEMSET)
+        w->memset = r;
+      else
         {
           w->copy_kind = (guint) r->a[1];
+          w->copy_bytes += r->a[0];
           w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
         }
     }
