@@ -100,18 +100,20 @@ test_program_statements (void)
    * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
    * its label the demangled name; the 10 us between the wait's return
    * (114) and the D2H's call (124) is host work; the gaps of 1 us between
-   * the other calls are under 2 us and left out; the memset is a comment,
-   * and its call is host time, so from the D2H's return (130) to the
-   * sync's call (133) is 3 us of host work; the free waits for the device,
-   * whose last work ended at 911, so all of its 4 us (916-920) are host
-   * work after it. No call is longer than usual: each function's calls are
-   * one. */
+   * the other calls are under 2 us: those of 104-105 and 110-111 add up to
+   * 2 us, a `host` before the record, and that of 112-113 is left out when
+   * the pageable D2H waits for the GPU; the memset is a comment, and its
+   * call is host time, so from the D2H's return (130) to the sync's call
+   * (133) is 3 us of host work; the free waits for the device, whose last
+   * work ended at 911, so all of its 4 us (916-920) are host work after
+   * it. No call is longer than usual: each function's calls are one. */
   g_assert_cmpstr (got, ==,
                    "connections 8\n"
                    "stream s1\n"
                    "stream s2 nonblocking\n"
                    "h2d s1 4MiB\n"
                    "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                   "host 2.000us\n"
                    "record e1 s1\n"
                    "wait s2 e1\n"
                    "host 10.000us\n"
@@ -121,6 +123,8 @@ test_program_statements (void)
                    "sync device\n"
                    "host 4.000us\n");
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync"));
+  g_assert_nonnull (strstr (rec->text, "host 2.000us   # host gaps under 2.000us since the last "
+                                       "call that waited for the GPU, added up"));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
   g_assert_cmpuint (rec->n_untimed, ==, 0);
   g_assert_cmpuint (rec->n_threads, ==, 1);
@@ -129,49 +133,66 @@ test_program_statements (void)
    * op  statement      issue    start    end
    * 0   h2d            0        5000     305000   (GPU 105-405)
    * 1   kernel         5000     306000   806000   (GPU 406-906)
-   * 2   record         11000    derived: after s1's kernel, 806000
-   * 3   wait           13000    derived: the record, 806000
-   * 4   host           14000    14000    24000    (114-124)
-   * 5   d2h            24000    810000   811000   (GPU 910-911)
-   * 6   host           30000    30000    33000    (130-133)
-   * 7   sync s2        33000    33000    815000   (the call, 133-915)
-   * 8   sync device    816000   816000   816000   (cudaFree's call at 916; the
-   * 9   host           816000   816000   820000    GPU was idle, so all host work) */
-  g_assert_cmpuint (rec->n_ops, ==, 10);
-  const SimTime issue[] = { 0, 5000, 11000, 13000, 14000, 24000, 30000, 33000, 816000, 816000 };
-  const SimTime start[] = { 5000, 306000, -1, -1, 14000, 810000, 30000, 33000, 816000, 816000 };
-  const SimTime end[] = { 305000, 806000, -1, -1, 24000, 811000, 33000, 815000, 816000, 820000 };
-  for (guint i = 0; i < 10; i++)
+   * 2   host           9000     9000     11000    (the two short gaps: 2 us up to 111)
+   * 3   record         11000    derived: after s1's kernel, 806000
+   * 4   wait           13000    derived: the record, 806000
+   * 5   host           14000    14000    24000    (114-124)
+   * 6   d2h            24000    810000   811000   (GPU 910-911)
+   * 7   host           30000    30000    33000    (130-133)
+   * 8   sync s2        33000    33000    815000   (the call, 133-915)
+   * 9   sync device    816000   816000   816000   (cudaFree's call at 916; the
+   * 10  host           816000   816000   820000    GPU was idle, so all host work) */
+  g_assert_cmpuint (rec->n_ops, ==, 11);
+  const SimTime issue[] = { 0, 5000, 9000, 11000, 13000, 14000, 24000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime start[] = { 5000, 306000, 9000, -1, -1, 14000, 810000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime end[] = { 305000, 806000, 11000, -1, -1, 24000, 811000, 33000, 815000, 816000,
+                          820000 };
+  for (guint i = 0; i < 11; i++)
     {
       g_assert_cmpint (rec->issue[i], ==, issue[i]);
       g_assert_cmpint (rec->start[i], ==, start[i]);
       g_assert_cmpint (rec->end[i], ==, end[i]);
     }
 
-  /* The text parses back into the same ten ops, and the records' and
+  /* The text parses back into the same eleven ops, and the records' and
    * waits' times follow from their streams. */
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 10);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 11);
   g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_KERNEL);
   g_assert_true (schedule_stream (sched, schedule_find_stream (sched, "s2"))->nonblocking);
   marker_times_derive (sched, rec->issue, rec->start, rec->end);
-  g_assert_cmpint (rec->start[2], ==, 806000);
-  g_assert_cmpint (rec->end[2], ==, 806000);
   g_assert_cmpint (rec->start[3], ==, 806000);
   g_assert_cmpint (rec->end[3], ==, 806000);
+  g_assert_cmpint (rec->start[4], ==, 806000);
+  g_assert_cmpint (rec->end[4], ==, 806000);
 }
 
-/* Host work at least --min-host long is kept; shorter is not. */
+/* Host work at least --min-host long is kept; shorter gaps are added up
+ * until a call that waits for the GPU. */
 static void
 test_min_host (void)
 {
+  /* every gap is under 10.001 us: those before the pageable D2H, which
+   * waits for the GPU (1 + 1 + 1 + 10 us), add up to 13 us, a `host` at the
+   * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
+   * and the free, are left out; cudaFree's 4 us are under the minimum */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
-  g_autofree char *none = statements (rec->text);
-  g_assert_null (strstr (none, "host "));
-  g_assert_null (strstr (none, "connections"));
-  g_assert_cmpuint (rec->n_ops, ==, 7);
+  g_autofree char *one = statements (rec->text);
+  g_assert_cmpstr (one, ==, "stream s1\n"
+                            "stream s2 nonblocking\n"
+                            "h2d s1 4MiB\n"
+                            "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                            "record e1 s1\n"
+                            "wait s2 e1\n"
+                            "host 13.000us\n"
+                            "d2h s2 1000B pageable\n"
+                            "sync s2\n"
+                            "sync device\n");
+  g_assert_cmpuint (rec->n_ops, ==, 8);
   /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
@@ -565,7 +586,8 @@ test_inside_blocking_copy (void)
  *   launch 260-265 GPU 270-300, sync 266-304: 4 us after
  * The usual return is the lower median of 3, 4, 50: 4 us; the second took
  * 46 us more, host work after it, and it ends for the host at 204 us. The
- * gaps of 1 us between each launch and its sync are left out. */
+ * gaps of 1 us between each launch and its sync are left out: each sync
+ * waits for the GPU. */
 static void
 test_inside_sync (void)
 {
@@ -725,6 +747,42 @@ test_driver_calls (void)
   g_assert_cmpint (rec->end[2], ==, 50000);
 }
 
+/* Short host gaps add up (us after T0): seven launches of 4 us each into
+ * the legacy stream, 0.8 us apart, with a device synchronize (24-30)
+ * after the fifth. Before the fourth launch the three gaps make 2.4 us, a
+ * `host`; the fifth's gap and the sync's (1.6 us) are left out when the
+ * sync waits for the GPU, and after it the two gaps make 1.6 us: left
+ * out. Each kernel starts after its call returned and runs 1 us. */
+static void
+test_short_gaps (void)
+{
+  const guint64 t0 = T0;
+  GString *log = g_string_new ("streamsim-record\t1\n");
+  /* ns after T0 */
+  const guint64 enter[] = { 0, 4800, 9600, 14400, 19200, 30800, 35600 };
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "call\t1\tcudaLaunchKernel\t%" G_GUINT64_FORMAT "\t%"
+                            G_GUINT64_FORMAT "\t%u\t0x0\t0x0\t1\t32\t0\n", t0 + enter[i],
+                            t0 + enter[i] + 4000, i + 1);
+  g_string_append_printf (log, "call\t1\tcudaDeviceSynchronize\t%" G_GUINT64_FORMAT "\t%"
+                          G_GUINT64_FORMAT "\t8\t0x0\t0x0\t0\t0\t0\n", t0 + 24000,
+                          t0 + 30000);
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "kernel\t%u\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
+                            "\t1\t32\t0\t0\tk\n", i + 1, t0 + enter[i] + 5000,
+                            t0 + enter[i] + 6000);
+  g_string_append (log, "end\t8\t7\n");
+  g_autofree char *text = g_string_free (log, FALSE);
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
+  g_autofree char *want = g_strconcat (k, k, k, "host 2.400us\n", k, k, "sync device\n", k, k, NULL);
+  g_assert_cmpstr (got, ==, want);
+  /* the added-up host time ends at the fourth launch's call, 14.4 us */
+  g_assert_cmpint (rec->start[3], ==, 12000);
+  g_assert_cmpint (rec->end[3], ==, 14400);
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -867,6 +925,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/inside-sync", test_inside_sync);
   g_test_add_func ("/record/inside-waits", test_inside_waits);
   g_test_add_func ("/record/driver-calls", test_driver_calls);
+  g_test_add_func ("/record/short-gaps", test_short_gaps);
   g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);

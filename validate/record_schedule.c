@@ -643,6 +643,32 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
   return TRUE;
 }
 
+/* The host time from one op's call returning (`from`) to the next one's
+ * (`to`): a `host` statement when it is at least the minimum; shorter gaps
+ * are added up in `*short_gaps` (between two calls that wait for the GPU),
+ * and become one when their sum reaches the minimum, so that a stretch of
+ * launches loses less than the minimum in all, not that much per launch. */
+static void
+write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
+{
+  if (to <= from)
+    return;
+  if (to - from >= b->opt->min_host_ns)
+    {
+      write_host (b, from, to, NULL);
+      return;
+    }
+  *short_gaps += to - from;
+  if (*short_gaps < b->opt->min_host_ns)
+    return;
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append (why, "host gaps under ");
+  append_time (why, b->opt->min_host_ns);
+  g_string_append (why, " since the last call that waited for the GPU, added up");
+  write_host (b, to - *short_gaps, to, why->str);
+  *short_gaps = 0;
+}
+
 /* How the host time inside a call is found (record_inside.h): per call,
  * what kind of call it is, what it waits for, and its group. Blocking
  * copies are grouped by direction and host memory, whatever their
@@ -924,7 +950,8 @@ write_header (Builder *b)
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
   comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
-           " ns are left out.", b->opt->min_host_ns);
+           " ns are added up until they reach that, and left out where a call that waits "
+           "for the GPU comes first.", b->opt->min_host_ns);
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -1004,7 +1031,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
 
   /* The first op's call is time 0; what came before it is set-up. */
   gboolean ok = TRUE, started = FALSE;
-  guint64 last_exit = 0;
+  guint64 last_exit = 0, short_gaps = 0;
   for (guint k = 0; k < n && ok; k++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
@@ -1026,14 +1053,18 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           last_exit = c->enter;
         }
       b.call_line = c->line;
-      if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
-        write_host (&b, last_exit, c->enter, NULL);
-      /* after the host time before it, if any */
       if (op)
-        b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
+        {
+          write_gap (&b, last_exit, c->enter, &short_gaps);
+          /* after the host time before it, if any */
+          b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
+        }
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         last_exit = MAX (c->exit, c->enter);
+      /* after a call that waits for the GPU the host's lag starts anew */
+      if (op && waits_for_gpu (kind, &b.work[order[k]]))
+        short_gaps = 0;
     }
   g_free (order);
   if (ok)

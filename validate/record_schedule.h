@@ -15,10 +15,12 @@
  * from CUPTI's record where the log has none.
  *
  * Host time between two such calls becomes `host` when it is at least
- * `min_host_ns`; what ran before the first one (context creation,
- * allocations) is left out. Host time inside a call beyond what the model
- * charges for it becomes `host` before or after its statement
- * (record_inside.h). Calls that put work on the GPU that the
+ * `min_host_ns`; shorter gaps are added up and become `host` when their sum
+ * reaches `min_host_ns`, until a call that waits for the GPU (so a stretch
+ * of launches loses less than `min_host_ns` in all); what ran before the
+ * first one (context creation, allocations) is left out. Host time inside a
+ * call beyond what the model charges for it becomes `host` before or after
+ * its statement (record_inside.h). Calls that put work on the GPU that the
  * language cannot express (memsets, 2D copies, graphs, host functions, ...)
  * become comments, with what is known of their work (a memset's stream,
  * bytes and memory), and are counted: their GPU time is missing from a
@@ -50,7 +52,7 @@
 
 typedef struct
 {
-  guint64 min_host_ns; /* shorter host gaps are left out */
+  guint64 min_host_ns; /* shorter host gaps are added up (above) */
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
 } RecordOptions;
