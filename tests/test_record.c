@@ -266,6 +266,39 @@ test_untimed_and_default_kind (void)
   g_assert_cmpint (rec->end[1], ==, 9000);
 }
 
+/* cudaMemcpy from device to device does not wait for its copy (the
+ * runtime's API synchronization behavior): an async `d2d` in the default
+ * stream, timed by CUPTI alone. Calls (us after T0): a launch 0-5 (GPU
+ * 10-100), the copy 6-9 (GPU 101-102, behind the kernel), a launch 10-15
+ * (GPU 103-104), a device synchronize 16-110. The copy does not wait, so
+ * the gaps before and after it (1 + 1 us) add up to a `host` of 2 us; the
+ * one before the synchronize is left out. */
+static void
+test_d2d_memcpy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000005000\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaMemcpy\t1000006000\t1000009000\t2\t0x0\t0x0\t256\t3\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t3\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000016000\t1000110000\t4\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000010000\t1000100000\t1\t32\t0\t0\tk\n"
+    "copy\t2\t0\t1000101000\t1000102000\t256\t8\t3\t3\n"
+    "kernel\t3\t1000103000\t1000104000\t1\t32\t0\t0\tk\n"
+    "end\t4\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us label=k\n"
+                            "d2d default 256B\n"
+                            "host 2.000us\n"
+                            "kernel default grid=1 block=32 time=1.000us label=k\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "(device to device: the host does not wait for it)"));
+  g_assert_cmpint (rec->issue[1], ==, 6000);
+  g_assert_cmpint (rec->start[1], ==, 101000);
+  g_assert_cmpint (rec->end[1], ==, 102000);
+}
+
 /* The third number of a copy's call is how many host bytes had no page
  * resident (record_log.h). Three pageable copies of 16 KiB, timed by CUPTI
  * back to back: all 16384 bytes cold, so `untouched`; 4096 of 16384 (25%),
@@ -915,6 +948,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);

@@ -3,7 +3,9 @@
  * Each call the language can express becomes a statement, in the order the
  * calls began: cudaStreamCreate* a `stream` (in creation order, where it
  * was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when CUPTI saw
- * pageable host memory), cudaMemcpy `memcpy`, cudaLaunchKernel* `kernel`
+ * pageable host memory), cudaMemcpy `memcpy` (from device to device,
+ * which the host does not wait for, a `d2d` in its default stream),
+ * cudaLaunchKernel* `kernel`
  * (grid and block as thread counts, smem= and regs= as CUPTI reported them,
  * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
