@@ -51,6 +51,16 @@ statements (const char *text)
   return g_string_free (out, FALSE);
 }
 
+/* An op's measured times, ns from the first op's call. */
+static void
+assert_op_times (const RecordSchedule *rec, guint op, SimTime issue, SimTime start, SimTime end)
+{
+  g_assert_cmpuint (op, <, rec->n_ops);
+  g_assert_cmpint (rec->issue[op], ==, issue);
+  g_assert_cmpint (rec->start[op], ==, start);
+  g_assert_cmpint (rec->end[op], ==, end);
+}
+
 /* A program: malloc (set-up, left out), two streams, an H2D and a kernel
  * in s1, 10 us of host work, a pageable D2H in s2 after an event, a memset,
  * a stream sync and a free. Calls (enter-exit, us after T0), correlation:
@@ -294,9 +304,7 @@ test_d2d_memcpy (void)
                             "kernel default grid=1 block=32 time=1.000us label=k\n"
                             "sync device\n");
   g_assert_nonnull (strstr (rec->text, "(device to device: the host does not wait for it)"));
-  g_assert_cmpint (rec->issue[1], ==, 6000);
-  g_assert_cmpint (rec->start[1], ==, 101000);
-  g_assert_cmpint (rec->end[1], ==, 102000);
+  assert_op_times (rec, 1, 6000, 101000, 102000);
 }
 
 /* The third number of a copy's call is how many host bytes had no page
@@ -527,17 +535,12 @@ test_inside_async (void)
    * 9): the third kernel's set-up is 70-165 us, the kernel issued where it
    * ended, at 165; the fourth's set-up is 200-205 us, its kernel issued at
    * 205, and the host work after it 210-300 */
-  const guint op[] = { 4, 5, 7, 8, 9 };
-  const SimTime issue[] = { 60000, 155000, 190000, 195000, 200000 };
-  const SimTime start[] = { 60000, 162000, 190000, 200000, 200000 };
-  const SimTime end[] = { 155000, 170000, 195000, 210000, 290000 };
   g_assert_cmpuint (rec->n_ops, ==, 10);
-  for (guint i = 0; i < G_N_ELEMENTS (op); i++)
-    {
-      g_assert_cmpint (rec->issue[op[i]], ==, issue[i]);
-      g_assert_cmpint (rec->start[op[i]], ==, start[i]);
-      g_assert_cmpint (rec->end[op[i]], ==, end[i]);
-    }
+  assert_op_times (rec, 4, 60000, 60000, 155000);
+  assert_op_times (rec, 5, 155000, 162000, 170000);
+  assert_op_times (rec, 7, 190000, 190000, 195000);
+  assert_op_times (rec, 8, 195000, 200000, 210000);
+  assert_op_times (rec, 9, 200000, 200000, 290000);
 }
 
 /* The only launch of a program (us after T0: call 0-3700, its kernel
@@ -562,8 +565,7 @@ test_inside_alone (void)
                             "host 3585.000us\n"
                             "sync device\n");
   g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
-  g_assert_cmpint (rec->start[1], ==, 115000);
-  g_assert_cmpint (rec->end[1], ==, 3700000);
+  assert_op_times (rec, 1, 115000, 115000, 3700000);
 }
 
 /* Blocking copies (us after T0): three cudaMemcpy of 800 B from pageable
@@ -604,12 +606,10 @@ test_inside_blocking_copy (void)
   g_assert_nonnull (strstr (rec->text, "host 3482.000us   # inside cudaMemcpy, which took "
                                        "3500.000us: host work after the GPU work it waited for "
                                        "had ended (calls like it usually return by then)"));
-  g_assert_cmpint (rec->start[0], ==, 17000);
-  g_assert_cmpint (rec->end[0], ==, 18000);
-  g_assert_cmpint (rec->start[1], ==, 18000);
-  g_assert_cmpint (rec->end[1], ==, 3500000);
-  g_assert_cmpint (rec->end[3], ==, 3527000);
-  g_assert_cmpint (rec->end[7], ==, 3700000);
+  assert_op_times (rec, 0, 0, 17000, 18000);
+  assert_op_times (rec, 1, 18000, 18000, 3500000);
+  assert_op_times (rec, 3, 3510000, 3525000, 3527000);
+  assert_op_times (rec, 7, 3550000, 3560000, 3700000);
 }
 
 /* Synchronizes (us after T0): three rounds of a launch into s1 and a
@@ -654,10 +654,8 @@ test_inside_sync (void)
                                        "for had ended, beyond the usual 4.000us after it"));
   /* measured, ns from the first launch at 10 us: the second sync and the
    * host work after it */
-  g_assert_cmpint (rec->issue[4], ==, 106000);
-  g_assert_cmpint (rec->end[4], ==, 194000);
-  g_assert_cmpint (rec->start[5], ==, 194000);
-  g_assert_cmpint (rec->end[5], ==, 240000);
+  assert_op_times (rec, 4, 106000, 106000, 194000);
+  assert_op_times (rec, 5, 194000, 194000, 240000);
 }
 
 /* What each synchronize waited for, on calls given directly (times in ns):
@@ -776,8 +774,7 @@ test_driver_calls (void)
   g_assert_cmpuint (rec->n_not_modelled, ==, 3);
   g_assert_cmpuint (rec->n_ops, ==, 16);
   /* the blocking driver copy's measured times: CUPTI's start, the call's return */
-  g_assert_cmpint (rec->start[2], ==, 35000);
-  g_assert_cmpint (rec->end[2], ==, 50000);
+  assert_op_times (rec, 2, 30000, 35000, 50000);
 }
 
 /* Short host gaps add up (us after T0): seven launches of 4 us each into
@@ -812,8 +809,7 @@ test_short_gaps (void)
   g_autofree char *want = g_strconcat (k, k, k, "host 2.400us\n", k, k, "sync device\n", k, k, NULL);
   g_assert_cmpstr (got, ==, want);
   /* the added-up host time ends at the fourth launch's call, 14.4 us */
-  g_assert_cmpint (rec->start[3], ==, 12000);
-  g_assert_cmpint (rec->end[3], ==, 14400);
+  assert_op_times (rec, 3, 12000, 12000, 14400);
 }
 
 static void
