@@ -5,6 +5,7 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
+#include "validate/record_inside.h"
 #include "validate/record_log.h"
 #include "validate/record_schedule.h"
 #include "sim/formats/schedule_parse.h"
@@ -48,6 +49,16 @@ statements (const char *text)
       g_string_append_printf (out, "%s\n", lines[i]);
     }
   return g_string_free (out, FALSE);
+}
+
+/* An op's measured times, ns from the first op's call. */
+static void
+assert_op_times (const RecordSchedule *rec, guint op, SimTime issue, SimTime start, SimTime end)
+{
+  g_assert_cmpuint (op, <, rec->n_ops);
+  g_assert_cmpint (rec->issue[op], ==, issue);
+  g_assert_cmpint (rec->start[op], ==, start);
+  g_assert_cmpint (rec->end[op], ==, end);
 }
 
 /* A program: malloc (set-up, left out), two streams, an H2D and a kernel
@@ -99,17 +110,20 @@ test_program_statements (void)
    * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
    * its label the demangled name; the 10 us between the wait's return
    * (114) and the D2H's call (124) is host work; the gaps of 1 us between
-   * the other calls are under 2 us and left out; the memset is a comment,
-   * and its call is host time, so from the D2H's return (130) to the
-   * sync's call (133) is 3 us of host work; the free waits for the device,
-   * whose last work ended at 911, so all of its 4 us (916-920) are host
-   * work after it. */
+   * the other calls are under 2 us: those of 104-105 and 110-111 add up to
+   * 2 us, a `host` before the record, and that of 112-113 is left out when
+   * the pageable D2H waits for the GPU; the memset is a comment, and its
+   * call is host time, so from the D2H's return (130) to the sync's call
+   * (133) is 3 us of host work; the free waits for the device, whose last
+   * work ended at 911, so all of its 4 us (916-920) are host work after
+   * it. No call is longer than usual: each function's calls are one. */
   g_assert_cmpstr (got, ==,
                    "connections 8\n"
                    "stream s1\n"
                    "stream s2 nonblocking\n"
                    "h2d s1 4MiB\n"
                    "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                   "host 2.000us\n"
                    "record e1 s1\n"
                    "wait s2 e1\n"
                    "host 10.000us\n"
@@ -119,6 +133,8 @@ test_program_statements (void)
                    "sync device\n"
                    "host 4.000us\n");
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync"));
+  g_assert_nonnull (strstr (rec->text, "host 2.000us   # host gaps under 2.000us since the last "
+                                       "call that waited for the GPU, added up"));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
   g_assert_cmpuint (rec->n_untimed, ==, 0);
   g_assert_cmpuint (rec->n_threads, ==, 1);
@@ -127,49 +143,66 @@ test_program_statements (void)
    * op  statement      issue    start    end
    * 0   h2d            0        5000     305000   (GPU 105-405)
    * 1   kernel         5000     306000   806000   (GPU 406-906)
-   * 2   record         11000    derived: after s1's kernel, 806000
-   * 3   wait           13000    derived: the record, 806000
-   * 4   host           14000    14000    24000    (114-124)
-   * 5   d2h            24000    810000   811000   (GPU 910-911)
-   * 6   host           30000    30000    33000    (130-133)
-   * 7   sync s2        33000    33000    815000   (the call, 133-915)
-   * 8   sync device    816000   816000   816000   (cudaFree's call at 916; the
-   * 9   host           816000   816000   820000    GPU was idle, so all host work) */
-  g_assert_cmpuint (rec->n_ops, ==, 10);
-  const SimTime issue[] = { 0, 5000, 11000, 13000, 14000, 24000, 30000, 33000, 816000, 816000 };
-  const SimTime start[] = { 5000, 306000, -1, -1, 14000, 810000, 30000, 33000, 816000, 816000 };
-  const SimTime end[] = { 305000, 806000, -1, -1, 24000, 811000, 33000, 815000, 816000, 820000 };
-  for (guint i = 0; i < 10; i++)
+   * 2   host           9000     9000     11000    (the two short gaps: 2 us up to 111)
+   * 3   record         11000    derived: after s1's kernel, 806000
+   * 4   wait           13000    derived: the record, 806000
+   * 5   host           14000    14000    24000    (114-124)
+   * 6   d2h            24000    810000   811000   (GPU 910-911)
+   * 7   host           30000    30000    33000    (130-133)
+   * 8   sync s2        33000    33000    815000   (the call, 133-915)
+   * 9   sync device    816000   816000   816000   (cudaFree's call at 916; the
+   * 10  host           816000   816000   820000    GPU was idle, so all host work) */
+  g_assert_cmpuint (rec->n_ops, ==, 11);
+  const SimTime issue[] = { 0, 5000, 9000, 11000, 13000, 14000, 24000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime start[] = { 5000, 306000, 9000, -1, -1, 14000, 810000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime end[] = { 305000, 806000, 11000, -1, -1, 24000, 811000, 33000, 815000, 816000,
+                          820000 };
+  for (guint i = 0; i < 11; i++)
     {
       g_assert_cmpint (rec->issue[i], ==, issue[i]);
       g_assert_cmpint (rec->start[i], ==, start[i]);
       g_assert_cmpint (rec->end[i], ==, end[i]);
     }
 
-  /* The text parses back into the same ten ops, and the records' and
+  /* The text parses back into the same eleven ops, and the records' and
    * waits' times follow from their streams. */
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 10);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 11);
   g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_KERNEL);
   g_assert_true (schedule_stream (sched, schedule_find_stream (sched, "s2"))->nonblocking);
   marker_times_derive (sched, rec->issue, rec->start, rec->end);
-  g_assert_cmpint (rec->start[2], ==, 806000);
-  g_assert_cmpint (rec->end[2], ==, 806000);
   g_assert_cmpint (rec->start[3], ==, 806000);
   g_assert_cmpint (rec->end[3], ==, 806000);
+  g_assert_cmpint (rec->start[4], ==, 806000);
+  g_assert_cmpint (rec->end[4], ==, 806000);
 }
 
-/* Host work at least --min-host long is kept; shorter is not. */
+/* Host work at least --min-host long is kept; shorter gaps are added up
+ * until a call that waits for the GPU. */
 static void
 test_min_host (void)
 {
+  /* every gap is under 10.001 us: those before the pageable D2H, which
+   * waits for the GPU (1 + 1 + 1 + 10 us), add up to 13 us, a `host` at the
+   * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
+   * and the free, are left out; cudaFree's 4 us are under the minimum */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
-  g_autofree char *none = statements (rec->text);
-  g_assert_null (strstr (none, "host "));
-  g_assert_null (strstr (none, "connections"));
-  g_assert_cmpuint (rec->n_ops, ==, 7);
+  g_autofree char *one = statements (rec->text);
+  g_assert_cmpstr (one, ==, "stream s1\n"
+                            "stream s2 nonblocking\n"
+                            "h2d s1 4MiB\n"
+                            "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                            "record e1 s1\n"
+                            "wait s2 e1\n"
+                            "host 13.000us\n"
+                            "d2h s2 1000B pageable\n"
+                            "sync s2\n"
+                            "sync device\n");
+  g_assert_cmpuint (rec->n_ops, ==, 8);
   /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
@@ -243,6 +276,37 @@ test_untimed_and_default_kind (void)
   g_assert_cmpint (rec->end[1], ==, 9000);
 }
 
+/* cudaMemcpy from device to device does not wait for its copy (the
+ * runtime's API synchronization behavior): an async `d2d` in the default
+ * stream, timed by CUPTI alone. Calls (us after T0): a launch 0-5 (GPU
+ * 10-100), the copy 6-9 (GPU 101-102, behind the kernel), a launch 10-15
+ * (GPU 103-104), a device synchronize 16-110. The copy does not wait, so
+ * the gaps before and after it (1 + 1 us) add up to a `host` of 2 us; the
+ * one before the synchronize is left out. */
+static void
+test_d2d_memcpy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000005000\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaMemcpy\t1000006000\t1000009000\t2\t0x0\t0x0\t256\t3\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t3\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000016000\t1000110000\t4\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000010000\t1000100000\t1\t32\t0\t0\tk\n"
+    "copy\t2\t0\t1000101000\t1000102000\t256\t8\t3\t3\n"
+    "kernel\t3\t1000103000\t1000104000\t1\t32\t0\t0\tk\n"
+    "end\t4\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us label=k\n"
+                            "d2d default 256B\n"
+                            "host 2.000us\n"
+                            "kernel default grid=1 block=32 time=1.000us label=k\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "(device to device: the host does not wait for it)"));
+  assert_op_times (rec, 1, 6000, 101000, 102000);
+}
+
 /* The third number of a copy's call is how many host bytes had no page
  * resident (record_log.h). Three pageable copies of 16 KiB, timed by CUPTI
  * back to back: all 16384 bytes cold, so `untouched`; 4096 of 16384 (25%),
@@ -273,20 +337,21 @@ test_untouched_copies (void)
 }
 
 /* Event records that cudaEventElapsedTime measured, and a driver API launch.
- * Calls (enter, us after T0; each returns 0.5 us later, so no host time is
- * kept), events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
+ * Calls (enter, us after T0; each returns 0.5 us later, and the gaps, 3.5
+ * us in all, stay under the minimum of 10 us: no host time is kept),
+ * events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
  *   1  cudaEventRecord e1              0    op 0
  *   2  cudaLaunchKernel                1    op 1 (GPU 10-20 us)
  *   3  cudaEventRecord e2              2    op 2
  *   4  cudaEventElapsedTime(e1, e2)    3    the latest records: op 0 to op 2
  *   5  cudaEventRecord e1              4    op 3
- *   6  cuLaunchKernel                  5    driver API: not modelled
- *   7  cudaEventRecord e2              6    op 4
- *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 4
- *   9  cudaEventElapsedTime(e2, e1)    8    op 4 to op 3: ends before it starts, skipped
+ *   6  cuLaunchKernel                  5    driver API: op 4 (GPU 20-30 us)
+ *   7  cudaEventRecord e2              6    op 5
+ *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 5
+ *   9  cudaEventElapsedTime(e2, e1)    8    op 5 to op 3: ends before it starts, skipped
  *   10 cudaEventElapsedTime(e1, e1)    9    one record twice: skipped
- *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 4 again: op 4 keeps its label
- * So op 2 is labelled elapsed_from_op0 and op 4 elapsed_from_op3. */
+ *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 5 again: op 5 keeps its label
+ * So op 2 is labelled elapsed_from_op0 and op 5 elapsed_from_op3. */
 static void
 test_elapsed_and_driver (void)
 {
@@ -306,17 +371,17 @@ test_elapsed_and_driver (void)
     "kernel\t2\t1000010000\t1000020000\t1\t32\t0\t0\tk\n"
     "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
     "end\t11\t2\n";
-  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "record e1 default\n"
                             "kernel default grid=1 block=32 time=10.000us label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
                             "record e1 default\n"
+                            "kernel default grid=1 block=32 time=10.000us label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "3\n");
   g_assert_cmpstr (RECORD_ELAPSED_LABEL, ==, "elapsed_from_op");
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchKernel"));
-  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
-  g_assert_cmpuint (rec->n_ops, ==, 5);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  g_assert_cmpuint (rec->n_ops, ==, 6);
 }
 
 static void assert_log_error (const char *text, const char *expected);
@@ -410,7 +475,8 @@ test_memset_records (void)
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync (its GPU work is missing "
-                                       "from predictions), 2.000us on the GPU"));
+                                       "from predictions), in default, 4KiB of device memory, "
+                                       "2.000us on the GPU"));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
   assert_log_error ("streamsim-record\t1\n"
                     "memset\t40\t1000005000\t1000007000\t4096\t0\n",
@@ -418,6 +484,332 @@ test_memset_records (void)
   assert_log_error ("streamsim-record\t1\n"
                     "memset\t40\t9\t7\t4096\t0\t3\n",
                     "test.log:2:13: the memset ends (7) before it starts (9)");
+}
+
+/* Host time inside launches (record_inside.h). Four launches into s1 on an
+ * idle GPU (us after T0), one kernel each:
+ *   call 10-15 GPU 20-30; call 40-45 GPU 50-60;
+ *   call 70-170 GPU 172-180: it started only after the call returned;
+ *   call 200-300 GPU 210-220: it started 10 us into the call.
+ * The usual launch is the lower median of 5, 5, 100, 100: 5 us (the upper
+ * one, 100, would find nothing unusual). The third took 95 us more, all
+ * before its kernel could start (172 - 70 - 5 = 97 >= 95): host before it;
+ * the fourth took 95 us more, of which 210 - 200 - 5 = 5 us before its
+ * kernel started and 90 after: host on both sides. The gaps (25, 25, 30
+ * us) are host work as ever. */
+static void
+test_inside_async (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000200000\t1000300000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
+    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
+    "end\t5\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "host 95.000us\n"
+                            "kernel s1 grid=1 block=32 time=8.000us label=k\n"
+                            "host 30.000us\n"
+                            "host 5.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 90.000us\n");
+  g_assert_nonnull (strstr (rec->text, "host 95.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: set-up before its work started, beyond its "
+                                       "usual 5.000us"));
+  g_assert_nonnull (strstr (rec->text, "host 90.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: host work after its work was submitted, "
+                                       "beyond its usual 5.000us"));
+  /* measured, ns from the first launch's call at 10 us (ops 4, 5, 7, 8,
+   * 9): the third kernel's set-up is 70-165 us, the kernel issued where it
+   * ended, at 165; the fourth's set-up is 200-205 us, its kernel issued at
+   * 205, and the host work after it 210-300 */
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  assert_op_times (rec, 4, 60000, 60000, 155000);
+  assert_op_times (rec, 5, 155000, 162000, 170000);
+  assert_op_times (rec, 7, 190000, 190000, 195000);
+  assert_op_times (rec, 8, 195000, 200000, 210000);
+  assert_op_times (rec, 9, 200000, 200000, 290000);
+}
+
+/* The only launch of a program (us after T0: call 0-3700, its kernel
+ * 115-295) has no other launch to show its usual time; of it, what the
+ * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
+ * host work after it (the model returns a launch before its kernel can
+ * start). The device synchronize after it (3701-3710) waited for nothing:
+ * the kernel had ended. */
+static void
+test_inside_alone (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1003700000\t1\t0x0\t0x0\t4096\t256\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1003701000\t1003710000\t2\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000115000\t1000295000\t4096\t256\t0\t16\t_Z12vectorAddGPUPfS_S_i\n"
+    "end\t2\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
+                            "label=vectorAddGPU\n"
+                            "host 3585.000us\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
+  assert_op_times (rec, 1, 115000, 115000, 3700000);
+}
+
+/* Blocking copies (us after T0): three cudaMemcpy of 800 B from pageable
+ * memory, H2D, and one of 64 KiB to pageable memory, D2H:
+ *   call 0-3500,    GPU 17-18:      returned 3482 us after its copy ended
+ *   call 3510-3526, GPU 3525-3527:  1 us before its copy ended
+ *   call 3530-3546, GPU 3545-3547:  1 us before
+ *   call 3550-3700, GPU 3560-3600:  D2H, 100 us after
+ * Pageable H2D copies usually return before their copy ends (the lower
+ * median of -1, -1, 3482 is -1), so all of the first one's 3482 us after
+ * its copy is host work after it, and its op ends for the host at 18 us.
+ * A pageable D2H ends with the host copying out of the staging buffer,
+ * which its rate covers: it stays whole. */
+static void
+test_inside_blocking_copy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpy\t1000000000\t1003500000\t1\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003510000\t1003526000\t2\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003530000\t1003546000\t3\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003550000\t1003700000\t4\t0x0\t0x0\t65536\t2\t0\n"
+    "copy\t1\t0\t1000017000\t1000018000\t800\t1\t1\t3\n"
+    "copy\t2\t0\t1003525000\t1003527000\t800\t1\t1\t3\n"
+    "copy\t3\t0\t1003545000\t1003547000\t800\t1\t1\t3\n"
+    "copy\t4\t0\t1003560000\t1003600000\t65536\t2\t3\t1\n"
+    "end\t4\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "memcpy h2d 800B pageable\n"
+                            "host 3482.000us\n"
+                            "host 10.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy d2h 64KiB pageable\n");
+  g_assert_nonnull (strstr (rec->text, "host 3482.000us   # inside cudaMemcpy, which took "
+                                       "3500.000us: host work after the GPU work it waited for "
+                                       "had ended (calls like it usually return by then)"));
+  assert_op_times (rec, 0, 0, 17000, 18000);
+  assert_op_times (rec, 1, 18000, 18000, 3500000);
+  assert_op_times (rec, 3, 3510000, 3525000, 3527000);
+  assert_op_times (rec, 7, 3550000, 3560000, 3700000);
+}
+
+/* Synchronizes (us after T0): three rounds of a launch into s1 and a
+ * cudaStreamSynchronize of s1:
+ *   launch 10-15 GPU 20-100,   sync 16-103:  returned 3 us after the kernel
+ *   launch 110-115 GPU 120-200, sync 116-250: 50 us after
+ *   launch 260-265 GPU 270-300, sync 266-304: 4 us after
+ * The usual return is the lower median of 3, 4, 50: 4 us; the second took
+ * 46 us more, host work after it, and it ends for the host at 204 us. The
+ * gaps of 1 us between each launch and its sync are left out: each sync
+ * waits for the GPU. */
+static void
+test_inside_sync (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000016000\t1000103000\t3\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000110000\t1000115000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000116000\t1000250000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000260000\t1000265000\t6\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000266000\t1000304000\t7\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000100000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000120000\t1000200000\t1\t32\t0\t0\tk\n"
+    "kernel\t6\t1000270000\t1000300000\t1\t32\t0\t0\tk\n"
+    "end\t7\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "sync s1\n"
+                            "host 7.000us\n"
+                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "sync s1\n"
+                            "host 46.000us\n"
+                            "host 10.000us\n"
+                            "kernel s1 grid=1 block=32 time=30.000us label=k\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "host 46.000us   # inside cudaStreamSynchronize, which "
+                                       "took 134.000us: host work after the GPU work it waited "
+                                       "for had ended, beyond the usual 4.000us after it"));
+  /* measured, ns from the first launch at 10 us: the second sync and the
+   * host work after it */
+  assert_op_times (rec, 4, 106000, 106000, 194000);
+  assert_op_times (rec, 5, 194000, 194000, 240000);
+}
+
+/* What each synchronize waited for, on calls given directly (times in ns):
+ * a kernel in a blocking stream A (GPU 0-100), one in a nonblocking stream
+ * B (0-1000), event E recorded in A; then
+ *   sync of the legacy stream, 10-130: waits for A (blocking), not B: 100,
+ *     so 30 after; the other stream sync (1020-1023, after everything: 3)
+ *     makes the usual 3, and 27 is host time;
+ *   sync of E, 140-150: E was recorded after A's kernel: 100, so 10 after
+ *     its call; E recorded again in B (1000), synced at 1032-1036: 4; the
+ *     usual 4, so 6 is host time;
+ *   device sync, 160-1010: everything, 1000, so 10 after; another at
+ *     1040-1043: 3; the usual 3, so 7;
+ *   a free, 1050-1060: everything ended at 1000, so all 10 are host time. */
+static void
+test_inside_waits (void)
+{
+  const guint64 A = 0xa, B = 0xb, E = 0xe;
+  const InsideCall calls[] = {
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 0, .exit = 1, .stream = A, .timed = TRUE,
+      .start = 0, .end = 100 },
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 2, .exit = 3, .stream = B,
+      .nonblocking = TRUE, .timed = TRUE, .start = 0, .end = 1000 },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 4, .exit = 5, .stream = A, .event = E,
+      .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 10,
+      .exit = 130, .stream = INSIDE_STREAM_LEGACY },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 140,
+      .exit = 150, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 160,
+      .exit = 1010 },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 1020,
+      .exit = 1023, .stream = B, .nonblocking = TRUE },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 1030, .exit = 1031, .stream = B,
+      .nonblocking = TRUE, .event = E, .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 1032,
+      .exit = 1036, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 1040,
+      .exit = 1043 },
+    { .kind = INSIDE_FREE, .group = "free", .enter = 1050, .exit = 1060 },
+  };
+  g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+  const guint64 after[] = { 0, 0, 0, 27, 6, 7, 0, 0, 0, 0, 10 };
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_assert_cmpuint (host[i].before, ==, 0);
+      g_assert_cmpuint (host[i].after, ==, after[i]);
+    }
+  g_assert_cmpuint (host[3].usual, ==, 3);
+}
+
+/* The driver API's calls, logged outside any runtime call (us after T0):
+ *   cuLaunchKernel s1 10-15, GPU 20-30 (CUPTI: 512 B smem, 40 regs)
+ *   cuMemcpyHtoD_v2 40-60: the log keeps no size or direction; CUPTI's
+ *     record: 4096 B, H2D, from pageable memory, GPU 45-55
+ *   cuMemcpyDtoHAsync_v2 s1 70-72, 1 KiB into pinned memory
+ *   cuMemsetD32Async s1 73-74, 4 KiB of device memory, GPU 82-83: a comment
+ *   cuEventRecord e1 s1 75-76, cuStreamWaitEvent default e1 77-78
+ *   cuStreamSynchronize s1 80-90
+ *   cuMemcpyHtoD_v2 100-101 without a CUPTI record: no size, a comment
+ *   cuLaunchKernel_ptsz on stream 0 (the per-thread stream) 110-112, GPU 115-116
+ *   cuEventSynchronize e1 120-121, cuCtxSynchronize 130-131
+ *   cuLaunchHostFunc s1 132-133: a comment
+ * Host gaps: 25, 10, 3 (the memset's call is host time), 1 (left out),
+ * 2, 20, 8 and 9 us. */
+static void
+test_driver_calls (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t4\t128\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000040000\t1000060000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyDtoHAsync_v2\t1000070000\t1000072000\t4\t0xa1\t0x0\t1024\t2\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000073000\t1000074000\t5\t0xa1\t0x0\t4096\t0\t0\n"
+    "call\t1\tcuEventRecord\t1000075000\t1000076000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamWaitEvent\t1000077000\t1000078000\t7\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamSynchronize\t1000080000\t1000090000\t8\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000100000\t1000101000\t9\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel_ptsz\t1000110000\t1000112000\t10\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcuEventSynchronize\t1000120000\t1000121000\t11\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuCtxSynchronize\t1000130000\t1000131000\t12\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchHostFunc\t1000132000\t1000133000\t13\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t4\t128\t512\t40\t_Z4gemmPf\n"
+    "copy\t3\t0\t1000045000\t1000055000\t4096\t1\t1\t3\n"
+    "copy\t4\t0\t1000080000\t1000081000\t1024\t2\t3\t2\n"
+    "memset\t5\t1000082000\t1000083000\t4096\t0\t3\n"
+    "kernel\t10\t1000115000\t1000116000\t1\t32\t0\t0\tk\n"
+    "end\t13\t5\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=4 block=128 smem=512B regs=40 time=10.000us label=gemm\n"
+                            "host 25.000us\n"
+                            "memcpy h2d 4KiB pageable\n"
+                            "host 10.000us\n"
+                            "d2h s1 1KiB\n"
+                            "host 3.000us\n"
+                            "record e1 s1\n"
+                            "wait default e1\n"
+                            "host 2.000us\n"
+                            "sync s1\n"
+                            "host 20.000us\n"
+                            "stream per_thread\n"
+                            "kernel per_thread grid=1 block=32 time=1.000us label=k\n"
+                            "host 8.000us\n"
+                            "sync e1\n"
+                            "host 9.000us\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemsetD32Async (its GPU work is missing "
+                                       "from predictions), in s1, 4KiB of device memory, 1.000us "
+                                       "on the GPU"));
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemcpyHtoD_v2 (no CUPTI record, and the "
+                                       "log keeps no size for it)"));
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchHostFunc"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 3);
+  g_assert_cmpuint (rec->n_ops, ==, 16);
+  /* the blocking driver copy's measured times: CUPTI's start, the call's return */
+  assert_op_times (rec, 2, 30000, 35000, 50000);
+}
+
+/* Short host gaps add up (us after T0): seven launches of 4 us each into
+ * the legacy stream, 0.8 us apart, with a device synchronize (24-30)
+ * after the fifth. Before the fourth launch the three gaps make 2.4 us, a
+ * `host`; the fifth's gap and the sync's (1.6 us) are left out when the
+ * sync waits for the GPU, and after it the two gaps make 1.6 us: left
+ * out. Each kernel starts after its call returned and runs 1 us. */
+static void
+test_short_gaps (void)
+{
+  const guint64 t0 = T0;
+  GString *log = g_string_new ("streamsim-record\t1\n");
+  /* ns after T0 */
+  const guint64 enter[] = { 0, 4800, 9600, 14400, 19200, 30800, 35600 };
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "call\t1\tcudaLaunchKernel\t%" G_GUINT64_FORMAT "\t%"
+                            G_GUINT64_FORMAT "\t%u\t0x0\t0x0\t1\t32\t0\n", t0 + enter[i],
+                            t0 + enter[i] + 4000, i + 1);
+  g_string_append_printf (log, "call\t1\tcudaDeviceSynchronize\t%" G_GUINT64_FORMAT "\t%"
+                          G_GUINT64_FORMAT "\t8\t0x0\t0x0\t0\t0\t0\n", t0 + 24000,
+                          t0 + 30000);
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "kernel\t%u\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
+                            "\t1\t32\t0\t0\tk\n", i + 1, t0 + enter[i] + 5000,
+                            t0 + enter[i] + 6000);
+  g_string_append (log, "end\t8\t7\n");
+  g_autofree char *text = g_string_free (log, FALSE);
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
+  g_autofree char *want = g_strconcat (k, k, k, "host 2.400us\n", k, k, "sync device\n", k, k, NULL);
+  g_assert_cmpstr (got, ==, want);
+  /* the added-up host time ends at the fourth launch's call, 14.4 us */
+  assert_op_times (rec, 3, 12000, 12000, 14400);
 }
 
 static void
@@ -468,6 +860,31 @@ test_log_errors (void)
                     "test.log:2:1: invalid UTF-8; a recorder log is UTF-8 text");
 }
 
+/* Times past the middle of the 64-bit range (a damaged log), where the
+ * host time inside a call has to be found without overflowing. The second
+ * synchronize (10^18 to 9.3 * 10^18 ns) ran 8.3 * 10^18 ns after the GPU's
+ * work (which ended at 40 ns), the first 10 ns: the usual is the lower
+ * median, 10 ns, and the rest, 8.3 * 10^18 - 10 ns, is host time. */
+static void
+test_extreme_times (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t40\t50\t2\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000000000000000000\t9300000000000000000\t3\t0x0\t0x0"
+    "\t0\t0\t0\n"
+    "kernel\t1\t30\t40\t1\t32\t0\t0\tk\n"
+    "end\t3\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us label=k\n"
+                            "sync device\n"
+                            "host 999999999999999.950us\n"
+                            "sync device\n"
+                            "host 8299999999999999.990us\n");
+}
+
 /* A launch of no blocks cannot be a statement: the message names the log's line. */
 static void
 test_schedule_errors (void)
@@ -500,6 +917,23 @@ test_schedule_errors (void)
   g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "test.log:3:1: the schedule language cannot "
                                                    "express this call: block=2048"));
+
+  /* A driver API blocking copy takes its direction from CUPTI's record
+   * when the log has none: a host-to-host record (CUPTI's kind 9) gives it
+   * none of the three, which is named at the call's line. */
+  const char *host_to_host =
+    "streamsim-record\t1\n"
+    "call\t1\tcuMemcpy\t10\t20\t1\t0x0\t0x0\t0\t0\t0\n"
+    "copy\t1\t0\t12\t18\t100\t9\t1\t1\n"
+    "end\t1\t1\n";
+  g_clear_error (&error);
+  g_autoptr (RecordLog) hh = parse (host_to_host, &error);
+  g_assert_no_error (error);
+  g_autoptr (RecordSchedule) refused = record_schedule_build (hh, &opt, &error);
+  g_assert_null (refused);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cuMemcpy of 100 bytes with copy "
+                                                   "kind 4, which is neither"));
 }
 
 int
@@ -510,10 +944,19 @@ main (int argc, char **argv)
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/memset-records", test_memset_records);
+  g_test_add_func ("/record/inside-async", test_inside_async);
+  g_test_add_func ("/record/inside-alone", test_inside_alone);
+  g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
+  g_test_add_func ("/record/inside-sync", test_inside_sync);
+  g_test_add_func ("/record/inside-waits", test_inside_waits);
+  g_test_add_func ("/record/driver-calls", test_driver_calls);
+  g_test_add_func ("/record/short-gaps", test_short_gaps);
+  g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
   return g_test_run ();

@@ -234,6 +234,10 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
         c->a[0] = p->count;
       }
       break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000:
+      c->a[0] = ((const cudaMemset_v3020_params *) params)->count;
+      break;
     /* Calls the schedule language cannot express yet keep their stream and
      * size, so that a later recorder can read them from the log. */
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020:
@@ -331,9 +335,18 @@ driver_copy (Call *c, const void *params, enum cudaMemcpyKind kind)
   c->a[1] = (uint64_t) kind;
 }
 
+/* A driver memset's stream and bytes: N elements (a 2D memset's width
+ * times its height) of 1, 2 or 4 bytes. */
+static void
+driver_memset (Call *c, CUstream stream, size_t elements, uint64_t element_size)
+{
+  c->stream = (uint64_t) (uintptr_t) stream;
+  c->a[0] = (uint64_t) elements * element_size;
+}
+
 /* A logged driver call's arguments, in the runtime calls' fields: a copy's
  * bytes and cudaMemcpyKind, a launch's grid, block and dynamic shared
- * memory, the stream and event. */
+ * memory, a memset's bytes, the stream and event. */
 static void
 read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
 {
@@ -378,6 +391,84 @@ read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
     case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz:
       driver_copy (c, params, cudaMemcpyDefault);
+      break;
+    /* blocking copies: their size and the function's direction (their
+     * stream is the default one) */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds:
+      c->a[0] = ((const cuMemcpyHtoD_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyHostToDevice;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds:
+      c->a[0] = ((const cuMemcpyDtoH_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDeviceToHost;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds:
+      c->a[0] = ((const cuMemcpyDtoD_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDeviceToDevice;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds:
+      c->a[0] = ((const cuMemcpy_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDefault;
+      break;
+    /* memsets, which the schedule language cannot express yet: their
+     * stream and size, for a later conversion of the log */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz:
+      {
+        const cuMemsetD8Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 1);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz:
+      {
+        const cuMemsetD16Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 2);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz:
+      {
+        const cuMemsetD32Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 4);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async_ptsz:
+      {
+        const cuMemsetD2D8Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 1);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async_ptsz:
+      {
+        const cuMemsetD2D16Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 2);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async_ptsz:
+      {
+        const cuMemsetD2D32Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 4);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD8_v2_params *) params)->N, 1);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD16_v2_params *) params)->N, 2);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD32_v2_params *) params)->N, 4);
       break;
     case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
     case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:

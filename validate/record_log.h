@@ -22,7 +22,10 @@
  *       stream-ordered allocation's bytes, the stream of stream capture,
  *       graph launches, host functions and stream-ordered allocations, and
  *       for cudaEventElapsedTime its start event as EVENT and the end
- *       event's handle as A0
+ *       event's handle as A0; and in logs of recorders newer than those
+ *       of traces/real's corpus (0 in its logs): a driver API memset's
+ *       stream and bytes, cudaMemset's bytes, and a driver API blocking
+ *       copy's bytes and cudaMemcpyKind
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sim/core/located_error.h"
 #include "record_capture.h"
+#include "record_inside.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -54,6 +55,31 @@ static const struct
   { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
   { "cudaFree", CALL_FREE },
   { "cudaFreeHost", CALL_FREE },
+  /* the driver API's, logged when no runtime call made them; a blocking
+   * copy's size and direction are then read from CUPTI's record (the log
+   * keeps none for them) or from its name */
+  { "cuLaunchKernel", CALL_KERNEL },
+  { "cuLaunchKernelEx", CALL_KERNEL },
+  { "cuMemcpyAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoHAsync", CALL_COPY },
+  { "cuMemcpyDtoHAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoDAsync", CALL_COPY },
+  { "cuMemcpyDtoDAsync_v2", CALL_COPY },
+  { "cuMemcpy", CALL_MEMCPY },
+  { "cuMemcpyHtoD", CALL_MEMCPY },
+  { "cuMemcpyHtoD_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoH", CALL_MEMCPY },
+  { "cuMemcpyDtoH_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoD", CALL_MEMCPY },
+  { "cuMemcpyDtoD_v2", CALL_MEMCPY },
+  { "cuEventRecord", CALL_RECORD },
+  { "cuEventRecordWithFlags", CALL_RECORD },
+  { "cuStreamWaitEvent", CALL_WAIT },
+  { "cuEventSynchronize", CALL_SYNC_EVENT },
+  { "cuStreamSynchronize", CALL_SYNC_STREAM },
+  { "cuCtxSynchronize", CALL_SYNC_DEVICE },
 };
 
 /* Families of calls that put work on the GPU; those not named above are
@@ -65,6 +91,13 @@ static const char *const gpu_work_prefixes[] = {
   "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
   "cuMemAllocAsync", "cuMemFreeAsync",
 };
+
+/* A driver API function ("cuLaunchKernel"), not a runtime one. */
+static gboolean
+is_driver (const char *name)
+{
+  return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
+}
 
 /* The name without a per-thread-default-stream suffix; *per_thread set when
  * there was one (stream 0 then means the per-thread stream). */
@@ -84,14 +117,16 @@ classify (const char *name, gboolean *per_thread)
   return CALL_HOST;
 }
 
-/* A call's GPU work: the kernel or copies CUPTI reported for it, joined. */
+/* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
 typedef struct
 {
   gboolean timed;
   guint64 start, end;
   gboolean pageable;
   guint copy_kind;
+  guint64 copy_bytes;   /* the copy records' bytes, added up */
   const RecordWork *kernel;
+  const RecordWork *memset;
 } CallWork;
 
 typedef struct
@@ -114,8 +149,7 @@ typedef struct
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
   gboolean *captured;   /* per call: a stream capture took it into a graph */
-  GHashTable *usual;    /* function name -> its calls' median duration (guint64 *) */
-  guint64 gpu_done;     /* the latest end of the GPU work of the calls so far */
+  InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
   guint64 t0;
   GError **error;
@@ -299,32 +333,72 @@ work_end (const Builder *b, const CallWork *w)
   return w->timed ? since_t0 (b, w->end) : -1;
 }
 
-static gboolean
-write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread)
+/* A copy's bytes and cudaMemcpyKind: the call's, except where the log
+ * kept none (the driver API's blocking copies: their name's direction and
+ * CUPTI's bytes) or the kind is cudaMemcpyDefault (CUPTI's direction). */
+static void
+copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 {
-  guint kind = (guint) c->a[1];
-  if (kind == KIND_DEFAULT && w->timed)
-    kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
-         : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
-         : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+  *bytes = c->a[0];
+  *kind = (guint) c->a[1];
+  if (is_driver (c->name) && c->a[0] == 0)
+    {
+      *bytes = w->copy_bytes;
+      *kind = strstr (c->name, "HtoD") != NULL ? KIND_H2D
+            : strstr (c->name, "DtoH") != NULL ? KIND_D2H
+            : strstr (c->name, "DtoD") != NULL ? KIND_D2D : KIND_DEFAULT;
+    }
+  if (*kind == KIND_DEFAULT && w->timed)
+    *kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
+          : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
+          : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+}
+
+/* A call's kind in the schedule: classify()'s, except that a blocking
+ * copy from device to device is an async one in its default stream, for
+ * the host does not wait for it ("no host-side synchronization is
+ * performed", the runtime's API synchronization behavior; reduction's host
+ * went on 140 us before such a copy ended). */
+static CallKind
+call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
+{
+  CallKind kind = classify (c->name, per_thread);
+  guint64 bytes;
+  guint copy_kind;
+  if (kind != CALL_MEMCPY)
+    return kind;
+  copy_shape (c, w, &bytes, &copy_kind);
+  return copy_kind == KIND_D2D ? CALL_COPY : kind;
+}
+
+static gboolean
+write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread,
+            guint64 issue)
+{
+  guint64 bytes;
+  guint kind;
+  copy_shape (c, w, &bytes, &kind);
   const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
   if (dir == NULL)
     return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
-                 "host to device, device to host nor device to device", c->name, c->a[0], kind);
+                 "host to device, device to host nor device to device", c->name, bytes, kind);
   if (sync)
     g_string_append_printf (b->text, "memcpy %s ", dir);
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
-  append_size (b->text, c->a[0]);
+  append_size (b->text, bytes);
   /* The language says untouched or not, for the whole buffer; the log says
    * how much (record_inject.c): the majority decides, the comment says it. */
-  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], c->a[0]);
+  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
-    g_string_append (b->text, cold * 2 > c->a[0] ? " pageable untouched" : " pageable");
+    g_string_append (b->text, cold * 2 > bytes ? " pageable untouched" : " pageable");
   g_string_append_printf (b->text, "   # %s", c->name);
+  gboolean ignored;
+  if (!sync && classify (c->name, &ignored) == CALL_MEMCPY)
+    g_string_append (b->text, " (device to device: the host does not wait for it)");
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
-                            100.0 * (double) cold / (double) c->a[0]);
+                            100.0 * (double) cold / (double) bytes);
   if (w->timed)
     {
       g_string_append (b->text, ", ");
@@ -340,16 +414,18 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   SimTime start = work_start (b, w), end = work_end (b, w);
   if (sync)
     {
-      /* a blocking copy ends for the host when the call returns */
-      start = start >= 0 ? start : since_t0 (b, c->enter);
+      /* a blocking copy ends for the host when the call returns (or where
+       * the host work after it began: write_call) */
+      start = start >= 0 ? start : since_t0 (b, issue);
       end = MAX (end, since_t0 (b, c->exit));
     }
-  op_times (b, c->enter, start, end);
+  op_times (b, issue, start, end);
   return TRUE;
 }
 
 static gboolean
-write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread)
+write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread,
+              guint64 issue)
 {
   const RecordWork *k = w->kernel;
   guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
@@ -384,72 +460,14 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
       g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
     }
   line_end (b);
-  op_times (b, c->enter, work_start (b, w), work_end (b, w));
+  op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
-}
-
-/* How much longer than usual a call that does not wait for the GPU took:
- * the first copy's or launch's set-up inside the runtime (milliseconds),
- * which the profile's call costs do not include. It becomes host time after
- * the op when it is at least the call's usual duration and `min_host_ns`.
- * cudaFree and cudaFreeHost wait for the device and then do host work
- * (unpinning memory can take milliseconds): what they took after the GPU's
- * last work ended counts the same way. */
-static guint64
-excess_time (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
-{
-  guint64 took = call_took (c);
-  guint64 extra;
-  if (kind == CALL_FREE)
-    extra = c->exit > MAX (c->enter, b->gpu_done) ? c->exit - MAX (c->enter, b->gpu_done) : 0;
-  else if (kind == CALL_KERNEL || kind == CALL_RECORD || kind == CALL_WAIT
-           || (kind == CALL_COPY && !w->pageable))
-    {
-      const guint64 *usual = g_hash_table_lookup (b->usual, c->name);
-      guint64 median = usual != NULL ? *usual : took;
-      if (took < 2 * median)
-        return 0;
-      extra = took - median;
-    }
-  else
-    return 0;
-  return extra >= b->opt->min_host_ns ? extra : 0;
-}
-
-static void
-find_usual_durations (Builder *b)
-{
-  g_autoptr (GHashTable) all = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                      (GDestroyNotify) g_array_unref);
-  for (guint i = 0; i < b->log->calls->len; i++)
-    {
-      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
-      GArray *d = g_hash_table_lookup (all, c->name);
-      if (d == NULL)
-        {
-          d = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (all, (gpointer) c->name, d);
-        }
-      guint64 took = call_took (c);
-      g_array_append_val (d, took);
-    }
-  b->usual = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  GHashTableIter it;
-  gpointer name, durations;
-  g_hash_table_iter_init (&it, all);
-  while (g_hash_table_iter_next (&it, &name, &durations))
-    {
-      GArray *d = durations;
-      g_array_sort (d, compare_guint64);
-      g_hash_table_insert (b->usual, name, g_memdup2 (&g_array_index (d, guint64, d->len / 2),
-                                                      sizeof (guint64)));
-    }
 }
 
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (CallKind kind, const RecordCall *c)
+makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
@@ -459,11 +477,118 @@ makes_op (CallKind kind, const RecordCall *c)
       return FALSE;
     case CALL_COPY:
     case CALL_MEMCPY:
-      /* host to host, or empty: no GPU work, host time */
-      return c->a[0] > 0 && c->a[1] != KIND_H2H;
+      {
+        /* host to host, or empty: no GPU work, host time */
+        guint64 bytes;
+        guint copy_kind;
+        copy_shape (c, w, &bytes, &copy_kind);
+        return bytes > 0 && copy_kind != KIND_H2H;
+      }
     default:
       return TRUE;
     }
+}
+
+/* What CUpti_ActivityMemoryKind calls a memory kind. */
+static const char *
+memory_kind_name (guint64 kind)
+{
+  static const char *const names[] = { "unknown", "pageable", "pinned", "device", "array",
+                                       "managed", "static device", "static managed" };
+  return kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
+}
+
+/* The schedule's name for a stream, for a comment: declares nothing. */
+static char *
+stream_label (const Builder *b, guint64 handle, gboolean per_thread)
+{
+  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+    return g_strdup ("default");
+  if (handle == 0 || handle == HANDLE_PER_THREAD)
+    return g_strdup ("per_thread");
+  const char *name = g_hash_table_lookup (b->streams, &handle);
+  return name != NULL ? g_strdup (name) : g_strdup_printf ("stream 0x%" G_GINT64_MODIFIER "x", handle);
+}
+
+/* A call whose GPU work the language cannot express, as a comment with
+ * what is known of that work (a memset's stream, size and memory, from the
+ * call and CUPTI's record). */
+static void
+write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+                    const char *why)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "not modelled: %s (%s)", c->name, why);
+  if (w->memset != NULL)
+    {
+      g_autofree char *stream = stream_label (b, c->stream, per_thread);
+      g_string_append_printf (text, ", in %s, ", stream);
+      append_size (text, w->memset->a[0]);
+      g_string_append_printf (text, " of %s memory", memory_kind_name (w->memset->a[2]));
+    }
+  if (w->timed)
+    {
+      g_string_append (text, ", ");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " on the GPU");
+    }
+  comment (b, "%s", text->str);
+  b->rec->n_not_modelled++;
+}
+
+/* Whether a call holds the host until GPU work is done: a synchronize, a
+ * blocking copy, a copy from or to pageable memory. */
+static gboolean
+waits_for_gpu (CallKind kind, const CallWork *w)
+{
+  return kind == CALL_MEMCPY || kind == CALL_SYNC_EVENT || kind == CALL_SYNC_STREAM
+         || kind == CALL_SYNC_DEVICE || kind == CALL_FREE || (kind == CALL_COPY && w->pageable);
+}
+
+/* The `host` statement for the host time inside an op's call
+ * (record_inside.h): before the op (`before`), or after it. */
+static void
+write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHost *in,
+              gboolean before, gboolean blocking_op)
+{
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append_printf (why, "inside %s, which took ", c->name);
+  append_time (why, call_took (c));
+  if (before)
+    {
+      g_string_append (why, ": set-up before its work started, beyond its usual ");
+      append_time (why, in->usual);
+      write_host (b, c->enter, c->enter + in->before, why->str);
+      return;
+    }
+  if (in->kind == INSIDE_FREE)
+    g_string_append (why, " (host work after the GPU was idle)");
+  else if (in->kind == INSIDE_BLOCKING && in->usual > 0)
+    {
+      g_string_append (why, ": host work after the GPU work it waited for had ended, beyond "
+                       "the usual ");
+      append_time (why, in->usual);
+      g_string_append (why, " after it");
+    }
+  else if (in->kind == INSIDE_BLOCKING)
+    g_string_append (why, ": host work after the GPU work it waited for had ended (calls like "
+                     "it usually return by then)");
+  else if (in->no_usual)
+    g_string_append (why, ": host work after its work had started (its only call of the kind: "
+                     "no usual time to go by)");
+  else
+    {
+      g_string_append (why, ": host work after its work was submitted, beyond its usual ");
+      append_time (why, in->usual);
+    }
+  if (blocking_op)
+    {
+      /* a synchronize or blocking copy ends for the host where the host work
+       * began (an async copy from pageable memory keeps CUPTI's end) */
+      SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
+      *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
+    }
+  write_host (b, c->exit - in->after, c->exit, why->str);
 }
 
 /* One call as statements: `kind` and `per_thread` as classify() found
@@ -473,7 +598,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
-  SimTime enter = since_t0 (b, c->enter), exit = since_t0 (b, MAX (c->exit, c->enter));
+  const InsideHost *in = &b->inside[index];
+  gboolean blocking_op = kind != CALL_COPY && waits_for_gpu (kind, w);
+  if (op && in->before > 0)
+    write_inside (b, c, w, in, TRUE, blocking_op);
+  /* the op is issued where the set-up before it ended */
+  guint64 issue = c->enter + (op ? in->before : 0);
+  SimTime enter = since_t0 (b, issue), exit = since_t0 (b, MAX (c->exit, c->enter));
   switch (kind)
     {
     case CALL_HOST:
@@ -483,11 +614,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       break;
     case CALL_COPY:
     case CALL_MEMCPY:
-      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
+      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread, issue))
         return FALSE;
+      if (!op && is_driver (c->name) && c->a[0] == 0 && !w->timed)
+        write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
     case CALL_KERNEL:
-      if (!write_kernel (b, c, w, b->alone_time[index], per_thread))
+      if (!write_kernel (b, c, w, b->alone_time[index], per_thread, issue))
         return FALSE;
       break;
     case CALL_RECORD:
@@ -500,13 +633,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
                                   "timed op %u to here with cudaEventElapsedTime", from, from);
         }
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_WAIT:
       g_string_append_printf (b->text, "wait %s %s", stream_name (b, c->stream, per_thread),
                               event_name (b, c->event));
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_SYNC_EVENT:
     case CALL_SYNC_STREAM:
@@ -519,39 +652,122 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       if (kind == CALL_FREE)
         g_string_append_printf (b->text, "   # %s waits for the device", c->name);
       line_end (b);
-      op_times (b, c->enter, enter, exit);
+      op_times (b, issue, enter, exit);
       break;
     case CALL_NOT_MODELLED:
-      {
-        g_autoptr (GString) text = g_string_new (NULL);
-        g_string_append_printf (text, "not modelled: %s (its GPU work is missing from predictions)",
-                                c->name);
-        if (w->timed)
-          {
-            g_string_append (text, ", ");
-            append_time (text, w->end - w->start);
-            g_string_append (text, " on the GPU");
-          }
-        comment (b, "%s", text->str);
-        b->rec->n_not_modelled++;
-      }
+      write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
-  guint64 extra = op ? excess_time (b, kind, c, w) : 0;
-  if (extra > 0)
-    {
-      g_autoptr (GString) why = g_string_new (NULL);
-      g_string_append_printf (why, "inside %s, which took ", c->name);
-      append_time (why, call_took (c));
-      g_string_append (why, kind == CALL_FREE ? " (host work after the GPU was idle)"
-                                              : " (set-up beyond its usual time)");
-      if (kind == CALL_FREE) /* the sync ended where the host work began */
-        g_array_index (b->end, SimTime, b->end->len - 1) = since_t0 (b, c->exit - extra);
-      write_host (b, c->exit - extra, c->exit, why->str);
-    }
-  if (w->timed)
-    b->gpu_done = MAX (b->gpu_done, w->end);
+  if (op && in->after > 0)
+    write_inside (b, c, w, in, FALSE, blocking_op);
   return TRUE;
+}
+
+/* The host time from one op's call returning (`from`) to the next one's
+ * (`to`): a `host` statement when it is at least the minimum; shorter gaps
+ * are added up in `*short_gaps` (between two calls that wait for the GPU),
+ * and become one when their sum reaches the minimum, so that a stretch of
+ * launches loses less than the minimum in all, not that much per launch. */
+static void
+write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
+{
+  if (to <= from)
+    return;
+  if (to - from >= b->opt->min_host_ns)
+    {
+      write_host (b, from, to, NULL);
+      return;
+    }
+  *short_gaps += to - from;
+  if (*short_gaps < b->opt->min_host_ns)
+    return;
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append (why, "host gaps under ");
+  append_time (why, b->opt->min_host_ns);
+  g_string_append (why, " since the last call that waited for the GPU, added up");
+  write_host (b, to - *short_gaps, to, why->str);
+  *short_gaps = 0;
+}
+
+/* How the host time inside a call is found (record_inside.h): per call,
+ * what kind of call it is, what it waits for, and its group. Blocking
+ * copies are grouped by direction and host memory, whatever their
+ * function: the driver stages them alike. */
+static void
+inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall *ic)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
+  gboolean per_thread;
+  CallKind kind = call_kind (c, w, &per_thread);
+  guint64 handle = c->stream;
+  *ic = (InsideCall) {
+    .group = c->name, .enter = c->enter, .exit = MAX (c->exit, c->enter), .event = c->event,
+    .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
+    .records = kind == CALL_RECORD && !b->captured[index],
+  };
+  ic->stream = (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
+               ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+  ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
+  if (b->captured[index] || !makes_op (kind, c, w))
+    return;
+  guint64 bytes;
+  guint copy_kind;
+  switch (kind)
+    {
+    case CALL_KERNEL:
+    case CALL_RECORD:
+    case CALL_WAIT:
+      ic->kind = INSIDE_ASYNC;
+      break;
+    case CALL_COPY:
+    case CALL_MEMCPY:
+      copy_shape (c, w, &bytes, &copy_kind);
+      if (kind == CALL_COPY && !w->pageable)
+        ic->kind = INSIDE_ASYNC;
+      else if (!(w->pageable && copy_kind == KIND_D2H))
+        {
+          ic->kind = INSIDE_BLOCKING;
+          ic->waits = INSIDE_WAITS_OWN;
+          ic->group = copy_kind == KIND_H2D ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
+                    : copy_kind == KIND_D2H ? "blocking d2h" : "blocking d2d";
+        }
+      break;
+    case CALL_SYNC_EVENT:
+    case CALL_SYNC_STREAM:
+    case CALL_SYNC_DEVICE:
+      ic->kind = INSIDE_BLOCKING;
+      ic->waits = kind == CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
+                : kind == CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
+      break;
+    case CALL_FREE:
+      ic->kind = INSIDE_FREE;
+      break;
+    default:
+      break;
+    }
+}
+
+/* The host time inside every call, from the calls in the order they began. */
+static void
+find_inside (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autoptr (GHashTable) nonblocking = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      if (classify (c->name, &per_thread) == CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
+        g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
+    }
+  g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    inside_call (b, order[k], nonblocking, &calls[k]);
+  g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
+  b->inside = g_new0 (InsideHost, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->inside[order[k]] = found[k];
 }
 
 /* What each call is to a stream capture (record_capture.h), and so which
@@ -718,9 +934,12 @@ join_work (Builder *b)
       w->timed = TRUE;
       if (r->kind == RECORD_WORK_KERNEL)
         w->kernel = r;
-      else if (r->kind == RECORD_WORK_COPY)
+      else if (r->kind == RECORD_WORK_MEMSET)
+        w->memset = r;
+      else
         {
           w->copy_kind = (guint) r->a[1];
+          w->copy_bytes += r->a[0];
           w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
         }
     }
@@ -751,7 +970,8 @@ write_header (Builder *b)
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
   comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
-           " ns are left out.", b->opt->min_host_ns);
+           " ns are added up until they reach that, and left out where a call that waits "
+           "for the GPU comes first.", b->opt->min_host_ns);
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -818,7 +1038,6 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   rec->n_threads = count_threads (log);
   join_work (&b);
   find_alone_times (&b);
-  find_usual_durations (&b);
   write_header (&b);
 
   guint n = log->calls->len;
@@ -828,15 +1047,16 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
+  find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
   gboolean ok = TRUE, started = FALSE;
-  guint64 last_exit = 0;
+  guint64 last_exit = 0, short_gaps = 0;
   for (guint k = 0; k < n && ok; k++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
       gboolean per_thread;
-      CallKind kind = classify (c->name, &per_thread);
+      CallKind kind = call_kind (c, &b.work[order[k]], &per_thread);
       if (b.captured[order[k]])
         {
           /* no GPU work at the call: it runs when the graph is launched */
@@ -845,7 +1065,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           rec->n_captured++;
           continue;
         }
-      gboolean op = makes_op (kind, c);
+      gboolean op = makes_op (kind, c, &b.work[order[k]]);
       if (!started && op)
         {
           started = TRUE;
@@ -853,13 +1073,18 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           last_exit = c->enter;
         }
       b.call_line = c->line;
-      if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
-        write_host (&b, last_exit, c->enter, NULL);
       if (op)
-        b.op_of_call[order[k]] = b.issue->len + 1;
+        {
+          write_gap (&b, last_exit, c->enter, &short_gaps);
+          /* after the host time before it, if any */
+          b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
+        }
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         last_exit = MAX (c->exit, c->enter);
+      /* after a call that waits for the GPU the host's lag starts anew */
+      if (op && waits_for_gpu (kind, &b.work[order[k]]))
+        short_gaps = 0;
     }
   g_free (order);
   if (ok)
@@ -879,7 +1104,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);
-  g_hash_table_unref (b.usual);
+  g_free (b.inside);
   g_array_unref (b.origin);
   if (!ok)
     {

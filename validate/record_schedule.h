@@ -1,21 +1,32 @@
 /* record_schedule.h: a recorded program (record_log.h) turned into a schedule, and the times it measured.
  *
- * Each runtime call the language can express becomes a statement, in the
- * order the calls began: cudaStreamCreate* a `stream` (in creation order,
- * where it was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when
- * CUPTI saw pageable host memory), cudaMemcpy `memcpy`, cudaLaunchKernel*
- * `kernel` (grid and block as thread counts, smem= and regs= as CUPTI
- * reported them, label= from the kernel's name), cudaEventRecord `record`,
+ * Each call the language can express becomes a statement, in the order the
+ * calls began: cudaStreamCreate* a `stream` (in creation order, where it
+ * was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when CUPTI saw
+ * pageable host memory), cudaMemcpy `memcpy` (from device to device,
+ * which the host does not wait for, a `d2d` in its default stream),
+ * cudaLaunchKernel* `kernel`
+ * (grid and block as thread counts, smem= and regs= as CUPTI reported them,
+ * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
- * for the device, `sync device`. Host time between two such calls becomes
- * `host` when it is at least `min_host_ns`; what ran before the first one
- * (context creation, allocations) is left out. Calls that put work on the
- * GPU that the language cannot express (cudaMemsetAsync, 2D copies, graphs,
- * host functions, ...) become comments and are counted: their GPU time is
- * missing from a prediction, and so is that of the driver API's launches, copies
- * and memsets logged outside any runtime call. Every other call is host
- * time.
+ * for the device, `sync device`. The driver API's launches, copies, records,
+ * waits and synchronizes logged outside any runtime call (cuLaunchKernel,
+ * cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy make them) become
+ * the same statements; a blocking driver copy's size and direction come
+ * from CUPTI's record where the log has none.
+ *
+ * Host time between two such calls becomes `host` when it is at least
+ * `min_host_ns`; shorter gaps are added up and become `host` when their sum
+ * reaches `min_host_ns`, until a call that waits for the GPU (so a stretch
+ * of launches loses less than `min_host_ns` in all); what ran before the
+ * first one (context creation, allocations) is left out. Host time inside a
+ * call beyond what the model charges for it becomes `host` before or after
+ * its statement (record_inside.h). Calls that put work on the GPU that the
+ * language cannot express (memsets, 2D copies, graphs, host functions, ...)
+ * become comments, with what is known of their work (a memset's stream,
+ * bytes and memory), and are counted: their GPU time is missing from a
+ * prediction. Every other call is host time.
  *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
@@ -43,7 +54,7 @@
 
 typedef struct
 {
-  guint64 min_host_ns; /* shorter host gaps are left out */
+  guint64 min_host_ns; /* shorter host gaps are added up (above) */
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
 } RecordOptions;
