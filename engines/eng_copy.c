@@ -289,7 +289,9 @@ copy_init (EngSim *sim)
       eng_fifo_init (&e->ready);
       e->direct.op = e->staged.op = e->last = ENG_NONE;
       e->direct.end = sim_queue_timer_new (sim->events, copy_end_event, sim);
-      /* d2d copies are never staged: the timer slots are few (sim_queue.h) */
+      /* d2d copies are never staged: the timer slots are few (sim_queue.h).
+       * Making each timer only with its lane's first copy measured 0.3%
+       * fewer instructions (callgrind, 10^5 ops): not kept. */
       e->staged.end = i == COPY_SLOT_D2D ? NULL : sim_queue_timer_new (sim->events, copy_end_event, sim);
     }
   sim->copy = c;
