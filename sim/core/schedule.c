@@ -43,6 +43,7 @@ schedule_free (Schedule *sched)
   g_array_unref (sched->event_lines);
   g_hash_table_unref (sched->event_index);
   g_free (sched->ops);
+  g_free (sched->copied_ops);
   g_array_unref (sched->times);
   g_array_unref (sched->time_lists);
   g_free (sched);

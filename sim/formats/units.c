@@ -356,3 +356,38 @@ units_format_exact_size (guint64 bytes)
     return g_strdup_printf ("%" G_GUINT64_FORMAT "KiB", bytes / 1024);
   return g_strdup_printf ("%" G_GUINT64_FORMAT "B", bytes);
 }
+
+/* The value in `unit` (ns per unit) with as many decimals as it needs. */
+static char *
+exact_in (SimTime ns, SimTime unit, const char *name)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%" G_GINT64_FORMAT, ns / unit);
+  SimTime rest = ns % unit;
+  if (rest != 0)
+    {
+      int digits = 0;
+      for (SimTime u = unit; u > 1; u /= 10)
+        digits++;
+      g_string_append_printf (s, ".%0*" G_GINT64_FORMAT, digits, rest);
+      while (s->str[s->len - 1] == '0')
+        g_string_truncate (s, s->len - 1);
+    }
+  g_string_append (s, name);
+  return g_string_free (s, FALSE);
+}
+
+char *
+units_format_exact_time (SimTime ns)
+{
+  g_return_val_if_fail (ns >= 0, g_strdup ("0"));
+  if (ns == 0)
+    return g_strdup ("0");
+  if (ns >= 1000000000 && ns % 1000000 == 0)
+    return exact_in (ns, 1000000000, "s");
+  if (ns >= 1000000)
+    return exact_in (ns, 1000000, "ms");
+  if (ns >= 1000)
+    return exact_in (ns, 1000, "us");
+  return exact_in (ns, 1, "ns");
+}

@@ -33,5 +33,8 @@ char *units_format_size (guint64 bytes);
 /* A size exactly, as units_parse_size reads it back and a person would
  * write it: "4MiB", "1KiB", "1000B" (profiles, recorded schedules). */
 char *units_format_exact_size (guint64 bytes);
+/* A time exactly, as units_parse_time reads it back: "1.0815ms", "4us",
+ * "250ns", "0" (written schedules). */
+char *units_format_exact_time (SimTime ns);
 
 #endif /* UNITS_H */

@@ -16,14 +16,16 @@ struct Prediction
   EngSim *sim;
 };
 
-Prediction *
-prediction_run (const char *schedule_path, const PredictionOptions *options, GError **error)
+gboolean
+prediction_prepare (const char *schedule_path, const PredictionOptions *options,
+                    Schedule **sched_out, GpuProfile *profile, GError **error)
 {
-  g_return_val_if_fail (schedule_path != NULL && options != NULL, NULL);
+  g_return_val_if_fail (schedule_path != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (sched_out != NULL && profile != NULL, FALSE);
   ScheduleParseOptions parse = { options->defines, options->max_ops };
   g_autoptr (Schedule) sched = schedule_parse_file (schedule_path, &parse, error);
   if (sched == NULL)
-    return NULL;
+    return FALSE;
 
   const char *device = options->device != NULL ? options->device : schedule_device (sched);
   if (device == NULL)
@@ -33,12 +35,12 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
       g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
                    "%s:1:1: no device: add a `device NAME` line or give --device NAME (known: %s)",
                    schedule_path, list);
-      return NULL;
+      return FALSE;
     }
 
-  GpuProfile profile = { 0 };
+  memset (profile, 0, sizeof *profile);
   GError *local = NULL;
-  if (!profile_load (device, &profile, &local))
+  if (!profile_load (device, profile, &local))
     {
       /* A profile that cannot be found or read is the fault of whoever named
        * it: say where (errors inside a profile already name its file:line). */
@@ -51,11 +53,21 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
             g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
         }
       g_propagate_error (error, local);
-      gpu_profile_clear (&profile);
-      return NULL;
+      gpu_profile_clear (profile);
+      return FALSE;
     }
-  Prediction *p = prediction_run_schedule (g_steal_pointer (&sched), &profile,
-                                           options->connections, error);
+  *sched_out = g_steal_pointer (&sched);
+  return TRUE;
+}
+
+Prediction *
+prediction_run (const char *schedule_path, const PredictionOptions *options, GError **error)
+{
+  Schedule *sched = NULL;
+  GpuProfile profile;
+  if (!prediction_prepare (schedule_path, options, &sched, &profile, error))
+    return NULL;
+  Prediction *p = prediction_run_schedule (sched, &profile, options->connections, error);
   gpu_profile_clear (&profile);
   return p;
 }

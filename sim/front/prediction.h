@@ -21,6 +21,12 @@ typedef struct
   guint64 max_ops;             /* 0: SCHEDULE_DEFAULT_MAX_OPS */
 } PredictionOptions;
 
+/* What prediction_run does before it simulates: parses the schedule into
+ * *sched (the caller's to free) and loads the profile (options->device,
+ * else the schedule's `device`) into *profile (gpu_profile_clear). Errors
+ * carry file:line:column. */
+gboolean prediction_prepare (const char *schedule_path, const PredictionOptions *options,
+                             Schedule **sched, GpuProfile *profile, GError **error);
 /* Parses, loads and simulates. Errors carry file:line:column. */
 Prediction *prediction_run (const char *schedule_path, const PredictionOptions *options,
                             GError **error);
