@@ -125,7 +125,7 @@ cli_compare_main (int argc, char **argv)
 {
   double max_error = DEFAULT_MAX_ERROR;
   double region_min = DEFAULT_REGION_MIN_MS;
-  gboolean ops = FALSE, regions = FALSE;
+  gboolean ops = FALSE, regions = FALSE, quiet = FALSE;
   GOptionEntry entries[] = {
     { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
@@ -137,6 +137,9 @@ cli_compare_main (int argc, char **argv)
     { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
       "With --regions, also the worst region measured at least MS milliseconds long "
       "(default 0.5)", "MS" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing but errors: the exit status says whether the makespan error is within "
+      "--max-error", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("PREDICTED.csv MEASURED.csv");
@@ -153,16 +156,17 @@ cli_compare_main (int argc, char **argv)
     "that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cli_report_error (error);
-  if (argc != 3)
+  if (g_strv_length (args) != 3)
     {
       cli_error ("streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
                  "(see streamsim compare --help)");
       return CLI_EXIT_INPUT;
     }
-  if (strcmp (argv[1], "-") == 0 && strcmp (argv[2], "-") == 0)
+  if (strcmp (args[1], "-") == 0 && strcmp (args[2], "-") == 0)
     {
       cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
       return CLI_EXIT_INPUT;
@@ -180,10 +184,10 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
-  g_autoptr (Timeline) predicted = timeline_read (argv[1], &error);
+  g_autoptr (Timeline) predicted = timeline_read (args[1], &error);
   if (predicted == NULL)
     return cli_report_error (error);
-  g_autoptr (Timeline) measured = timeline_read (argv[2], &error);
+  g_autoptr (Timeline) measured = timeline_read (args[2], &error);
   if (measured == NULL)
     return cli_report_error (error);
   g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);
@@ -201,15 +205,19 @@ cli_compare_main (int argc, char **argv)
 
   if (ops)
     print_ops (cmp);
-  print_source ("predicted", predicted);
-  print_source ("measured", measured);
-  print_summary (cmp);
+  if (!quiet)
+    {
+      print_source ("predicted", predicted);
+      print_source ("measured", measured);
+      print_summary (cmp);
+    }
   if (regions)
     print_regions (cmp, (SimTime) llround (region_min * 1e6));
 
   double err = compare_makespan_error (cmp);
   gboolean over = fabs (err) > max_error;
-  printf ("%-11s makespan error %.2f%% %s %.2f%% (--max-error)\n", "verdict", fabs (err),
-          over ? ">" : "<=", max_error);
+  if (!quiet)
+    printf ("%-11s makespan error %.2f%% %s %.2f%% (--max-error)\n", "verdict", fabs (err),
+            over ? ">" : "<=", max_error);
   return over ? CLI_EXIT_NO : CLI_EXIT_OK;
 }
