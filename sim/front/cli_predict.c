@@ -31,6 +31,7 @@ static const char predict_description[] =
   "A SCHEDULE of - is read from standard input (messages name it <stdin>).\n"
   "Devices: a profile name in any case (see `streamsim devices`) or a path to a\n"
   ".ini file; with several (-d a,b or -d a -d b) one summary row per device.\n"
+  "Ops are named by number and label: \"op 7 h2d-3\".\n"
   "Exit status: 0 success, 1 --check found a violation, 2 bad input (with\n"
   "file:line:column), 3 I/O failure.";
 

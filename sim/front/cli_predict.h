@@ -18,7 +18,7 @@ typedef struct
 void cli_report_section (CliReport *report);
 
 /* --explain: every op that waited, or (show not NULL) those whose cause is
- * shown. */
+ * shown; ops named by number and label (op_name.h), also in the causes. */
 void cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *report);
 
 /* --critical-path: the chain of waits `path` that ends at the makespan,
