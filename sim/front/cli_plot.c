@@ -47,8 +47,9 @@ cli_plot_main (int argc, char **argv)
       "the Chrome trace (as --chrome)", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "Add a row per stream below the engines",
       NULL },
-    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Picture size in pixels (default 1600x900)",
-      "WxH" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size,
+      "Picture size in pixels (default 1600 wide, 900 high or more: every row keeps room "
+      "for its labels)", "WxH" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &title,
       "Title (default: schedule, device and makespan)", "TEXT" },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,

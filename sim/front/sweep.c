@@ -558,7 +558,8 @@ sweep_plot (const Sweep *sweep, const char *schedule_path, const PlotOptions *op
       plot_var_int (cmd, "max_ns", longest);
       plot_var_string (cmd, "schedule", schedule);
       plot_var_string (cmd, "plot_title", options->title != NULL ? options->title : "");
-      ok = plot_run_script ("sweep.gp", cmd->str, options->width, options->height, output,
+      ok = plot_run_script ("sweep.gp", cmd->str, options->width,
+                            options->height != 0 ? options->height : PLOT_DEFAULT_HEIGHT, output,
                             error);
     }
   g_unlink (path);
