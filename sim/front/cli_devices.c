@@ -13,7 +13,7 @@ cli_devices_main (int argc, char **argv)
     { "paths", 'p', 0, G_OPTION_ARG_NONE, &paths, "Also print the folders searched", NULL },
     { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &device_args,
       CLI_DEVICE_HELP "; list only these (default: every profile found)", "D,..." },
-    { NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- list device profiles");
   g_option_context_set_summary (context,

@@ -300,7 +300,7 @@ cli_predict_main (int argc, char **argv)
       "queues); exit 1 listing any violation", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       "Print no summary and no notes: only errors and what an option asks for", NULL },
-    { NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE - predict a timeline");
   g_option_context_set_summary (context, predict_description);
