@@ -142,6 +142,15 @@ static const ErrorCase cases[] = {
     "streamsim: --device nosuch: no device profile 'nosuch'", "known:" },
   { "option/plot-type", OK_SCHED, NULL, NULL, "predict in.sched --csv out.csv --plot t.jpg", 2,
     "streamsim predict: --plot t.jpg: unknown picture type", ".png or .svg" },
+  /* An output's kind follows its extension: no CSV inside a .png. */
+  { "option/csv-into-png", OK_SCHED, NULL, NULL, "predict in.sched --csv out.png", 2,
+    "streamsim predict: --csv out.png: the name ends in .png", "name it .csv" },
+  { "option/output-unknown-kind", OK_SCHED, NULL, NULL, "predict in.sched -o out.txt", 2,
+    "streamsim predict: -o out.txt: the name ends in .txt", "FILE.csv" },
+  { "option/device-typo", OK_SCHED, NULL, NULL, "predict in.sched --device k2O", 2,
+    "streamsim: --device k2O: ", "did you mean 'k20'?" },
+  { "option/unknown-command", NULL, NULL, NULL, "predcit in.sched", 2,
+    "streamsim: unknown command 'predcit'; did you mean 'predict'?", NULL },
   { "option/devices-argument", NULL, NULL, NULL, "devices extra", 2,
     "streamsim devices: unexpected argument 'extra'", "no arguments" },
   /* ---- profiles ---- */

@@ -1,15 +1,19 @@
 /* cli_devices.c: `streamsim devices`: the profiles on the search path and their main parameters. */
 #include <stdio.h>
 #include "cli.h"
+#include "device_name.h"
 #include "sim/formats/profile_file.h"
 
 int
 cli_devices_main (int argc, char **argv)
 {
   gboolean paths = FALSE;
+  g_auto (GStrv) device_args = NULL;
   GOptionEntry entries[] = {
     { "paths", 'p', 0, G_OPTION_ARG_NONE, &paths, "Also print the folders searched", NULL },
-    { NULL },
+    { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &device_args,
+      CLI_DEVICE_HELP "; list only these (default: every profile found)", "D,..." },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- list device profiles");
   g_option_context_set_summary (context,
@@ -22,17 +26,21 @@ cli_devices_main (int argc, char **argv)
                                 "each way. Profiles are searched in $STREAMSIM_PROFILE_PATH\n"
                                 "(':'-separated), then the built-in folder.");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      cli_error ("streamsim devices: %s (see --help)", error->message);
-      return CLI_EXIT_INPUT;
-    }
-  if (argc > 1)
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
+  if (args[1] != NULL)
     {
       cli_error ("streamsim devices: unexpected argument '%s'; devices takes no "
                  "arguments (see --help)",
-                 argv[1]);
+                 args[1]);
+      return CLI_EXIT_INPUT;
+    }
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) chosen = device_names_from_args ((const char *const *) device_args, &error);
+  if (error != NULL)
+    {
+      cli_error ("streamsim devices: %s", error->message);
       return CLI_EXIT_INPUT;
     }
   if (paths)
@@ -41,7 +49,7 @@ cli_devices_main (int argc, char **argv)
       for (guint i = 0; dirs[i] != NULL; i++)
         printf ("# searched: %s\n", dirs[i]);
     }
-  g_auto (GStrv) names = profile_list ();
+  g_auto (GStrv) names = chosen != NULL ? g_strdupv (chosen) : profile_list ();
   printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s  %s\n", "name", "CEs", "conns", "assign", "SMs",
           "kconc", "h2d GB/s", "d2h GB/s", "description");
   int status = CLI_EXIT_OK;
@@ -51,6 +59,7 @@ cli_devices_main (int argc, char **argv)
       g_autoptr (GError) perr = NULL;
       if (!profile_load (names[i], &p, &perr))
         {
+          device_name_suggest (names[i], perr);
           cli_error ("streamsim devices: %s", perr->message);
           status = CLI_EXIT_INPUT;
           continue;

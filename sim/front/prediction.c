@@ -2,6 +2,7 @@
 #include <string.h>
 #include "prediction.h"
 #include "cause_text.h"
+#include "device_name.h"
 #include "sim/formats/profile_file.h"
 #include "spans.h"
 #include "sim/core/str_append.h"
@@ -38,10 +39,13 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
       return FALSE;
     }
 
+  /* "H100" finds h100.ini; a typo gets the nearest profile's name. */
+  g_autofree char *resolved = device_name_resolve (device);
   memset (profile, 0, sizeof *profile);
   GError *local = NULL;
-  if (!profile_load (device, profile, &local))
+  if (!profile_load (resolved, profile, &local))
     {
+      device_name_suggest (device, local);
       /* A profile that cannot be found or read is the fault of whoever named
        * it: say where (errors inside a profile already name its file:line). */
       guint line, column;
