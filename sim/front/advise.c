@@ -3,6 +3,7 @@
 
 #include <string.h>
 #include "cause_text.h"
+#include "op_name.h"
 #include "prediction.h"
 #include "sweep.h"
 #include "engines/eng_sim.h"
@@ -14,6 +15,8 @@
 #define MAX_SYNC_HINTS_TRIED 256
 /* How many of them the advice lists. */
 #define MAX_SYNC_HINTS 3
+/* A hint must gain this part of the makespan to be told. */
+#define MIN_HINT_GAIN 0.01
 
 /* One candidate: what the program is issued as. */
 typedef struct
@@ -629,14 +632,27 @@ schedule_of (const Search *s, const Config *c)
   return sched;
 }
 
+/* A run of `sched`, which passed the checks as the program did. */
+static EngSim *
+run_kept (const Search *s, const Schedule *sched, guint connections)
+{
+  EngSim *sim = eng_sim_new (s->profile, sched, connections, NULL);
+  g_assert (sim != NULL);
+  eng_sim_run (sim);
+  return sim;
+}
+
 static SimTime
 run_once (const Search *s, const Schedule *sched, guint connections)
 {
-  g_autoptr (EngSim) sim = eng_sim_new (s->profile, sched, connections, NULL);
-  if (sim == NULL)
-    return G_MAXINT64;
-  eng_sim_run (sim);
+  g_autoptr (EngSim) sim = run_kept (s, sched, connections);
   return eng_sim_makespan (sim);
+}
+
+static gboolean
+worth_telling (SimTime makespan, SimTime after)
+{
+  return (double) (makespan - after) >= MIN_HINT_GAIN * (double) makespan;
 }
 
 /* The changes of meaning worth telling: pinned memory, and syncs left out. */
@@ -660,7 +676,7 @@ add_hints (Advice *advice, const Search *s, const Config *best)
                                            "for the %u pageable cop%s",
                                            pageable, pageable == 1 ? "y" : "ies"),
                           run_once (s, sched, best->connections) };
-      if (hint.after < best->makespan)
+      if (worth_telling (best->makespan, hint.after))
         g_array_append_val (advice->hints, hint);
       else
         g_free (hint.text);
@@ -678,7 +694,7 @@ add_hints (Advice *advice, const Search *s, const Config *best)
       g_autoptr (Schedule) fewer = schedule_of (s, best);
       schedule_remove_op (fewer, i);
       AdviseHint hint = { NULL, run_once (s, fewer, best->connections) };
-      if (hint.after >= best->makespan)
+      if (!worth_telling (best->makespan, hint.after))
         continue;
       const char *what = op->kind == SCHED_OP_SYNC_DEVICE ? "device"
                          : op->kind == SCHED_OP_SYNC_STREAM
@@ -704,75 +720,89 @@ add_hints (Advice *advice, const Search *s, const Config *best)
   g_array_unref (syncs);
 }
 
-static void
-append_op_name (GString *out, const Schedule *sched, guint32 op)
+typedef struct
 {
-  const SchedOp *o = schedule_op (sched, op);
-  g_string_append_printf (out, "the %s at line %u", schedule_op_kind_name (o), o->line);
-  if (o->label != NULL)
-    g_string_append_printf (out, " (%s)", o->label);
+  const Schedule *sched;
+  const guint32 *order;
+  gsize n;
+} Labels;
+
+/* The label of the op at position `op` of an order (OpLabelFunc). */
+static const char *
+label_at (guint32 op, gconstpointer data)
+{
+  const Labels *labels = data;
+  return op < labels->n ? schedule_op (labels->sched, labels->order[op])->label : NULL;
 }
 
-/* For the step with the largest gain, the op whose wait shrank most; op
- * numbers in the cause are positions in the issue order before the step. */
+static gboolean
+is_identity (const guint32 *order, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (order[i] != i)
+      return FALSE;
+  return TRUE;
+}
+
+/* For the step with the largest gain, the op whose wait shrank most: "op 9
+ * d2h-1 (line 20) waited 5 ms for ...; after it, 1.8 ms". */
 static char *
 explain_step (Search *s, const Step *step)
 {
-  Search *scratch = s;
   Config before, after;
   config_init (&before, s);
   config_init (&after, s);
   config_copy (&before, &step->before, s);
   config_copy (&after, &step->after, s);
-  g_autoptr (EngSim) sim_before = simulate (scratch, 0, &before, TRUE);
+  /* each run on its own copy: the cause's words read the run's schedule */
+  g_autoptr (Schedule) sched_before = schedule_of (s, &before);
+  g_autoptr (Schedule) sched_after = schedule_of (s, &after);
+  g_autoptr (EngSim) sim_before = run_kept (s, sched_before, before.connections);
+  g_autofree SimTime *wait_before = g_new (SimTime, MAX (s->n, 1));
   g_autofree guint32 *position = g_new (guint32, MAX (s->n, 1));
-  for (gsize p = 0; p < s->n; p++)
-    position[before.order[p]] = (guint32) p;
-  GString *out = g_string_new (NULL);
-  g_autoptr (GString) cause = g_string_new (NULL);
-  SimTime *wait_before = g_new (SimTime, MAX (s->n, 1));
   const EngOpResult *rb = eng_sim_results (sim_before);
   for (gsize p = 0; p < s->n; p++)
-    wait_before[before.order[p]] = waited (&rb[p]);
-
-  g_autoptr (EngSim) sim_after = simulate (scratch, 0, &after, TRUE);
+    {
+      wait_before[before.order[p]] = waited (&rb[p]);
+      position[before.order[p]] = (guint32) p;
+    }
+  g_autoptr (EngSim) sim_after = run_kept (s, sched_after, after.connections);
   const EngOpResult *ra = eng_sim_results (sim_after);
   guint32 op = G_MAXUINT32;
-  SimTime best_drop = 0, after_wait = 0;
+  SimTime drop = 0, wait_after = 0;
   for (gsize p = 0; p < s->n; p++)
     {
       guint32 o = after.order[p];
-      SimTime drop = wait_before[o] - waited (&ra[p]);
-      if (drop > best_drop)
+      if (wait_before[o] - waited (&ra[p]) > drop)
         {
-          best_drop = drop;
+          drop = wait_before[o] - waited (&ra[p]);
           op = o;
-          after_wait = waited (&ra[p]);
+          wait_after = waited (&ra[p]);
         }
     }
+  char *text = NULL;
   if (op != G_MAXUINT32)
     {
-      gsize p = position[op];
-      cause_text_append (sim_before, p, cause);
+      g_autoptr (GString) out = g_string_new (NULL);
+      g_autoptr (GString) cause = g_string_new (NULL);
+      cause_text_append (sim_before, position[op], cause);
+      Labels labels = { s->sched, before.order, s->n };
+      g_autofree char *named = op_name_in_text (cause->str, label_at, &labels);
       g_autofree char *was = units_format_time (wait_before[op]);
-      g_autofree char *now = units_format_time (after_wait);
+      g_autofree char *now = units_format_time (wait_after);
+      const SchedOp *o = schedule_op (s->sched, op);
       g_string_append_printf (out, "%s: ", step->text);
-      append_op_name (out, s->sched, op);
-      g_string_append_printf (out, " waited %s before it, for %s", was, cause->str);
-      guint32 ref = rb[p].cause_ref;
-      if (ref != ENG_NO_REF)
-        {
-          g_string_append (out, " (op ");
-          g_string_append_printf (out, "%u is ", ref);
-          append_op_name (out, s->sched, before.order[ref]);
-          g_string_append (out, ")");
-        }
-      g_string_append_printf (out, "; %s after it", now);
+      op_name_append (out, op, o->label);
+      g_string_append_printf (out, " (line %u) waited %s for %s%s; after it, %s", o->line, was,
+                              named,
+                              is_identity (before.order, s->n)
+                                ? "" : " (op numbers of the issue order before the change)",
+                              now);
+      text = g_string_free (g_steal_pointer (&out), FALSE);
     }
-  g_free (wait_before);
   config_clear (&before);
   config_clear (&after);
-  return g_string_free (out, out->len == 0);
+  return text;
 }
 
 Advice *

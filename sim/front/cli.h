@@ -22,6 +22,7 @@ int cli_devices_main (int argc, char **argv);
 int cli_compare_main (int argc, char **argv);
 int cli_plot_main (int argc, char **argv);
 int cli_sweep_main (int argc, char **argv);
+int cli_advise_main (int argc, char **argv);
 
 /* The options every subcommand that has them spells the same way (GNU
  * style: "-d k20", "-dk20", "--device=k20"); each subcommand adds its own
@@ -45,6 +46,10 @@ int cli_sweep_main (int argc, char **argv);
  * with CLI_EXIT_INPUT. */
 gboolean cli_parse_options (GOptionContext *context, const GOptionEntry *entries, int argc,
                             char **argv, char ***args);
+
+/* Whether -c/--connections (0 to 32) and -j/--jobs (0 to 1024) are in
+ * range; else prints why: exit with CLI_EXIT_INPUT. */
+gboolean cli_check_counts (gint connections, gint jobs);
 
 /* Prints a message on stderr, followed by a line break, with the control
  * bytes it quotes (a path or a value typed on the command line) written as

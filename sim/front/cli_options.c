@@ -21,3 +21,20 @@ cli_parse_options (GOptionContext *context, const GOptionEntry *entries, int arg
   *args = g_steal_pointer (&split);
   return TRUE;
 }
+
+gboolean
+cli_check_counts (gint connections, gint jobs)
+{
+  if (connections < 0 || connections > 32)
+    {
+      cli_error ("streamsim: --connections must be 1 to 32 (0: the default), not %d",
+                 connections);
+      return FALSE;
+    }
+  if (jobs < 0 || jobs > 1024)
+    {
+      cli_error ("streamsim: --jobs must be 1 to 1024 (0: one per processor), not %d", jobs);
+      return FALSE;
+    }
+  return TRUE;
+}

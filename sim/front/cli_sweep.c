@@ -174,17 +174,8 @@ cli_sweep_main (int argc, char **argv)
                  "file, not - (standard input)");
       return CLI_EXIT_INPUT;
     }
-  if (connections < 0 || connections > 32)
-    {
-      cli_error ("streamsim: --connections must be 1 to 32 (0: the default), not %d",
-                 connections);
-      return CLI_EXIT_INPUT;
-    }
-  if (jobs < 0 || jobs > 1024)
-    {
-      cli_error ("streamsim: --jobs must be 1 to 1024 (0: one per processor), not %d", jobs);
-      return CLI_EXIT_INPUT;
-    }
+  if (!cli_check_counts (connections, jobs))
+    return CLI_EXIT_INPUT;
   if (output != NULL && !take_output (&output, &csv, &json))
     return CLI_EXIT_INPUT;
   PlotOptions options;

@@ -33,6 +33,7 @@
 #include "sim/front/prediction.h"
 #include "sim/formats/profile_file.h"
 #include "support/schedule_gen.h"
+#include "bench_advise.h"
 #include "sim/formats/schedule_parse.h"
 
 typedef struct
@@ -382,6 +383,8 @@ main (int argc, char **argv)
   g_autofree char *device = NULL;
   g_autofree char *csv_dir = NULL;
   g_autofree char *emit = NULL;
+  gboolean advise = FALSE;
+  gint jobs = 1;
   GOptionEntry entries[] = {
     { "ops", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &ops_args,
       "Schedule sizes, repeatable or a list (default 10^4,10^5,10^6,10^7)", "N[,N...]" },
@@ -399,6 +402,9 @@ main (int argc, char **argv)
       "Also print the peak memory and page faults of each phase", NULL },
     { "emit", 0, 0, G_OPTION_ARG_FILENAME, &emit,
       "Write the schedule of the first size to FILE and exit", "FILE" },
+    { "advise", 0, 0, G_OPTION_ARG_NONE, &advise,
+      "Time `streamsim advise` instead: candidates a second (default sizes 200,1000)", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Threads for --advise (default 1)", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- time parsing, simulating and writing the CSV of generated schedules");
@@ -427,6 +433,11 @@ main (int argc, char **argv)
         fprintf (stderr, "streamsim-bench: %s\n", error->message);
         return 2;
       }
+  if (sizes->len == 0 && advise)
+    {
+      static const guint64 defaults[] = { 200, 1000 };
+      g_array_append_vals (sizes, defaults, G_N_ELEMENTS (defaults));
+    }
   if (sizes->len == 0)
     {
       static const guint64 defaults[] = { 10000, 100000, 1000000, 10000000 };
@@ -457,6 +468,9 @@ main (int argc, char **argv)
         }
       return 0;
     }
+
+  if (advise)
+    return bench_advise (&b.gen, sizes, b.runs, (guint) MAX (jobs, 1));
 
   printf ("# streamsim-bench: device %s, %d streams, %d connections, seed %" G_GINT64_FORMAT
           "%s, %d run%s per size\n",
