@@ -170,6 +170,32 @@ test_loads (void)
   g_assert_true (schedule_order_can_move (rules, order, 2, 0));
 }
 
+/* A stream sync and host work keep what is issued after them after them,
+ * and what the sync waits for before it; the rest may move later past
+ * them. Ops: 0 a's copy, 1 b's kernel, 2 `sync a`, 3 a's kernel, 4 host
+ * work, 5 b's kernel. */
+static void
+test_host_one_way (void)
+{
+  g_autoptr (Schedule) sched = parse ("stream a\nstream b\n"
+                                      "h2d a 1KiB\n"
+                                      "kernel b grid=1 block=32 time=1us\n"
+                                      "sync a\n"
+                                      "kernel a grid=1 block=32 time=1us\n"
+                                      "host 1us\n"
+                                      "kernel b grid=1 block=32 time=1us\n");
+  g_autoptr (ScheduleOrder) rules = schedule_order_new (sched);
+  g_assert_cmpuint (schedule_order_n_blocks (rules), ==, 1);
+  g_autofree guint32 *order = schedule_order_identity (rules);
+  g_assert_true (schedule_order_can_move (rules, order, 1, 2));   /* b's kernel after the sync */
+  g_assert_true (schedule_order_can_move (rules, order, 1, 4));   /* ... and the host work */
+  g_assert_false (schedule_order_can_move (rules, order, 1, 5));  /* not after b's next kernel */
+  g_assert_false (schedule_order_can_move (rules, order, 0, 2));  /* the sync waits for a's copy */
+  g_assert_false (schedule_order_can_move (rules, order, 3, 2));  /* issued after the sync */
+  g_assert_false (schedule_order_can_move (rules, order, 5, 4));  /* issued after the host work */
+  g_assert_true (schedule_order_needs (rules, 2, 4));              /* host statements in order */
+}
+
 int
 main (int argc, char **argv)
 {
@@ -180,5 +206,6 @@ main (int argc, char **argv)
   g_test_add_func ("/order/by-key", test_by_key);
   g_test_add_func ("/order/legacy-stream", test_legacy_stream);
   g_test_add_func ("/order/loads", test_loads);
+  g_test_add_func ("/order/host-one-way", test_host_one_way);
   return g_test_run ();
 }

@@ -3,7 +3,10 @@
 
 #include <string.h>
 
-#define N_PREDS 3 /* its stream's op before it, its event's, its kernel's loading launch */
+/* The ops one op needs directly: its stream's op before it, its event's, its
+ * kernel's loading launch, the host statement before it, and for a sync of
+ * a stream that stream's last op. */
+#define N_PREDS 5
 
 struct ScheduleOrder
 {
@@ -38,14 +41,42 @@ is_stream_op (SchedOpKind kind)
   return FALSE;
 }
 
+/* Nothing crosses these, either way: they need every op before them. */
 static gboolean
 is_barrier (const SchedOp *op, gboolean legacy_joins)
 {
-  if (!is_stream_op (op->kind))
-    return TRUE;
-  if (legacy_joins && op->stream == SCHED_STREAM_DEFAULT)
-    return TRUE;
-  return op->kind == SCHED_OP_KERNEL && op->u.kernel.loads && op->label == NULL;
+  switch (op->kind)
+    {
+    case SCHED_OP_SYNC_DEVICE:
+    case SCHED_OP_MEMCPY:
+      return TRUE;
+    case SCHED_OP_KERNEL:
+      if (op->u.kernel.loads && op->label == NULL)
+        return TRUE;
+      break;
+    default:
+      break;
+    }
+  return legacy_joins && is_stream_op (op->kind) && op->stream == SCHED_STREAM_DEFAULT;
+}
+
+/* What the host thread does itself or waits in: the ops after it stay
+ * after it, and it keeps what it waits for before it. */
+static gboolean
+is_host_statement (const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_HOST:
+      return TRUE;
+    case SCHED_OP_COPY:
+      /* a pageable copy returns once the host has staged its data */
+      return op->u.copy.pageable && op->u.copy.dir != SCHED_DIR_D2D;
+    default:
+      return FALSE;
+    }
 }
 
 static void
@@ -99,12 +130,14 @@ schedule_order_new (const Schedule *sched)
   guint32 *last_on_event = g_new (guint32, MAX (schedule_n_events (sched), 1));
   memset (last_on_event, 0xff, MAX (schedule_n_events (sched), 1) * sizeof (guint32));
   GHashTable *loading = g_hash_table_new (g_str_hash, g_str_equal); /* label -> op + 1 */
+  guint32 last_host = SCHED_NONE;
   for (gsize i = 0; i < n; i++)
     {
       const SchedOp *op = &ops[i];
-      if (!is_stream_op (op->kind) && op->kind != SCHED_OP_SYNC_EVENT)
-        continue;
-      if (op->kind != SCHED_OP_SYNC_EVENT)
+      add_pred (rules, i, last_host);
+      if (op->kind == SCHED_OP_SYNC_STREAM)
+        add_pred (rules, i, last_in_stream[op->stream]);
+      if (is_stream_op (op->kind))
         {
           add_pred (rules, i, last_in_stream[op->stream]);
           last_in_stream[op->stream] = i;
@@ -123,6 +156,8 @@ schedule_order_new (const Schedule *sched)
           if (op->u.kernel.loads)
             g_hash_table_insert (loading, (gpointer) op->label, GUINT_TO_POINTER (i + 1));
         }
+      if (is_host_statement (op))
+        last_host = i;
     }
   g_hash_table_unref (loading);
   g_free (last_on_event);
@@ -201,7 +236,10 @@ gboolean
 schedule_order_needs (const ScheduleOrder *rules, guint32 before, guint32 after)
 {
   const guint32 *p = &rules->pred[(gsize) after * N_PREDS];
-  return p[0] == before || p[1] == before || p[2] == before;
+  for (guint k = 0; k < N_PREDS; k++)
+    if (p[k] == before)
+      return TRUE;
+  return FALSE;
 }
 
 gboolean

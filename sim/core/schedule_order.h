@@ -1,19 +1,24 @@
 /* schedule_order.h: the issue orders that keep a schedule's meaning, and moves between them.
  *
  * The host may issue a program's statements in another order without
- * changing what the program computes when it keeps:
+ * changing what a program free of races computes when it keeps:
  *
  *  1. each stream's own order (copies, kernels, memsets, host functions,
  *     records and waits of one stream);
  *  2. each event's order: the records, waits and event syncs that name one
  *     event, so that every wait sees the record it saw;
  *  3. a launch that loads its kernel (`loads`) before the later launches of
- *     the same label, the same kernel (a `loads` launch without a label keeps
- *     its place, as a barrier);
- *  4. the barriers where they are: what the host thread does itself (`sync`
- *     of any kind, `host`, `memcpy`) and, while any stream is blocking, the
- *     ops of the legacy default stream, which synchronizes with them. The
- *     host may have read or written memory there, so nothing moves across.
+ *     the same label, the same kernel;
+ *  4. what the host thread does itself or waits in (`sync STREAM`, `sync
+ *     EVENT`, `host`, a pageable copy, which returns once its data is
+ *     staged) before everything issued after it, since that may use what
+ *     the host computed or waited for; and what it waits for before it (a
+ *     stream sync: its stream's ops). Other ops may move later past it: the
+ *     program did not wait for them there;
+ *  5. the barriers where they are: `sync device`, `memcpy`, a `loads`
+ *     launch without a label and, while any stream is blocking, the ops of
+ *     the legacy default stream, which synchronizes with them. They wait for
+ *     everything before them, so nothing crosses them either way.
  *
  * The ops between two barriers form a block; each op moves only within its
  * block. Positions are indices into an order, an array of op indices
@@ -41,7 +46,7 @@ void schedule_order_block_range (const ScheduleOrder *rules, guint b, gsize *fir
 /* The block op `op` belongs to. */
 guint schedule_order_block_of (const ScheduleOrder *rules, guint32 op);
 
-/* Whether op `before` must be issued before op `after` by rules 1 to 3
+/* Whether op `before` must be issued before op `after` by rules 1 to 4
  * directly (not through other ops); both in the same block. */
 gboolean schedule_order_needs (const ScheduleOrder *rules, guint32 before, guint32 after);
 

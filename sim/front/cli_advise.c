@@ -146,7 +146,7 @@ cli_advise_main (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE");
   g_option_context_set_summary (context,
     "Searches the issue orders that keep what SCHEDULE computes (each stream's own\n"
-    "order, every wait after its record, syncs and host work where they are),\n"
+    "order, every wait after its record, nothing moved before a sync or host work),\n"
     "CUDA_DEVICE_MAX_CONNECTIONS and stream priorities for the one predicted to\n"
     "finish soonest on the device, and prints each change with its gain; then,\n"
     "as hints, changes of what the program does (pinned memory, fewer syncs).\n"
