@@ -2,6 +2,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/formats/profile_file.h"
+#include "support/cli_run.h"
 #include "support/temp_dir.h"
 
 #define TESTS SRCDIR "/tests/profiles"
@@ -466,6 +467,44 @@ test_shipped_rates (void)
     }
 }
 
+/* `streamsim devices` says which profiles were calibrated on their device. */
+static void
+test_devices_source (void)
+{
+  const char *const args[] = { "devices", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  g_test_message ("%s", out);
+  /* The ninth column: name, CEs, conns, assign, SMs, kconc, h2d, d2h, source
+   * (the header's "h2d GB/s" and "d2h GB/s" are two words each). */
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  guint seen = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (GPtrArray) words = g_ptr_array_new ();
+      g_auto (GStrv) split = g_strsplit (lines[i], " ", -1);
+      for (guint w = 0; split[w] != NULL; w++)
+        if (split[w][0] != '\0')
+          g_ptr_array_add (words, split[w]);
+      if (words->len < 9)
+        continue;
+      const char *name = g_ptr_array_index (words, 0), *source = g_ptr_array_index (words, 8);
+      if (i == 0)
+        g_assert_nonnull (strstr (lines[0], " d2h GB/s source "));
+      else if (strcmp (name, "h100") == 0 || strcmp (name, "h200") == 0)
+        {
+          g_assert_cmpstr (source, ==, "calibrated");
+          seen++;
+        }
+      else if (strcmp (name, "k20") == 0 || strcmp (name, "test_base") == 0)
+        {
+          g_assert_cmpstr (source, ==, "estimate");
+          seen++;
+        }
+    }
+  g_assert_cmpuint (seen, ==, 4);
+}
+
 static void
 assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
 {
@@ -817,6 +856,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/search-path", test_search_path);
   g_test_add_func ("/profile/real-profiles", test_real_profiles);
   g_test_add_func ("/profile/shipped-rates", test_shipped_rates);
+  g_test_add_func ("/profile/devices-source", test_devices_source);
   g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
   g_test_add_func ("/profile/untouched-keys", test_untouched_keys);
   g_test_add_func ("/profile/rate-keys", test_rate_keys);
