@@ -432,12 +432,63 @@ test_real_profiles (void)
   gpu_profile_clear (&p);
 }
 
+/* The data-sheet profiles of later GPUs, with the limits of the CUDA C++
+ * Programming Guide's compute-capability tables (7.0: 2048 threads, 32
+ * blocks, 96 KB per SM and per block; 8.0: 2048, 32, 164 KB, 163 KB; 8.9:
+ * 1536, 24, 100 KB, 99 KB; 10.0: 2048, 32, 228 KB, 227 KB; 64 K registers and
+ * 128 concurrent kernels on each) and the SM counts of the data sheets and
+ * whitepapers (A100 108, L40S 142, RTX 4090 128, B200 148, V100 80). */
+static void
+test_datasheet_profiles (void)
+{
+  static const struct
+  {
+    const char *name;
+    guint sms, threads, blocks;
+    guint64 smem_kib, smem_block_kib;
+    guint engines;
+  } expect[] = {
+    { "v100", 80, 2048, 32, 96, 96, 2 },
+    { "a100", 108, 2048, 32, 164, 163, 3 },
+    { "l40s", 142, 1536, 24, 100, 99, 2 },
+    { "rtx4090", 128, 1536, 24, 100, 99, 2 },
+    { "b200", 148, 2048, 32, 228, 227, 3 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      GpuProfile p;
+      g_autofree char *path = g_strdup_printf (SRCDIR "/engines/profiles/%s.ini", expect[i].name);
+      load_ok (path, &p);
+      g_test_message ("%s", expect[i].name);
+      g_assert_cmpstr (gpu_profile_name (&p), ==, expect[i].name);
+      g_assert_null (p.names[1]); /* inherits nothing: no other device's kernel times */
+      g_assert_false (p.calibrated);
+      g_assert_cmpuint (p.sm_count, ==, expect[i].sms);
+      g_assert_cmpuint (p.max_threads_per_sm, ==, expect[i].threads);
+      g_assert_cmpuint (p.max_blocks_per_sm, ==, expect[i].blocks);
+      g_assert_cmpuint (p.smem_per_sm, ==, expect[i].smem_kib * 1024);
+      g_assert_cmpuint (p.max_smem_per_block, ==, expect[i].smem_block_kib * 1024);
+      g_assert_cmpuint (p.regs_per_sm, ==, 65536);
+      g_assert_cmpuint (p.max_threads_per_block, ==, 1024);
+      g_assert_cmpuint (p.max_concurrent_kernels, ==, 128);
+      g_assert_cmpuint (p.copy_engines, ==, expect[i].engines);
+      g_assert_cmpuint (p.max_connections, ==, 32);
+      g_assert_cmpuint (p.default_connections, ==, 8);
+      g_assert_false (p.deferred_completion);
+      /* every optional number a schedule may need is there */
+      g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_H2D));
+      g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_D2H));
+      g_assert_cmpfloat (p.memset.bandwidth, >, 0);
+      gpu_profile_clear (&p);
+    }
+}
+
 /* Every shipped profile gives the numbers for scaling kernel times, and they
  * agree with each other: the FP32 rate (from data sheets) is within 1% of 2 x
  * SMs x the FP32 results per clock per SM of the programming guide's
- * throughput table x the clock (1.3: 8; 2.0: 32; 3.5: 192; 9.0: 128), and
- * memory bandwidth is the data sheets' (C1060 102 GB/s ... H200 4.8 TB/s).
- * h100 and h200 are the calibrated ones. */
+ * throughput table x the clock (1.3: 8; 2.0: 32; 3.5: 192; 7.0 and 8.0: 64;
+ * 8.9, 9.0 and 10.0: 128), and memory bandwidth is the data sheets' (C1060
+ * 102 GB/s ... B200 7.7 TB/s). h100 and h200 are the calibrated ones. */
 static void
 test_shipped_rates (void)
 {
@@ -448,9 +499,11 @@ test_shipped_rates (void)
     double clock_mhz, memory_gbs;
     gboolean calibrated;
   } expect[] = {
-    { "c1060", 8, 1296, 102, FALSE }, { "c2050", 32, 1150, 144, FALSE },
-    { "k20", 192, 706, 208, FALSE },  { "h100", 128, 1980, 3350, TRUE },
-    { "h200", 128, 1980, 4800, TRUE },
+    { "c1060", 8, 1296, 102, FALSE },    { "c2050", 32, 1150, 144, FALSE },
+    { "k20", 192, 706, 208, FALSE },     { "v100", 64, 1530, 900, FALSE },
+    { "a100", 64, 1410, 2039, FALSE },   { "l40s", 128, 2520, 864, FALSE },
+    { "rtx4090", 128, 2520, 1008, FALSE }, { "h100", 128, 1980, 3350, TRUE },
+    { "h200", 128, 1980, 4800, TRUE },   { "b200", 128, 1980, 7700, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
     {
@@ -496,13 +549,14 @@ test_devices_source (void)
           g_assert_cmpstr (source, ==, "calibrated");
           seen++;
         }
-      else if (strcmp (name, "k20") == 0 || strcmp (name, "test_base") == 0)
+      else if (strcmp (name, "a100") == 0 || strcmp (name, "k20") == 0
+               || strcmp (name, "test_base") == 0)
         {
           g_assert_cmpstr (source, ==, "estimate");
           seen++;
         }
     }
-  g_assert_cmpuint (seen, ==, 4);
+  g_assert_cmpuint (seen, ==, 5);
 }
 
 static void
@@ -855,6 +909,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/list", test_list);
   g_test_add_func ("/profile/search-path", test_search_path);
   g_test_add_func ("/profile/real-profiles", test_real_profiles);
+  g_test_add_func ("/profile/datasheet-profiles", test_datasheet_profiles);
   g_test_add_func ("/profile/shipped-rates", test_shipped_rates);
   g_test_add_func ("/profile/devices-source", test_devices_source);
   g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
