@@ -26,6 +26,9 @@ typedef struct
    * NULL-ended; kernel `time=` lists are matched against these. */
   char *names[GPU_PROFILE_MAX_NAMES + 1];
   char *description;
+  /* [device] calibrated: the numbers were measured on the device by
+   * streamsim-validate --calibrate, not estimated from data sheets. */
+  gboolean calibrated;
 
   /* [copy] */
   guint copy_engines;        /* 1: one engine and queue for both directions */
@@ -87,6 +90,12 @@ typedef struct
   guint max_concurrent_kernels;
   gboolean deferred_completion;   /* Fermi: completions held until a launch run ends */
   gboolean connection_serializes; /* kernels of one connection never overlap */
+  /* What the device can do, for scaling kernel times from one device to
+   * another; the engine model does not read them. 0 where the profile does
+   * not say (unknown). */
+  double sm_clock;             /* Hz, the SMs' highest (boost) clock */
+  double memory_bandwidth;     /* bytes per second, device memory's peak */
+  double fp32_flops;           /* FP32 operations per second at sm_clock, an FMA counting 2 */
 
   /* [info]: where the numbers come from (free text, may be NULL) */
   char *gpu, *driver, *cuda, *date, *source;

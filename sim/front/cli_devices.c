@@ -24,7 +24,10 @@ cli_devices_main (int argc, char **argv)
                                 "each time it submits with nothing in flight, as on the H100 and\n"
                                 "H200), SMs, the concurrent-kernel limit, and pinned link bandwidth\n"
                                 "each way. Profiles are searched in $STREAMSIM_PROFILE_PATH\n"
-                                "(':'-separated), then the built-in folder.");
+                                "(':'-separated), then the built-in folder.\n"
+                                "source: \"calibrated\" for a profile measured on its device by\n"
+                                "streamsim-validate --calibrate ([device] calibrated = true),\n"
+                                "\"estimate\" for one from data sheets and estimates.");
   g_option_context_add_main_entries (context, entries, NULL);
   g_auto (GStrv) args = NULL;
   if (!cli_parse_options (context, entries, argc, argv, &args))
@@ -50,8 +53,8 @@ cli_devices_main (int argc, char **argv)
         printf ("# searched: %s\n", dirs[i]);
     }
   g_auto (GStrv) names = chosen != NULL ? g_strdupv (chosen) : profile_list ();
-  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s  %s\n", "name", "CEs", "conns", "assign", "SMs",
-          "kconc", "h2d GB/s", "d2h GB/s", "description");
+  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s %-10s  %s\n", "name", "CEs", "conns", "assign",
+          "SMs", "kconc", "h2d GB/s", "d2h GB/s", "source", "description");
   int status = CLI_EXIT_OK;
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -64,11 +67,11 @@ cli_devices_main (int argc, char **argv)
           status = CLI_EXIT_INPUT;
           continue;
         }
-      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f  %s\n", names[i], p.copy_engines,
+      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f %-10s  %s\n", names[i], p.copy_engines,
               p.default_connections, p.max_connections, p.assign_on_submit ? "submit" : "create",
               p.sm_count, p.max_concurrent_kernels,
               p.h2d_pinned.bandwidth / 1e9, p.d2h_pinned.bandwidth / 1e9,
-              p.description != NULL ? p.description : "");
+              p.calibrated ? "calibrated" : "estimate", p.description != NULL ? p.description : "");
       gpu_profile_clear (&p);
     }
   return status;
