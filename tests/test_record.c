@@ -841,6 +841,12 @@ test_log_errors (void)
                     "call\t1\tcudaMalloc\t30\t20\t1\t0x0\t0x0\t0\t0\t0\n",
                     "test.log:2:22: the call returns (20) before it begins (30)");
   assert_log_error ("streamsim-record\t1\n"
+                    "env\tCUDA_MODULE_LOADING\n",
+                    "test.log:2:5: an env record needs 3 tab-separated fields, this line has 2");
+  assert_log_error ("streamsim-record\t1\n"
+                    "env\t\tEAGER\n",
+                    "test.log:2:5: an env record needs the variable's name");
+  assert_log_error ("streamsim-record\t1\n"
                     "kernel\t1\t10\t20\t1\t1\n",
                     "test.log:2:18: a kernel record needs 9 tab-separated fields, this line has 6");
   assert_log_error ("streamsim-record\t1\n"
