@@ -8,6 +8,7 @@
 #include "validate/record_inside.h"
 #include "validate/record_log.h"
 #include "validate/record_schedule.h"
+#include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
 
@@ -28,6 +29,31 @@ convert (const char *text, guint64 min_host_ns, guint connections)
   g_autoptr (RecordLog) log = parse (text, &error);
   g_assert_no_error (error);
   RecordOptions opt = { .min_host_ns = min_host_ns, .connections = connections };
+  RecordSchedule *rec = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  return rec;
+}
+
+/* tests/profiles/ops.ini, whose round numbers the tests below work with:
+ * two SMs of two blocks (of up to 1024 threads) each, kernel_load 0.3 ms,
+ * hostfn_wake 0.5 ms (2 ms where the stream was idle at the call),
+ * hostfn_next 0.25 ms, hostfn_resume 0.1 ms. */
+static void
+load_ops_profile (GpuProfile *profile)
+{
+  g_autoptr (GError) error = NULL;
+  g_assert_true (profile_load ("ops", profile, &error));
+  g_assert_no_error (error);
+}
+
+/* `convert` with the profile of the GPU recorded on. */
+static RecordSchedule *
+convert_on (const char *text, guint64 min_host_ns, const GpuProfile *profile)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = profile };
   RecordSchedule *rec = record_schedule_build (log, &opt, &error);
   g_assert_no_error (error);
   return rec;
@@ -218,7 +244,8 @@ test_min_host (void)
 /* Three launches of one kernel shape: the first two ran at the same time
  * (GPU 0-300 and 100-400 us after T0), the third alone (500-700: 200 us).
  * The two that shared the GPU get the lone run's 200 us; a fourth kernel of
- * another shape that shared (with nothing alone to go by) keeps its own. */
+ * another shape that shared (with nothing alone to go by, and no profile to
+ * infer from) keeps its own. */
 static void
 test_shared_kernels (void)
 {
@@ -248,11 +275,96 @@ test_shared_kernels (void)
                    "stream per_thread\n"
                    "kernel per_thread grid=8 block=32 time=200.000us label=k\n"
                    "kernel default grid=1 block=32 time=100.000us label=other\n");
-  g_assert_nonnull (strstr (rec->text, "# ran 300.000us beside other kernels"));
+  g_assert_nonnull (strstr (rec->text, "# ran 300.000us beside other kernels; time= is the median "
+                                       "of the same kernel's runs alone (1)"));
+  g_assert_nonnull (strstr (rec->text, "ran 100.000us beside other kernels; no profile to tell "
+                                       "their share of the SMs: time= as it ran"));
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (schedule_n_ops (sched), ==, 4);
+}
+
+/* Kernels that shared the GPU with no lone run to go by: their times alone
+ * inferred from their busy periods (record_alone.h), on tests/profiles/
+ * ops.ini, where a block of 32 threads leaves 2 per SM on 2 SMs, so a
+ * kernel's occupancy is grid / 4. Launches (us after T0), each call 1 us,
+ * kernels named a to f, and a again; GPU:
+ *   a s1 grid 4 (occupancy 1)     100-2100   } one period: L = 2000, held
+ *   b s2 grid 4 (1)               100-2100   } 1 x 2000 + 1 x 2000 = 4000:
+ *                                              each alone 2000 x 2000 / 4000 = 1000
+ *   c s1 grid 1 (0.25)            3000-4000  } L = 1500, held 250 + 500 = 750
+ *   d s2 grid 2 (0.5)             3500-4500  } <= L: room left, kept, 1000 each
+ *   e s1 grid 4 (1)               5000-6000  } L = 1500, held 1000 + 750 = 1750:
+ *   f s2 grid 3 (0.75)            5500-6500  } 1000 x 1500 / 1750 = 857.142857 us,
+ *                                              857.143 rounded to the ns
+ *   a s1 grid 4                   7000-7800  alone: a's lone run, so the a that
+ *                                              shared takes its 800, not 1000
+ * Two kernels that fill the GPU, 2 ms each side by side, were 1 ms each
+ * alone: b. Gaps stay under the minimum of 1 ms. Without a profile no
+ * occupancy is known: each keeps the time it ran (but a, which has its
+ * lone run). */
+static void
+test_alone_inferred (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t3\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000012000\t1000013000\t4\t0xa2\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000014000\t1000015000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000016000\t1000017000\t6\t0xa2\t0x0\t2\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000018000\t1000019000\t7\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000020000\t1000021000\t8\t0xa2\t0x0\t3\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000022000\t1000023000\t9\t0xa1\t0x0\t4\t32\t0\n"
+    "kernel\t3\t1000100000\t1002100000\t4\t32\t0\t0\ta\n"
+    "kernel\t4\t1000100000\t1002100000\t4\t32\t0\t0\tb\n"
+    "kernel\t5\t1003000000\t1004000000\t1\t32\t0\t0\tc\n"
+    "kernel\t6\t1003500000\t1004500000\t2\t32\t0\t0\td\n"
+    "kernel\t7\t1005000000\t1006000000\t4\t32\t0\t0\te\n"
+    "kernel\t8\t1005500000\t1006500000\t3\t32\t0\t0\tf\n"
+    "kernel\t9\t1007000000\t1007800000\t4\t32\t0\t0\ta\n"
+    "end\t9\t7\n";
+  GpuProfile ops = { 0 };
+  load_ops_profile (&ops);
+  g_autoptr (RecordSchedule) rec = convert_on (text, 1000000, &ops);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "kernel s1 grid=4 block=32 time=800.000us label=a\n"
+                            "kernel s2 grid=4 block=32 time=1000.000us label=b\n"
+                            "kernel s1 grid=1 block=32 time=1000.000us label=c\n"
+                            "kernel s2 grid=2 block=32 time=1000.000us label=d\n"
+                            "kernel s1 grid=4 block=32 time=857.143us label=e\n"
+                            "kernel s2 grid=3 block=32 time=857.143us label=f\n"
+                            "kernel s1 grid=4 block=32 time=800.000us label=a\n");
+  g_assert_nonnull (strstr (rec->text, "label=b   # ran 2000.000us beside other kernels, which "
+                                       "oversubscribed the SMs; time= inferred: scaled by its "
+                                       "busy period's 2000.000us over the kernels' 4000.000us of "
+                                       "occupancy x duration (record_alone.h)"));
+  g_assert_nonnull (strstr (rec->text, "label=e   # ran 1000.000us beside other kernels, which "
+                                       "oversubscribed the SMs; time= inferred: scaled by its "
+                                       "busy period's 1500.000us over the kernels' 1750.000us"));
+  g_assert_nonnull (strstr (rec->text, "label=d   # ran 1000.000us beside other kernels, which "
+                                       "left room on the SMs: time= as it ran"));
+  g_assert_cmpuint (rec->n_inferred, ==, 3);
+  /* the measured timeline keeps what ran (ns from the first launch, 10 us) */
+  assert_op_times (rec, 1, 2000, 90000, 2090000);
+
+  g_autoptr (RecordSchedule) bare = convert (text, 1000000, 0);
+  g_autofree char *kept = statements (bare->text);
+  g_assert_cmpstr (kept, ==, "stream s1\n"
+                             "stream s2\n"
+                             "kernel s1 grid=4 block=32 time=800.000us label=a\n"
+                             "kernel s2 grid=4 block=32 time=2000.000us label=b\n"
+                             "kernel s1 grid=1 block=32 time=1000.000us label=c\n"
+                             "kernel s2 grid=2 block=32 time=1000.000us label=d\n"
+                             "kernel s1 grid=4 block=32 time=1000.000us label=e\n"
+                             "kernel s2 grid=3 block=32 time=1000.000us label=f\n"
+                             "kernel s1 grid=4 block=32 time=800.000us label=a\n");
+  g_assert_cmpuint (bare->n_inferred, ==, 0);
+  gpu_profile_clear (&ops);
 }
 
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
@@ -954,6 +1066,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
+  g_test_add_func ("/record/alone-inferred", test_alone_inferred);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-alone", test_inside_alone);

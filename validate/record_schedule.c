@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/core/located_error.h"
+#include "record_alone.h"
 #include "record_capture.h"
 #include "record_inside.h"
 #include "record_schedule.h"
@@ -144,7 +145,7 @@ typedef struct
   gboolean per_thread_declared;
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
-  guint64 *alone_time;  /* per call: the median of the same kernel's solo runs, 0 if none */
+  AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
@@ -185,13 +186,6 @@ static void
 append_time (GString *s, guint64 ns)
 {
   g_string_append_printf (s, "%" G_GUINT64_FORMAT ".%03uus", ns / 1000, (guint) (ns % 1000));
-}
-
-static int
-compare_guint64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
 }
 
 /* The readable part of a (mangled) kernel name: "_Z6vecAddPfS_i" -> vecAdd,
@@ -423,10 +417,48 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   return TRUE;
 }
 
-static gboolean
-write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread,
-              guint64 issue)
+/* The comment after a kernel's statement: where its time= came from. */
+static void
+kernel_comment (Builder *b, const CallWork *w, const AloneTime *a)
 {
+  g_autoptr (GString) text = g_string_new (NULL);
+  if (!w->timed)
+    {
+      g_string_append (text, "not timed by CUPTI: time=0");
+      b->rec->n_untimed++;
+    }
+  else if (a->how != ALONE_RAN_ALONE)
+    {
+      g_string_append (text, "ran ");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " beside other kernels");
+      if (a->how == ALONE_LONE_RUNS)
+        g_string_append_printf (text, "; time= is the median of the same kernel's runs alone "
+                                "(%u)", a->runs);
+      else if (a->how == ALONE_INFERRED)
+        {
+          g_string_append (text, ", which oversubscribed the SMs; time= inferred: scaled by its "
+                           "busy period's ");
+          append_time (text, a->period);
+          g_string_append (text, " over the kernels' ");
+          append_time (text, (guint64) (a->held + 0.5));
+          g_string_append (text, " of occupancy x duration (record_alone.h)");
+          b->rec->n_inferred++;
+        }
+      else if (a->how == ALONE_ROOM)
+        g_string_append (text, ", which left room on the SMs: time= as it ran");
+      else
+        g_string_append (text, "; no profile to tell their share of the SMs: time= as it ran");
+    }
+  if (text->len > 0)
+    g_string_append_printf (b->text, "   # %s", text->str);
+}
+
+static gboolean
+write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
   const RecordWork *k = w->kernel;
   guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
   if (grid == 0 || block == 0)
@@ -443,22 +475,12 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
   if (k != NULL && k->a[3] > 0)
     g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
   g_string_append (b->text, " time=");
-  guint64 ran = w->timed ? w->end - w->start : 0;
-  append_time (b->text, alone > 0 ? alone : ran);
+  const AloneTime *a = &b->alone[index];
+  append_time (b->text, w->timed ? a->time : 0);
   g_autofree char *label = k != NULL ? kernel_label (k->name) : g_strdup ("");
   if (label[0] != '\0')
     g_string_append_printf (b->text, " label=%s", label);
-  if (!w->timed)
-    {
-      g_string_append (b->text, "   # not timed by CUPTI: time=0");
-      b->rec->n_untimed++;
-    }
-  else if (alone > 0)
-    {
-      g_string_append (b->text, "   # ran ");
-      append_time (b->text, ran);
-      g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
-    }
+  kernel_comment (b, w, a);
   line_end (b);
   op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
@@ -620,7 +642,7 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
         write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
     case CALL_KERNEL:
-      if (!write_kernel (b, c, w, b->alone_time[index], per_thread, issue))
+      if (!write_kernel (b, index, per_thread, issue))
         return FALSE;
       break;
     case CALL_RECORD:
@@ -835,71 +857,45 @@ find_elapsed_pairs (Builder *b, const guint *order)
     }
 }
 
-static int
-compare_start (gconstpointer a, gconstpointer b, gpointer work)
+/* A kernel's share of the GPU recorded on: min(1, grid / (SMs x blocks per
+ * SM for its shape)); -1 without a profile or where no SM holds a block. */
+static double
+occupancy (const GpuProfile *profile, const RecordWork *k)
 {
-  const CallWork *x = &((const CallWork *) work)[*(const guint *) a];
-  const CallWork *y = &((const CallWork *) work)[*(const guint *) b];
-  return x->start < y->start ? -1 : x->start > y->start;
+  if (profile == NULL || k->a[1] == 0 || k->a[1] > G_MAXUINT || k->a[3] > G_MAXUINT)
+    return -1;
+  guint per_sm = gpu_profile_blocks_per_sm (profile, (guint) k->a[1], k->a[2], (guint) k->a[3]);
+  if (per_sm == 0 || profile->sm_count == 0)
+    return -1;
+  return MIN (1.0, (double) k->a[0] / ((double) profile->sm_count * per_sm));
 }
 
-/* Kernels that ran with no other kernel on the GPU, per shape, give the
- * time= of that shape's kernels that shared it. */
+/* Each timed kernel's time alone (record_alone.h), per call. */
 static void
 find_alone_times (Builder *b)
 {
   guint n = b->log->calls->len;
-  b->alone_time = g_new0 (guint64, n);
-  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint));
+  b->alone = g_new0 (AloneTime, MAX (n, 1));
+  g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (AloneKernel));
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n; i++)
-    if (b->work[i].kernel != NULL && b->work[i].timed)
-      g_array_append_val (kernels, i);
-  g_array_sort_with_data (kernels, compare_start, b->work);
-  gboolean *shared = g_new0 (gboolean, kernels->len);
-  guint64 latest_end = 0;
-  for (guint i = 0; i < kernels->len; i++)
     {
-      const CallWork *w = &b->work[g_array_index (kernels, guint, i)];
-      shared[i] = i > 0 && latest_end > w->start;
-      if (i + 1 < kernels->len && b->work[g_array_index (kernels, guint, i + 1)].start < w->end)
-        shared[i] = TRUE;
-      latest_end = MAX (latest_end, w->end);
-    }
-  /* shape key -> durations alone */
-  GHashTable *alone = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) g_array_unref);
-  char **keys = g_new0 (char *, kernels->len);
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      const RecordWork *k = b->work[g_array_index (kernels, guint, i)].kernel;
-      keys[i] = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
-                                 k->name, k->a[0], k->a[1], k->a[2]);
-      if (shared[i])
+      const CallWork *w = &b->work[i];
+      if (w->kernel == NULL || !w->timed)
         continue;
-      GArray *times = g_hash_table_lookup (alone, keys[i]);
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (alone, g_strdup (keys[i]), times);
-        }
-      guint64 d = k->end - k->start;
-      g_array_append_val (times, d);
+      const RecordWork *k = w->kernel;
+      char *key = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                   k->name, k->a[0], k->a[1], k->a[2]);
+      g_ptr_array_add (keys, key);
+      AloneKernel ak = { .start = k->start, .end = k->end, .key = key,
+                         .occupancy = occupancy (b->opt->profile, k) };
+      g_array_append_val (kernels, ak);
+      g_array_append_val (calls, i);
     }
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      GArray *times = shared[i] ? g_hash_table_lookup (alone, keys[i]) : NULL;
-      if (times == NULL)
-        continue;
-      g_array_sort (times, compare_guint64);
-      guint64 median = g_array_index (times, guint64, times->len / 2);
-      b->alone_time[g_array_index (kernels, guint, i)] = MAX (median, 1);
-    }
-  for (guint i = 0; i < kernels->len; i++)
-    g_free (keys[i]);
-  g_free (keys);
-  g_hash_table_unref (alone);
-  g_free (shared);
-  g_array_unref (kernels);
+  g_autofree AloneTime *found = record_alone_find ((const AloneKernel *) kernels->data, kernels->len);
+  for (guint j = 0; j < calls->len; j++)
+    b->alone[g_array_index (calls, guint, j)] = found[j];
 }
 
 /* Each kernel and copy record joined to the runtime call that started it:
@@ -972,6 +968,12 @@ write_header (Builder *b)
   comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
            " ns are added up until they reach that, and left out where a call that waits "
            "for the GPU comes first.", b->opt->min_host_ns);
+  if (b->opt->profile != NULL)
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs.",
+             gpu_profile_name (b->opt->profile));
+  else
+    comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
+             "keep the times they ran.");
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -1100,7 +1102,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
-  g_free (b.alone_time);
+  g_free (b.alone);
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);

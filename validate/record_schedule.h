@@ -37,15 +37,19 @@
  * op: `streamsim compare --regions` reports that interval as a region
  * (COMPARE_ELAPSED_LABEL in sim/front/compare.h is the same prefix).
  *
- * A kernel's time= is how long it ran. A kernel that ran alongside another
- * kernel was slowed by the sharing, which the model adds itself; so when
- * launches of the same kernel (name, grid, block, shared memory) ran alone,
- * their median is used instead, and the statement's comment says which. */
+ * A kernel's time= is its time alone (record_alone.h): how long it ran, or,
+ * where it shared the GPU with other kernels, the median of the same
+ * kernel's lone runs, or a time inferred from how far the kernels beside it
+ * oversubscribed the SMs; the statement's comment says which.
+ *
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs; without
+ * it shared kernels without lone runs keep the times they ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 
 #include <glib.h>
 #include "record_log.h"
+#include "sim/core/gpu_profile.h"
 #include "sim/core/schedule.h"
 #include "sim/core/sim_time.h"
 
@@ -57,6 +61,7 @@ typedef struct
   guint64 min_host_ns; /* shorter host gaps are added up (above) */
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
+  const GpuProfile *profile; /* the GPU recorded on (above), or NULL */
 } RecordOptions;
 
 typedef struct
@@ -70,6 +75,7 @@ typedef struct
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
   guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
   guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;
 
