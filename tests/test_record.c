@@ -142,13 +142,15 @@ test_program_statements (void)
    * call is host time, so from the D2H's return (130) to the sync's call
    * (133) is 3 us of host work; the free waits for the device, whose last
    * work ended at 911, so all of its 4 us (916-920) are host work after
-   * it. No call is longer than usual: each function's calls are one. */
+   * it. No call is longer than usual: each function's calls are one. The
+   * launch is its kernel's first (the log records no CUDA_MODULE_LOADING:
+   * lazy), alone in its group with nothing to compare it with: `loads`. */
   g_assert_cmpstr (got, ==,
                    "connections 8\n"
                    "stream s1\n"
                    "stream s2 nonblocking\n"
                    "h2d s1 4MiB\n"
-                   "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                   "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us loads label=scaleup\n"
                    "host 2.000us\n"
                    "record e1 s1\n"
                    "wait s2 e1\n"
@@ -221,7 +223,7 @@ test_min_host (void)
   g_assert_cmpstr (one, ==, "stream s1\n"
                             "stream s2 nonblocking\n"
                             "h2d s1 4MiB\n"
-                            "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                            "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us loads label=scaleup\n"
                             "record e1 s1\n"
                             "wait s2 e1\n"
                             "host 13.000us\n"
@@ -245,7 +247,9 @@ test_min_host (void)
  * (GPU 0-300 and 100-400 us after T0), the third alone (500-700: 200 us).
  * The two that shared the GPU get the lone run's 200 us; a fourth kernel of
  * another shape that shared (with nothing alone to go by, and no profile to
- * infer from) keeps its own. */
+ * infer from) keeps its own. The first launch of k and that of other load
+ * their code: every cudaLaunchKernel took 1 ns, the usual, and without a
+ * profile kernel_load is 0. */
 static void
 test_shared_kernels (void)
 {
@@ -270,12 +274,12 @@ test_shared_kernels (void)
   g_assert_cmpstr (got, ==,
                    "stream s1\n"
                    "stream s2\n"
-                   "kernel s1 grid=8 block=32 time=200.000us label=k\n"
+                   "kernel s1 grid=8 block=32 time=200.000us loads label=k\n"
                    "kernel s2 grid=8 block=32 time=200.000us label=k\n"
                    "stream per_thread\n"
                    "kernel per_thread grid=8 block=32 time=200.000us label=k\n"
-                   "kernel default grid=1 block=32 time=100.000us label=other\n");
-  g_assert_nonnull (strstr (rec->text, "# ran 300.000us beside other kernels; time= is the median "
+                   "kernel default grid=1 block=32 time=100.000us loads label=other\n");
+  g_assert_nonnull (strstr (rec->text, "; ran 300.000us beside other kernels; time= is the median "
                                        "of the same kernel's runs alone (1)"));
   g_assert_nonnull (strstr (rec->text, "ran 100.000us beside other kernels; no profile to tell "
                                        "their share of the SMs: time= as it ran"));
@@ -301,9 +305,10 @@ test_shared_kernels (void)
  *   a s1 grid 4                   7000-7800  alone: a's lone run, so the a that
  *                                              shared takes its 800, not 1000
  * Two kernels that fill the GPU, 2 ms each side by side, were 1 ms each
- * alone: b. Gaps stay under the minimum of 1 ms. Without a profile no
+ * alone: b. No launch took more than the usual 1 us plus kernel_load, so
+ * none loads; gaps stay under the minimum of 1 ms. Without a profile no
  * occupancy is known: each keeps the time it ran (but a, which has its
- * lone run). */
+ * lone run), and every first launch, not quicker than usual, loads. */
 static void
 test_alone_inferred (void)
 {
@@ -349,6 +354,7 @@ test_alone_inferred (void)
   g_assert_nonnull (strstr (rec->text, "label=d   # ran 1000.000us beside other kernels, which "
                                        "left room on the SMs: time= as it ran"));
   g_assert_cmpuint (rec->n_inferred, ==, 3);
+  g_assert_cmpuint (rec->n_loads, ==, 0);
   /* the measured timeline keeps what ran (ns from the first launch, 10 us) */
   assert_op_times (rec, 1, 2000, 90000, 2090000);
 
@@ -356,14 +362,96 @@ test_alone_inferred (void)
   g_autofree char *kept = statements (bare->text);
   g_assert_cmpstr (kept, ==, "stream s1\n"
                              "stream s2\n"
-                             "kernel s1 grid=4 block=32 time=800.000us label=a\n"
-                             "kernel s2 grid=4 block=32 time=2000.000us label=b\n"
-                             "kernel s1 grid=1 block=32 time=1000.000us label=c\n"
-                             "kernel s2 grid=2 block=32 time=1000.000us label=d\n"
-                             "kernel s1 grid=4 block=32 time=1000.000us label=e\n"
-                             "kernel s2 grid=3 block=32 time=1000.000us label=f\n"
+                             "kernel s1 grid=4 block=32 time=800.000us loads label=a\n"
+                             "kernel s2 grid=4 block=32 time=2000.000us loads label=b\n"
+                             "kernel s1 grid=1 block=32 time=1000.000us loads label=c\n"
+                             "kernel s2 grid=2 block=32 time=1000.000us loads label=d\n"
+                             "kernel s1 grid=4 block=32 time=1000.000us loads label=e\n"
+                             "kernel s2 grid=3 block=32 time=1000.000us loads label=f\n"
                              "kernel s1 grid=4 block=32 time=800.000us label=a\n");
   g_assert_cmpuint (bare->n_inferred, ==, 0);
+  gpu_profile_clear (&ops);
+}
+
+/* First launches (record_loads.h), on tests/profiles/ops.ini (kernel_load
+ * 300 us). Calls (us after T0) on the legacy stream, GPU 10 us each:
+ *   1 cudaLaunchKernel ka   0-1000     GPU 1010: ka's first, and long: loads
+ *   2 cudaLaunchKernel ka   1100-1105  GPU 1110
+ *   3 cudaLaunchKernel kb   1200-1205  GPU 1210: kb's first, but it took
+ *                                      the usual 5 us, under 5 + 300: its
+ *                                      code was loaded before (not marked)
+ *   4 cudaGraphLaunch       1300-1310  GPU 1320: runs kc (not modelled)
+ *   5 cudaLaunchKernel kc   1400-2000  GPU 2010: long, but kc ran in the
+ *                                      graph before: not marked
+ *   6 cuLaunchKernel kd     2100-2500  GPU 2510: a driver launch, never marked
+ * The usual cudaLaunchKernel is the lower median of 1000, 5, 5, 600: 5 us.
+ * Launch 1 loads, so its usual is 5 + 300 = 305 us (record_inside.h): it
+ * took 695 us more, all before its kernel could start (1010 - 305 = 705
+ * >= 695). Launch 5 took 595 us more, before its kernel (2010 - 1400 - 5 =
+ * 605 >= 595). Gaps: 100, 95, 195 (the graph launch is host time), 100 us.
+ * Without a profile kernel_load is 0: launch 3 loads too, and launch 1's
+ * set-up is 995 us; with CUDA_MODULE_LOADING=EAGER in the log nothing
+ * loads, and launch 1's set-up is 995 us again. */
+static const char *loads_log =
+  "call\t1\tcudaLaunchKernel\t1000000000\t1001000000\t1\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001100000\t1001105000\t2\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001200000\t1001205000\t3\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaGraphLaunch\t1001300000\t1001310000\t4\t0xa1\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001400000\t1002000000\t5\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcuLaunchKernel\t1002100000\t1002500000\t6\t0x0\t0x0\t1\t32\t0\n"
+  "kernel\t1\t1001010000\t1001020000\t1\t32\t0\t0\tka\n"
+  "kernel\t2\t1001110000\t1001120000\t1\t32\t0\t0\tka\n"
+  "kernel\t3\t1001210000\t1001220000\t1\t32\t0\t0\tkb\n"
+  "kernel\t4\t1001320000\t1001330000\t1\t32\t0\t0\tkc\n"
+  "kernel\t5\t1002010000\t1002020000\t1\t32\t0\t0\tkc\n"
+  "kernel\t6\t1002510000\t1002520000\t1\t32\t0\t0\tkd\n"
+  "end\t6\t6\n";
+
+static void
+test_loads (void)
+{
+  g_autofree char *lazy = g_strconcat ("streamsim-record\t1\n", loads_log, NULL);
+  GpuProfile ops = { 0 };
+  load_ops_profile (&ops);
+  g_autoptr (RecordSchedule) rec = convert_on (lazy, 2000, &ops);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "host 695.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us loads label=ka\n"
+                            "host 100.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=ka\n"
+                            "host 95.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kb\n"
+                            "host 195.000us\n"
+                            "host 595.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kc\n"
+                            "host 100.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kd\n");
+  g_assert_nonnull (strstr (rec->text, "host 695.000us   # inside cudaLaunchKernel, which took "
+                                       "1000.000us: set-up before its work started, beyond its "
+                                       "usual 305.000us"));
+  g_assert_nonnull (strstr (rec->text, "# CUDA_MODULE_LOADING not in the log, so LAZY"));
+  g_assert_cmpuint (rec->n_loads, ==, 1);
+  /* the loading kernel is issued where its set-up ended, 695 us */
+  assert_op_times (rec, 1, 695000, 1010000, 1020000);
+
+  g_autoptr (RecordSchedule) bare = convert (lazy, 2000, 0);
+  g_autofree char *without = statements (bare->text);
+  g_assert_true (g_str_has_prefix (without, "host 995.000us\n"
+                                            "kernel default grid=1 block=32 time=10.000us loads "
+                                            "label=ka\n"));
+  g_assert_nonnull (strstr (without, "time=10.000us loads label=kb\n"));
+  g_assert_cmpuint (bare->n_loads, ==, 2);
+
+  g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",
+                                        loads_log, NULL);
+  g_autoptr (RecordSchedule) none = convert_on (eager, 2000, &ops);
+  g_autofree char *never = statements (none->text);
+  g_assert_true (g_str_has_prefix (never, "host 995.000us\n"
+                                          "kernel default grid=1 block=32 time=10.000us "
+                                          "label=ka\n"));
+  g_assert_cmpuint (none->n_loads, ==, 0);
+  g_assert_nonnull (strstr (none->text, "# CUDA_MODULE_LOADING as recorded: EAGER, no launch "
+                                        "loads code"));
   gpu_profile_clear (&ops);
 }
 
@@ -410,7 +498,8 @@ test_d2d_memcpy (void)
     "end\t4\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
-  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us label=k\n"
+  /* the first launch of k loads its code (it took the usual 5 us) */
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us loads label=k\n"
                             "d2d default 256B\n"
                             "host 2.000us\n"
                             "kernel default grid=1 block=32 time=1.000us label=k\n"
@@ -463,7 +552,8 @@ test_untouched_copies (void)
  *   9  cudaEventElapsedTime(e2, e1)    8    op 5 to op 3: ends before it starts, skipped
  *   10 cudaEventElapsedTime(e1, e1)    9    one record twice: skipped
  *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 5 again: op 5 keeps its label
- * So op 2 is labelled elapsed_from_op0 and op 5 elapsed_from_op3. */
+ * So op 2 is labelled elapsed_from_op0 and op 5 elapsed_from_op3. Op 1 is
+ * k's first launch, alone in its group: `loads`. */
 static void
 test_elapsed_and_driver (void)
 {
@@ -486,7 +576,7 @@ test_elapsed_and_driver (void)
   g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "record e1 default\n"
-                            "kernel default grid=1 block=32 time=10.000us label=k\n"
+                            "kernel default grid=1 block=32 time=10.000us loads label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
                             "record e1 default\n"
                             "kernel default grid=1 block=32 time=10.000us label=k\n"
@@ -519,7 +609,8 @@ static void assert_log_error (const char *text, const char *expected);
  * Seven calls captured, one not modelled; the host gaps between the ops
  * that stay: 11 to 20.5 (9.5 us) and 20.8 to 32 (11.2 us). Without the
  * capture's stream (an older log) the capturing streams are inferred from
- * call 9, which has no CUPTI record: the same answer. */
+ * call 9, which has no CUPTI record: the same answer. Call 4 is k's first
+ * launch (1 us, the usual being the other's 0.3 us): `loads`. */
 static char *
 capture_log (const char *x)
 {
@@ -559,7 +650,7 @@ test_capture (void)
       g_assert_cmpstr (got, ==, "stream s1\n"
                                 "stream s2\n"
                                 "stream s3\n"
-                                "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                                "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
                                 "host 9.500us\n"
                                 "kernel s3 grid=1 block=32 time=10.000us label=k\n"
                                 "host 11.200us\n"
@@ -608,7 +699,8 @@ test_memset_records (void)
  * before its kernel could start (172 - 70 - 5 = 97 >= 95): host before it;
  * the fourth took 95 us more, of which 210 - 200 - 5 = 5 us before its
  * kernel started and 90 after: host on both sides. The gaps (25, 25, 30
- * us) are host work as ever. */
+ * us) are host work as ever. The first launch is k's first, and without a
+ * profile (kernel_load 0) its usual 5 us are enough to load: `loads`. */
 static void
 test_inside_async (void)
 {
@@ -627,7 +719,7 @@ test_inside_async (void)
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
-                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
                             "host 25.000us\n"
                             "kernel s1 grid=1 block=32 time=10.000us label=k\n"
                             "host 25.000us\n"
@@ -660,7 +752,8 @@ test_inside_async (void)
  * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
  * host work after it (the model returns a launch before its kernel can
  * start). The device synchronize after it (3701-3710) waited for nothing:
- * the kernel had ended. */
+ * the kernel had ended. The launch is its kernel's first, with nothing to
+ * compare it with: `loads`. */
 static void
 test_inside_alone (void)
 {
@@ -673,7 +766,7 @@ test_inside_alone (void)
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
-                            "label=vectorAddGPU\n"
+                            "loads label=vectorAddGPU\n"
                             "host 3585.000us\n"
                             "sync device\n");
   g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
@@ -732,7 +825,8 @@ test_inside_blocking_copy (void)
  * The usual return is the lower median of 3, 4, 50: 4 us; the second took
  * 46 us more, host work after it, and it ends for the host at 204 us. The
  * gaps of 1 us between each launch and its sync are left out: each sync
- * waits for the GPU. */
+ * waits for the GPU. The first launch, k's first, took the usual 5 us,
+ * enough without a profile: `loads`. */
 static void
 test_inside_sync (void)
 {
@@ -752,7 +846,7 @@ test_inside_sync (void)
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
-                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "kernel s1 grid=1 block=32 time=80.000us loads label=k\n"
                             "sync s1\n"
                             "host 7.000us\n"
                             "kernel s1 grid=1 block=32 time=80.000us label=k\n"
@@ -768,6 +862,39 @@ test_inside_sync (void)
    * host work after it */
   assert_op_times (rec, 4, 106000, 106000, 194000);
   assert_op_times (rec, 5, 194000, 194000, 240000);
+}
+
+/* A launch the model charges more than the others of its group: one that
+ * loads its kernel's code, charged kernel_load (record_inside.h). Calls
+ * given directly (times in ns), modelled on dcgan's first launch of a
+ * cuDNN kernel on the H100 (23.2 us against the usual 6.0, kernel_load 9.1):
+ * three launches of 6, the loading one of 23 whose kernel started 30 after
+ * its call began. Its usual is 6 + 9 = 15: 8 more, at least the minimum of
+ * 2, is host time although it is not twice 15; all of it before the kernel
+ * (30 - 15 = 15 >= 8). The same call charged nothing is over twice the usual
+ * 6: 17 of host time, 17 before (30 - 6 = 24 >= 17). And one that took 2 more
+ * than 6 + 9 is host time too, 1 more is under the minimum. */
+static void
+test_inside_charged (void)
+{
+  for (guint charged = 0; charged <= 9; charged += 9)
+    {
+      const InsideCall calls[] = {
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 0, .exit = 6 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 10, .exit = 16 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 20, .exit = 26 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 100, .exit = 123, .timed = TRUE,
+          .start = 130, .end = 140, .charged = charged },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 200, .exit = 217, .charged = 9 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 300, .exit = 316, .charged = 9 },
+      };
+      g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+      g_assert_cmpuint (host[3].usual, ==, 6 + charged);
+      g_assert_cmpuint (host[3].before, ==, charged > 0 ? 8 : 17);
+      g_assert_cmpuint (host[3].after, ==, 0);
+      g_assert_cmpuint (host[4].after, ==, 2);
+      g_assert_cmpuint (host[5].after, ==, 0);
+    }
 }
 
 /* What each synchronize waited for, on calls given directly (times in ns):
@@ -918,7 +1045,10 @@ test_short_gaps (void)
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
   const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
-  g_autofree char *want = g_strconcat (k, k, k, "host 2.400us\n", k, k, "sync device\n", k, k, NULL);
+  /* the first launch is k's first, and took the usual 4 us: `loads` */
+  const char *first = "kernel default grid=1 block=32 time=1.000us loads label=k\n";
+  g_autofree char *want = g_strconcat (first, k, k, "host 2.400us\n", k, k, "sync device\n", k, k,
+                                       NULL);
   g_assert_cmpstr (got, ==, want);
   /* the added-up host time ends at the fourth launch's call, 14.4 us */
   assert_op_times (rec, 3, 12000, 12000, 14400);
@@ -996,7 +1126,8 @@ test_extreme_times (void)
     "end\t3\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = statements (rec->text);
-  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us label=k\n"
+  /* the only launch: `loads` */
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us loads label=k\n"
                             "sync device\n"
                             "host 999999999999999.950us\n"
                             "sync device\n"
@@ -1067,12 +1198,14 @@ main (int argc, char **argv)
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
+  g_test_add_func ("/record/loads", test_loads);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-alone", test_inside_alone);
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);
   g_test_add_func ("/record/inside-waits", test_inside_waits);
+  g_test_add_func ("/record/inside-charged", test_inside_charged);
   g_test_add_func ("/record/driver-calls", test_driver_calls);
   g_test_add_func ("/record/short-gaps", test_short_gaps);
   g_test_add_func ("/record/extreme-times", test_extreme_times);

@@ -105,9 +105,11 @@ split_async (const InsideCall *c, const GArray *group, guint64 min_host, InsideH
         h->after = c->exit - MAX (c->start, c->enter);
       return;
     }
-  guint64 usual = (guint64) MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
-  /* at least twice the usual time, and the minimum more */
-  if (took < usual || took - usual < usual || took - usual < min_host)
+  guint64 group_usual = (guint64) MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
+  guint64 usual = group_usual + c->charged;
+  /* the minimum more than what the model charges; and for a call it
+   * charges no more than the others, at least twice their usual time */
+  if (took < usual || took - usual < min_host || (c->charged == 0 && took - usual < group_usual))
     return;
   guint64 extra = took - usual;
   h->usual = usual;

@@ -5,6 +5,7 @@
 #include "record_alone.h"
 #include "record_capture.h"
 #include "record_inside.h"
+#include "record_loads.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -145,7 +146,9 @@ typedef struct
   gboolean per_thread_declared;
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
+  guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
   AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
+  gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
@@ -419,17 +422,20 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
 
 /* The comment after a kernel's statement: where its time= came from. */
 static void
-kernel_comment (Builder *b, const CallWork *w, const AloneTime *a)
+kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean loads)
 {
   g_autoptr (GString) text = g_string_new (NULL);
+  if (loads)
+    g_string_append (text, "its kernel's first launch in the process: it loads the code "
+                     "(CUDA_MODULE_LOADING lazy)");
   if (!w->timed)
     {
-      g_string_append (text, "not timed by CUPTI: time=0");
+      g_string_append_printf (text, "%snot timed by CUPTI: time=0", text->len > 0 ? "; " : "");
       b->rec->n_untimed++;
     }
   else if (a->how != ALONE_RAN_ALONE)
     {
-      g_string_append (text, "ran ");
+      g_string_append_printf (text, "%sran ", text->len > 0 ? "; " : "");
       append_time (text, w->end - w->start);
       g_string_append (text, " beside other kernels");
       if (a->how == ALONE_LONE_RUNS)
@@ -477,10 +483,15 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   g_string_append (b->text, " time=");
   const AloneTime *a = &b->alone[index];
   append_time (b->text, w->timed ? a->time : 0);
+  if (b->loads[index])
+    {
+      g_string_append (b->text, " loads");
+      b->rec->n_loads++;
+    }
   g_autofree char *label = k != NULL ? kernel_label (k->name) : g_strdup ("");
   if (label[0] != '\0')
     g_string_append_printf (b->text, " label=%s", label);
-  kernel_comment (b, w, a);
+  kernel_comment (b, w, a, b->loads[index]);
   line_end (b);
   op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
@@ -738,6 +749,11 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   switch (kind)
     {
     case CALL_KERNEL:
+      ic->kind = INSIDE_ASYNC;
+      /* the model charges a loading launch the profile's kernel_load more */
+      if (b->loads[index] && b->opt->profile != NULL)
+        ic->charged = (guint64) b->opt->profile->host_kernel_load;
+      break;
     case CALL_RECORD:
     case CALL_WAIT:
       ic->kind = INSIDE_ASYNC;
@@ -898,6 +914,27 @@ find_alone_times (Builder *b)
     b->alone[g_array_index (calls, guint, j)] = found[j];
 }
 
+/* Which launches load their kernel's code (record_loads.h). */
+static void
+find_loads (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree guint *position = g_new0 (guint, MAX (n, 1));
+  g_autofree gboolean *may_load = g_new0 (gboolean, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    position[order[k]] = k;
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      may_load[i] = classify (c->name, &per_thread) == CALL_KERNEL && !is_driver (c->name)
+                    && !b->captured[i];
+    }
+  const GpuProfile *p = b->opt->profile;
+  b->loads = record_loads_find (b->log, b->call_of_work, position, may_load,
+                                p != NULL ? (guint64) p->host_kernel_load : 0);
+}
+
 /* Each kernel and copy record joined to the runtime call that started it:
  * by the runtime correlation id, or through the driver call it made. */
 static void
@@ -905,6 +942,7 @@ join_work (Builder *b)
 {
   guint n = b->log->calls->len;
   b->work = g_new0 (CallWork, n);
+  b->call_of_work = g_new0 (guint, MAX (b->log->works->len, 1));
   b->by_correlation = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n; i++)
     {
@@ -924,6 +962,7 @@ join_work (Builder *b)
           call = GPOINTER_TO_UINT (g_hash_table_lookup (b->by_correlation, GUINT_TO_POINTER (tries[t])));
       if (call == 0)
         continue;
+      b->call_of_work[j] = call;
       CallWork *w = &b->work[call - 1];
       w->start = w->timed ? MIN (w->start, r->start) : r->start;
       w->end = w->timed ? MAX (w->end, r->end) : r->end;
@@ -968,12 +1007,17 @@ write_header (Builder *b)
   comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
            " ns are added up until they reach that, and left out where a call that waits "
            "for the GPU comes first.", b->opt->min_host_ns);
+  gboolean recorded;
+  gboolean lazy = record_loads_lazy (b->log, &recorded);
+  comment (b, "CUDA_MODULE_LOADING %s: %s", recorded ? "as recorded" : "not in the log, so LAZY "
+           "(unset: LAZY since CUDA 12.2)", lazy ? "a kernel's first runtime launch loads its "
+           "code (`loads`)" : "EAGER, no launch loads code");
   if (b->opt->profile != NULL)
-    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs.",
-             gpu_profile_name (b->opt->profile));
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, loading "
+             "launches' costs.", gpu_profile_name (b->opt->profile));
   else
     comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
-             "keep the times they ran.");
+             "keep the times they ran, and loading launches' costs are taken as 0.");
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -1049,6 +1093,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
+  find_loads (&b, order);
   find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
@@ -1103,6 +1148,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
   g_free (b.alone);
+  g_free (b.call_of_work);
+  g_free (b.loads);
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);

@@ -14,7 +14,8 @@
  * waits and synchronizes logged outside any runtime call (cuLaunchKernel,
  * cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy make them) become
  * the same statements; a blocking driver copy's size and direction come
- * from CUPTI's record where the log has none.
+ * from CUPTI's record where the log has none. A runtime launch that loaded
+ * its kernel's code gets `loads` (record_loads.h).
  *
  * Host time between two such calls becomes `host` when it is at least
  * `min_host_ns`; shorter gaps are added up and become `host` when their sum
@@ -42,8 +43,10 @@
  * kernel's lone runs, or a time inferred from how far the kernels beside it
  * oversubscribed the SMs; the statement's comment says which.
  *
- * `profile`, the GPU recorded on, gives kernels' shares of the SMs; without
- * it shared kernels without lone runs keep the times they ran. */
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs and the
+ * host time a loading launch costs (kernel_load); without it neither is
+ * known (kernel_load taken as 0), and shared kernels without lone runs keep
+ * the times they ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 
@@ -75,6 +78,7 @@ typedef struct
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
   guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
   guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_loads;       /* launches marked `loads` */
   guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;
