@@ -663,24 +663,102 @@ test_capture (void)
     }
 }
 
-/* A memset record (logs since 2026-11-26) is read, and times the memset's
- * call in its not-modelled comment: GPU 5-7 us. A memset record of the
- * wrong width names its line. */
+/* Memsets (logs since 2026-11-26 have their records; record_memset.h), one
+ * log written by hand. Calls (enter-exit, us after T0), CUPTI's records:
+ *   1  cudaStreamCreate s1 (0xa1)        0-1
+ *   2  cudaMemsetAsync s1, 4 MiB         10-12  GPU 20-30, device memory
+ *   3  cudaMemset (the call keeps no size) 13-15  GPU 31-32, 1000 B, device
+ *   4  cudaMemset_ptds                   16-18  GPU 33-34, 2 KiB, static device
+ *   5  cudaMemsetAsync s1, 512 B         19-21  GPU 35-36, pinned: a comment
+ *   6  cudaMemsetAsync s1, 0 B           22-23  no record: no GPU work
+ *   7  cuMemsetD32Async, stream and size not kept (an older recorder)
+ *                                        24-26  GPU 37-38, 4 KiB, device
+ *   8  cudaMemset2DAsync s1, 8 KiB       27-29  GPU 39-40, device
+ *   9  cudaMemsetAsync s1, 100 B         30-31  no record: taken as device
+ *   10 cudaDeviceSynchronize             40-50
+ * The synchronous ones run in the legacy (or per-thread) default stream and
+ * do not hold the host. Host gaps between the ops (min 2 us): 12-13 and
+ * 15-16 add up to 2 us; 18-24 (calls 5 and 6 are host time) 6 us; 26-27
+ * and 29-30 add up to 2 us; 31-40 9 us. No call is longer than usual (the
+ * two async memsets that are ops took 2 and 1 us: 1 us more than the
+ * usual, under the minimum), and the synchronize returned 10 us after the
+ * last work, its usual as the only one. */
 static void
-test_memset_records (void)
+test_memsets (void)
 {
   const char *text =
     "streamsim-record\t1\n"
-    "call\t1\tcudaMemsetAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t4096\t0\t0\n"
-    "call\t1\tcudaDeviceSynchronize\t1000002000\t1000008000\t2\t0x0\t0x0\t0\t0\t0\n"
-    "link\t40\t1\n"
-    "memset\t40\t1000005000\t1000007000\t4096\t0\t3\n"
-    "end\t2\t1\n";
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000010000\t1000012000\t2\t0xa1\t0x0\t4194304\t0\t0\n"
+    "call\t1\tcudaMemset\t1000013000\t1000015000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemset_ptds\t1000016000\t1000018000\t4\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000019000\t1000021000\t5\t0xa1\t0x0\t512\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000022000\t1000023000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000024000\t1000026000\t7\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemset2DAsync\t1000027000\t1000029000\t8\t0xa1\t0x0\t8192\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000030000\t1000031000\t9\t0xa1\t0x0\t100\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000040000\t1000050000\t10\t0x0\t0x0\t0\t0\t0\n"
+    "memset\t2\t1000020000\t1000030000\t4194304\t0\t3\n"
+    "memset\t3\t1000031000\t1000032000\t1000\t0\t3\n"
+    "memset\t4\t1000033000\t1000034000\t2048\t0\t6\n"
+    "memset\t5\t1000035000\t1000036000\t512\t0\t2\n"
+    "memset\t7\t1000037000\t1000038000\t4096\t0\t3\n"
+    "memset\t8\t1000039000\t1000040000\t8192\t0\t3\n"
+    "end\t10\t6\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync (its GPU work is missing "
-                                       "from predictions), in default, 4KiB of device memory, "
-                                       "2.000us on the GPU"));
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "memset s1 4MiB\n"
+                            "memset default 1000B\n"
+                            "host 2.000us\n"
+                            "stream per_thread\n"
+                            "memset per_thread 2KiB\n"
+                            "host 6.000us\n"
+                            "memset default 4KiB\n"
+                            "memset s1 8KiB\n"
+                            "host 2.000us\n"
+                            "memset s1 100B\n"
+                            "host 9.000us\n"
+                            "sync device\n");
+  const char *comments[] = {
+    "memset default 1000B   # cudaMemset (of device memory: the host does not wait for it), "
+    "1.000us on the GPU\n",
+    "memset per_thread 2KiB   # cudaMemset_ptds (of device memory: the host does not wait for "
+    "it), 1.000us on the GPU\n",
+    "# not modelled: cudaMemsetAsync (the language's memset is of device memory), in s1, 512B "
+    "of pinned memory, 1.000us on the GPU\n",
+    "# cudaMemsetAsync of 0 bytes: no GPU work\n",
+    "memset default 4KiB   # cuMemsetD32Async, the log keeps no stream for it (taken as the "
+    "call's handle), 1.000us on the GPU\n",
+    "memset s1 8KiB   # cudaMemset2DAsync, a 2D or 3D memset as one of its bytes, 1.000us on "
+    "the GPU\n",
+    "memset s1 100B   # cudaMemsetAsync, not timed by CUPTI (taken as device memory)\n",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (comments); i++)
+    g_assert_nonnull (strstr (rec->text, comments[i]));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_untimed, ==, 1);
+  /* ns from call 2 at 10 us: each memset from its call and CUPTI's record;
+   * the host statements where their gaps were */
+  g_assert_cmpuint (rec->n_ops, ==, 11);
+  assert_op_times (rec, 0, 0, 10000, 20000);
+  assert_op_times (rec, 1, 3000, 21000, 22000);
+  assert_op_times (rec, 2, 4000, 4000, 6000);
+  assert_op_times (rec, 3, 6000, 23000, 24000);
+  assert_op_times (rec, 4, 8000, 8000, 14000);
+  assert_op_times (rec, 5, 14000, 27000, 28000);
+  assert_op_times (rec, 6, 17000, 29000, 30000);
+  assert_op_times (rec, 7, 18000, 18000, 20000);
+  assert_op_times (rec, 8, 20000, -1, -1);
+  assert_op_times (rec, 9, 21000, 21000, 30000);
+  assert_op_times (rec, 10, 30000, 30000, 40000);
+}
+
+/* A memset record of the wrong width, or one that ends before it starts,
+ * names its line. */
+static void
+test_memset_records (void)
+{
   assert_log_error ("streamsim-record\t1\n"
                     "memset\t40\t1000005000\t1000007000\t4096\t0\n",
                     "test.log:2:38: a memset record needs 7 tab-separated fields, this line has 6");
@@ -951,15 +1029,14 @@ test_inside_waits (void)
  *   cuMemcpyHtoD_v2 40-60: the log keeps no size or direction; CUPTI's
  *     record: 4096 B, H2D, from pageable memory, GPU 45-55
  *   cuMemcpyDtoHAsync_v2 s1 70-72, 1 KiB into pinned memory
- *   cuMemsetD32Async s1 73-74, 4 KiB of device memory, GPU 82-83: a comment
+ *   cuMemsetD32Async s1 73-74, 4 KiB of device memory, GPU 82-83: a memset
  *   cuEventRecord e1 s1 75-76, cuStreamWaitEvent default e1 77-78
  *   cuStreamSynchronize s1 80-90
  *   cuMemcpyHtoD_v2 100-101 without a CUPTI record: no size, a comment
  *   cuLaunchKernel_ptsz on stream 0 (the per-thread stream) 110-112, GPU 115-116
  *   cuEventSynchronize e1 120-121, cuCtxSynchronize 130-131
  *   cuLaunchHostFunc s1 132-133: a comment
- * Host gaps: 25, 10, 3 (the memset's call is host time), 1 (left out),
- * 2, 20, 8 and 9 us. */
+ * Host gaps: 25, 10, 1 + 1 (added up, 2), 1 (left out), 2, 20, 8 and 9 us. */
 static void
 test_driver_calls (void)
 {
@@ -992,7 +1069,8 @@ test_driver_calls (void)
                             "memcpy h2d 4KiB pageable\n"
                             "host 10.000us\n"
                             "d2h s1 1KiB\n"
-                            "host 3.000us\n"
+                            "memset s1 4KiB\n"
+                            "host 2.000us\n"
                             "record e1 s1\n"
                             "wait default e1\n"
                             "host 2.000us\n"
@@ -1004,14 +1082,12 @@ test_driver_calls (void)
                             "sync e1\n"
                             "host 9.000us\n"
                             "sync device\n");
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemsetD32Async (its GPU work is missing "
-                                       "from predictions), in s1, 4KiB of device memory, 1.000us "
-                                       "on the GPU"));
   g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemcpyHtoD_v2 (no CUPTI record, and the "
                                        "log keeps no size for it)"));
   g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchHostFunc"));
-  g_assert_cmpuint (rec->n_not_modelled, ==, 3);
-  g_assert_cmpuint (rec->n_ops, ==, 16);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 2);
+  g_assert_cmpuint (rec->n_ops, ==, 17);
+  assert_op_times (rec, 5, 63000, 72000, 73000);
   /* the blocking driver copy's measured times: CUPTI's start, the call's return */
   assert_op_times (rec, 2, 30000, 35000, 50000);
 }
@@ -1199,6 +1275,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
   g_test_add_func ("/record/loads", test_loads);
+  g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-alone", test_inside_alone);

@@ -6,6 +6,7 @@
 #include "record_capture.h"
 #include "record_inside.h"
 #include "record_loads.h"
+#include "record_memset.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -33,6 +34,7 @@ typedef enum
   CALL_SYNC_STREAM,
   CALL_SYNC_DEVICE,
   CALL_FREE,          /* waits for the device: `sync device` */
+  CALL_MEMSET,        /* any memset function (record_memset.h) */
   CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
 } CallKind;
 
@@ -113,6 +115,8 @@ classify (const char *name, gboolean *per_thread)
   for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
     if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
       return known_calls[i].kind;
+  if (record_memset_is (name))
+    return CALL_MEMSET;
   for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
     if (g_str_has_prefix (name, gpu_work_prefixes[i]))
       return CALL_NOT_MODELLED;
@@ -147,6 +151,7 @@ typedef struct
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
   guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
+  gboolean log_has_memsets; /* the log has memset records (record_memset.h) */
   AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
   gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
@@ -497,10 +502,59 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   return TRUE;
 }
 
+static void write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w,
+                                gboolean per_thread, const char *why);
+
+/* A memset call as a `memset` statement (record_memset.h); a memset the
+ * statement cannot stand for is a comment, and one of no bytes nothing. */
+static void
+write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+              guint64 issue)
+{
+  MemsetShape m;
+  record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+  if (m.what == MEMSET_EMPTY)
+    {
+      comment (b, "%s of 0 bytes: no GPU work", c->name);
+      return;
+    }
+  if (m.what != MEMSET_OP)
+    {
+      write_not_modelled (b, c, w, per_thread,
+                          m.what == MEMSET_NOT_DEVICE ? "the language's memset is of device memory"
+                          : "no CUPTI record, and the log keeps no size for it");
+      return;
+    }
+  g_string_append_printf (b->text, "memset %s ",
+                          stream_name (b, m.sync ? (per_thread ? HANDLE_PER_THREAD : HANDLE_LEGACY)
+                                                 : c->stream, per_thread));
+  append_size (b->text, m.bytes);
+  g_string_append_printf (b->text, "   # %s", c->name);
+  if (m.sync)
+    g_string_append (b->text, " (of device memory: the host does not wait for it)");
+  if (m.rows)
+    g_string_append (b->text, ", a 2D or 3D memset as one of its bytes");
+  if (m.no_stream)
+    g_string_append (b->text, ", the log keeps no stream for it (taken as the call's handle)");
+  if (m.untimed)
+    {
+      g_string_append (b->text, ", not timed by CUPTI (taken as device memory)");
+      b->rec->n_untimed++;
+    }
+  else
+    {
+      g_string_append (b->text, ", ");
+      append_time (b->text, w->end - w->start);
+      g_string_append (b->text, " on the GPU");
+    }
+  line_end (b);
+  op_times (b, issue, work_start (b, w), work_end (b, w));
+}
+
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
+makes_op (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
@@ -508,6 +562,12 @@ makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
     case CALL_STREAM_CREATE:
     case CALL_NOT_MODELLED:
       return FALSE;
+    case CALL_MEMSET:
+      {
+        MemsetShape m;
+        record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+        return m.what == MEMSET_OP;
+      }
     case CALL_COPY:
     case CALL_MEMCPY:
       {
@@ -520,15 +580,6 @@ makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
     default:
       return TRUE;
     }
-}
-
-/* What CUpti_ActivityMemoryKind calls a memory kind. */
-static const char *
-memory_kind_name (guint64 kind)
-{
-  static const char *const names[] = { "unknown", "pageable", "pinned", "device", "array",
-                                       "managed", "static device", "static managed" };
-  return kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
 }
 
 /* The schedule's name for a stream, for a comment: declares nothing. */
@@ -557,7 +608,7 @@ write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean
       g_autofree char *stream = stream_label (b, c->stream, per_thread);
       g_string_append_printf (text, ", in %s, ", stream);
       append_size (text, w->memset->a[0]);
-      g_string_append_printf (text, " of %s memory", memory_kind_name (w->memset->a[2]));
+      g_string_append_printf (text, " of %s memory", record_memset_memory_name (w->memset->a[2]));
     }
   if (w->timed)
     {
@@ -656,6 +707,9 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       if (!write_kernel (b, index, per_thread, issue))
         return FALSE;
       break;
+    case CALL_MEMSET:
+      write_memset (b, c, w, per_thread, issue);
+      break;
     case CALL_RECORD:
       g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
                               stream_name (b, c->stream, per_thread));
@@ -742,7 +796,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   ic->stream = (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
                ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
-  if (b->captured[index] || !makes_op (kind, c, w))
+  if (b->captured[index] || !makes_op (b, kind, c, w))
     return;
   guint64 bytes;
   guint copy_kind;
@@ -754,6 +808,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
       if (b->loads[index] && b->opt->profile != NULL)
         ic->charged = (guint64) b->opt->profile->host_kernel_load;
       break;
+    case CALL_MEMSET:
     case CALL_RECORD:
     case CALL_WAIT:
       ic->kind = INSIDE_ASYNC;
@@ -823,7 +878,7 @@ find_captured (Builder *b, const guint *order)
       CallKind kind = classify (c->name, &per_thread);
       timed[i] = b->work[i].timed;
       role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
-              : kind == CALL_NOT_MODELLED ? CAPTURE_ROLE_OTHER_WORK
+              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET ? CAPTURE_ROLE_OTHER_WORK
               : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
               : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
               : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
@@ -960,6 +1015,7 @@ join_work (Builder *b)
       for (guint t = 0; t < 3 && call == 0; t++)
         if (tries[t] != 0)
           call = GPOINTER_TO_UINT (g_hash_table_lookup (b->by_correlation, GUINT_TO_POINTER (tries[t])));
+      b->log_has_memsets |= r->kind == RECORD_WORK_MEMSET;
       if (call == 0)
         continue;
       b->call_of_work[j] = call;
@@ -1112,7 +1168,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           rec->n_captured++;
           continue;
         }
-      gboolean op = makes_op (kind, c, &b.work[order[k]]);
+      gboolean op = makes_op (&b, kind, c, &b.work[order[k]]);
       if (!started && op)
         {
           started = TRUE;

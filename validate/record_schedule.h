@@ -10,12 +10,13 @@
  * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
- * for the device, `sync device`. The driver API's launches, copies, records,
- * waits and synchronizes logged outside any runtime call (cuLaunchKernel,
- * cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy make them) become
- * the same statements; a blocking driver copy's size and direction come
- * from CUPTI's record where the log has none. A runtime launch that loaded
- * its kernel's code gets `loads` (record_loads.h).
+ * for the device, `sync device`; every memset function a `memset` of
+ * device memory (record_memset.h). The driver API's launches, copies,
+ * memsets, records, waits and synchronizes logged outside any runtime call
+ * (cuLaunchKernel, cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy
+ * make them) become the same statements; a blocking driver copy's size and
+ * direction come from CUPTI's record where the log has none. A runtime
+ * launch that loaded its kernel's code gets `loads` (record_loads.h).
  *
  * Host time between two such calls becomes `host` when it is at least
  * `min_host_ns`; shorter gaps are added up and become `host` when their sum
@@ -24,10 +25,10 @@
  * first one (context creation, allocations) is left out. Host time inside a
  * call beyond what the model charges for it becomes `host` before or after
  * its statement (record_inside.h). Calls that put work on the GPU that the
- * language cannot express (memsets, 2D copies, graphs, host functions, ...)
- * become comments, with what is known of their work (a memset's stream,
- * bytes and memory), and are counted: their GPU time is missing from a
- * prediction. Every other call is host time.
+ * language cannot express (2D copies, graphs, host functions, memsets of
+ * host memory, ...) become comments, with what is known of their work (a
+ * memset's stream, bytes and memory), and are counted: their GPU time is
+ * missing from a prediction. Every other call is host time.
  *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
@@ -77,7 +78,7 @@ typedef struct
   SimTime *end;        /*   marker_times.h derives them) */
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
   guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
-  guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_untimed;     /* kernels, copies and memsets CUPTI returned no record for */
   guint n_loads;       /* launches marked `loads` */
   guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
   guint n_threads;     /* host threads that made CUDA calls */

@@ -214,7 +214,7 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
   if (rec->n_captured > 0)
     fprintf (stderr, "; %u calls were captured into graphs", rec->n_captured);
   if (rec->n_untimed > 0)
-    fprintf (stderr, "; %u kernels or copies had no CUPTI record", rec->n_untimed);
+    fprintf (stderr, "; %u kernels, copies or memsets had no CUPTI record", rec->n_untimed);
   if (rec->n_loads > 0)
     fprintf (stderr, "; %u launches load their kernel's code", rec->n_loads);
   if (rec->n_inferred > 0)
