@@ -455,6 +455,95 @@ test_loads (void)
   gpu_profile_clear (&ops);
 }
 
+/* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500
+ * us (2000 where the stream was idle at the call), the next one 250 us
+ * after one returns, the stream on 100 us after it returns. Calls (us after
+ * T0), streams s1 to s4, every launch 10 us:
+ *   launch s1            0-10      GPU 100-1000
+ *   cudaLaunchHostFunc s1  20-30   s1 busy until 1000: begins 1000 + 500 = 1500
+ *   launch s1            40-50     GPU 3100-3200: the function returned at
+ *                                  3100 - 100 = 3000: TIME 1500 us; the
+ *                                  thread is free again at 3000 + 250 = 3250
+ *   cudaStreamAddCallback s2 60-70 s2 idle: 70 + 2000 = 2070, but the thread
+ *                                  is busy until 3250: begins 3250
+ *   launch s2            80-90     GPU 5000-5100: returned at 4900: TIME 1650
+ *   cuLaunchHostFunc s3  100-110   no later work in s3: TIME 0, its row
+ *                                  where it could begin, 110 + 2000 = 2110
+ *   cudaLaunchHostFunc s4 120-130  idle: could begin at 2130
+ *   launch s4            6000-6010 GPU 6020-6030: issued at 6010, after the
+ *                                  function's return by its start (6020 -
+ *                                  100 = 5920): the host held s4, TIME 0
+ * No launch loads (each took the usual 10 us, under 10 + 300), no call is
+ * longer than usual; the gaps: six of 10 us and one of 5870 us. */
+static void
+test_hostfn (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t999990000\t999990100\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990200\t999990300\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990400\t999990500\t3\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990600\t999990700\t4\t0xa4\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000010000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000020000\t1000030000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000050000\t7\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamAddCallback\t1000060000\t1000070000\t8\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000080000\t1000090000\t9\t0xa2\t0x0\t1\t32\t0\n"
+    "call\t1\tcuLaunchHostFunc\t1000100000\t1000110000\t10\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000120000\t1000130000\t11\t0xa4\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1006000000\t1006010000\t12\t0xa4\t0x0\t1\t32\t0\n"
+    "kernel\t5\t1000100000\t1001000000\t1\t32\t0\t0\tk\n"
+    "kernel\t7\t1003100000\t1003200000\t1\t32\t0\t0\tk\n"
+    "kernel\t9\t1005000000\t1005100000\t1\t32\t0\t0\tk\n"
+    "kernel\t12\t1006020000\t1006030000\t1\t32\t0\t0\tk\n"
+    "end\t12\t4\n";
+  GpuProfile ops = { 0 };
+  load_ops_profile (&ops);
+  g_autoptr (RecordSchedule) rec = convert_on (text, 2000, &ops);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "stream s3\n"
+                            "stream s4\n"
+                            "kernel s1 grid=1 block=32 time=900.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s1 1500.000us\n"
+                            "host 10.000us\n"
+                            "kernel s1 grid=1 block=32 time=100.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s2 1650.000us\n"
+                            "host 10.000us\n"
+                            "kernel s2 grid=1 block=32 time=100.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s3 0.000us\n"
+                            "host 10.000us\n"
+                            "hostfn s4 0.000us\n"
+                            "host 5870.000us\n"
+                            "kernel s4 grid=1 block=32 time=10.000us label=k\n");
+  g_assert_nonnull (strstr (rec->text, "hostfn s1 1500.000us   # cudaLaunchHostFunc; the recorder "
+                                       "does not see the function run: its stream's next work "
+                                       "started 2100.000us after the stream reached it, less "
+                                       "500.000us before the callback thread began it"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s2 1650.000us   # cudaStreamAddCallback; the "
+                                       "recorder does not see the function run: its stream's "
+                                       "next work started 4930.000us after the stream reached "
+                                       "it, less 3180.000us"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s3 0.000us   # cuLaunchHostFunc; the recorder does "
+                                       "not see the function run: no later work in its stream"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s4 0.000us   # cudaLaunchHostFunc; the recorder "
+                                       "does not see the function run: its stream's next work "
+                                       "was issued after it had returned"));
+  g_assert_cmpuint (rec->n_hostfn, ==, 4);
+  g_assert_cmpuint (rec->n_hostfn_estimated, ==, 2);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  /* each function's row: its run as estimated, or where it could begin */
+  assert_op_times (rec, 2, 20000, 1500000, 3000000);
+  assert_op_times (rec, 6, 60000, 3250000, 4900000);
+  assert_op_times (rec, 10, 100000, 2110000, 2110000);
+  assert_op_times (rec, 12, 120000, 2130000, 2130000);
+  gpu_profile_clear (&ops);
+}
+
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
  * with cudaMemcpyDefault takes its direction from CUPTI's record. */
 static void
@@ -1035,7 +1124,9 @@ test_inside_waits (void)
  *   cuMemcpyHtoD_v2 100-101 without a CUPTI record: no size, a comment
  *   cuLaunchKernel_ptsz on stream 0 (the per-thread stream) 110-112, GPU 115-116
  *   cuEventSynchronize e1 120-121, cuCtxSynchronize 130-131
- *   cuLaunchHostFunc s1 132-133: a comment
+ *   cuLaunchHostFunc s1 132-133: a host function, with no later work in its
+ *     stream to show when it ran: TIME 0, its row where s1 reached it (133:
+ *     no profile, so no wake-up)
  * Host gaps: 25, 10, 1 + 1 (added up, 2), 1 (left out), 2, 20, 8 and 9 us. */
 static void
 test_driver_calls (void)
@@ -1081,13 +1172,14 @@ test_driver_calls (void)
                             "host 8.000us\n"
                             "sync e1\n"
                             "host 9.000us\n"
-                            "sync device\n");
+                            "sync device\n"
+                            "hostfn s1 0.000us\n");
   g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemcpyHtoD_v2 (no CUPTI record, and the "
                                        "log keeps no size for it)"));
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cuLaunchHostFunc"));
-  g_assert_cmpuint (rec->n_not_modelled, ==, 2);
-  g_assert_cmpuint (rec->n_ops, ==, 17);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_ops, ==, 18);
   assert_op_times (rec, 5, 63000, 72000, 73000);
+  assert_op_times (rec, 17, 122000, 123000, 123000);
   /* the blocking driver copy's measured times: CUPTI's start, the call's return */
   assert_op_times (rec, 2, 30000, 35000, 50000);
 }
@@ -1275,6 +1367,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
   g_test_add_func ("/record/loads", test_loads);
+  g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);

@@ -4,6 +4,7 @@
 #include "sim/core/located_error.h"
 #include "record_alone.h"
 #include "record_capture.h"
+#include "record_hostfn.h"
 #include "record_inside.h"
 #include "record_loads.h"
 #include "record_memset.h"
@@ -35,6 +36,7 @@ typedef enum
   CALL_SYNC_DEVICE,
   CALL_FREE,          /* waits for the device: `sync device` */
   CALL_MEMSET,        /* any memset function (record_memset.h) */
+  CALL_HOSTFN,        /* a host function or stream callback */
   CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
 } CallKind;
 
@@ -59,6 +61,8 @@ static const struct
   { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
   { "cudaFree", CALL_FREE },
   { "cudaFreeHost", CALL_FREE },
+  { "cudaLaunchHostFunc", CALL_HOSTFN },
+  { "cudaStreamAddCallback", CALL_HOSTFN },
   /* the driver API's, logged when no runtime call made them; a blocking
    * copy's size and direction are then read from CUPTI's record (the log
    * keeps none for them) or from its name */
@@ -84,6 +88,8 @@ static const struct
   { "cuEventSynchronize", CALL_SYNC_EVENT },
   { "cuStreamSynchronize", CALL_SYNC_STREAM },
   { "cuCtxSynchronize", CALL_SYNC_DEVICE },
+  { "cuLaunchHostFunc", CALL_HOSTFN },
+  { "cuStreamAddCallback", CALL_HOSTFN },
 };
 
 /* Families of calls that put work on the GPU; those not named above are
@@ -154,6 +160,7 @@ typedef struct
   gboolean log_has_memsets; /* the log has memset records (record_memset.h) */
   AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
   gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
+  HostfnTime *hostfn;   /* per call: a host function's time (record_hostfn.h) */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
@@ -551,6 +558,38 @@ write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_t
   op_times (b, issue, work_start (b, w), work_end (b, w));
 }
 
+/* A host function or stream callback as a `hostfn` (record_hostfn.h). */
+static void
+write_hostfn (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const HostfnTime *h = &b->hostfn[index];
+  g_string_append_printf (b->text, "hostfn %s ", stream_name (b, c->stream, per_thread));
+  b->rec->n_hostfn++;
+  append_time (b->text, h->time);
+  g_string_append_printf (b->text, "   # %s; the recorder does not see the function run: ", c->name);
+  if (h->how == HOSTFN_ESTIMATED)
+    {
+      g_string_append (b->text, "its stream's next work started ");
+      append_time (b->text, h->next_start - h->ready);
+      g_string_append (b->text, " after the stream reached it, less ");
+      append_time (b->text, h->begin - h->ready);
+      g_string_append_printf (b->text, " before the callback thread began it (the profile's "
+                              "wake-up%s, or the function before it) and the profile's resume",
+                              h->idle ? " where the stream was idle at the call" : "");
+      b->rec->n_hostfn_estimated++;
+    }
+  else if (h->how == HOSTFN_ISSUED_LATE)
+    g_string_append (b->text, "its stream's next work was issued after it had returned; "
+                     "TIME is unknown, taken as 0");
+  else
+    g_string_append (b->text, "no later work in its stream shows when it returned; TIME is "
+                     "unknown, taken as 0");
+  line_end (b);
+  /* its row: the run as estimated, or the earliest it could have run */
+  op_times (b, issue, since_t0 (b, h->begin), since_t0 (b, h->end));
+}
+
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
@@ -710,6 +749,9 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
     case CALL_MEMSET:
       write_memset (b, c, w, per_thread, issue);
       break;
+    case CALL_HOSTFN:
+      write_hostfn (b, index, per_thread, issue);
+      break;
     case CALL_RECORD:
       g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
                               stream_name (b, c->stream, per_thread));
@@ -776,6 +818,17 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
   *short_gaps = 0;
 }
 
+/* A call's stream as record_inside.h and record_hostfn.h key it: the
+ * legacy default stream (where a blocking copy runs too), the per-thread
+ * one, or the handle. */
+static guint64
+stream_key (const RecordCall *c, CallKind kind, gboolean per_thread)
+{
+  guint64 handle = c->stream;
+  return (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
+         ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+}
+
 /* How the host time inside a call is found (record_inside.h): per call,
  * what kind of call it is, what it waits for, and its group. Blocking
  * copies are grouped by direction and host memory, whatever their
@@ -793,8 +846,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
     .records = kind == CALL_RECORD && !b->captured[index],
   };
-  ic->stream = (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
-               ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+  ic->stream = stream_key (c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
   if (b->captured[index] || !makes_op (b, kind, c, w))
     return;
@@ -809,6 +861,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
         ic->charged = (guint64) b->opt->profile->host_kernel_load;
       break;
     case CALL_MEMSET:
+    case CALL_HOSTFN:
     case CALL_RECORD:
     case CALL_WAIT:
       ic->kind = INSIDE_ASYNC;
@@ -878,7 +931,8 @@ find_captured (Builder *b, const guint *order)
       CallKind kind = classify (c->name, &per_thread);
       timed[i] = b->work[i].timed;
       role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
-              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET ? CAPTURE_ROLE_OTHER_WORK
+              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET || kind == CALL_HOSTFN
+              ? CAPTURE_ROLE_OTHER_WORK
               : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
               : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
               : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
@@ -990,6 +1044,41 @@ find_loads (Builder *b, const guint *order)
                                 p != NULL ? (guint64) p->host_kernel_load : 0);
 }
 
+/* Host functions' times, from the work of their streams (record_hostfn.h). */
+static void
+find_hostfn (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree HostfnCall *calls = g_new0 (HostfnCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      const CallWork *w = &b->work[i];
+      gboolean per_thread;
+      CallKind kind = call_kind (c, w, &per_thread);
+      gboolean work = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL
+                      || kind == CALL_MEMSET;
+      calls[k] = (HostfnCall) {
+        .role = b->captured[i] ? HOSTFN_ROLE_OTHER
+              : kind == CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
+              : work ? HOSTFN_ROLE_WORK : HOSTFN_ROLE_OTHER,
+        .stream = stream_key (c, kind, per_thread),
+        .enter = c->enter, .exit = MAX (c->exit, c->enter),
+        .timed = w->timed, .start = w->start, .end = w->end,
+      };
+    }
+  const GpuProfile *p = b->opt->profile;
+  HostfnCosts costs = { 0 };
+  if (p != NULL)
+    costs = (HostfnCosts) { .wake = (guint64) p->hostfn_wake, .wake_idle = (guint64) p->hostfn_wake_idle,
+                            .next = (guint64) p->hostfn_next, .resume = (guint64) p->hostfn_resume };
+  g_autofree HostfnTime *found = record_hostfn_find (calls, n, &costs);
+  b->hostfn = g_new0 (HostfnTime, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->hostfn[order[k]] = found[k];
+}
+
 /* Each kernel and copy record joined to the runtime call that started it:
  * by the runtime correlation id, or through the driver call it made. */
 static void
@@ -1069,11 +1158,12 @@ write_header (Builder *b)
            "(unset: LAZY since CUDA 12.2)", lazy ? "a kernel's first runtime launch loads its "
            "code (`loads`)" : "EAGER, no launch loads code");
   if (b->opt->profile != NULL)
-    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, loading "
-             "launches' costs.", gpu_profile_name (b->opt->profile));
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
+             "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
   else
     comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
-             "keep the times they ran, and loading launches' costs are taken as 0.");
+             "keep the times they ran, and host functions' and loading launches' costs are "
+             "taken as 0.");
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -1150,6 +1240,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
   find_loads (&b, order);
+  find_hostfn (&b, order);
   find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
@@ -1206,6 +1297,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.alone);
   g_free (b.call_of_work);
   g_free (b.loads);
+  g_free (b.hostfn);
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);

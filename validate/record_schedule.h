@@ -11,9 +11,11 @@
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
  * for the device, `sync device`; every memset function a `memset` of
- * device memory (record_memset.h). The driver API's launches, copies,
- * memsets, records, waits and synchronizes logged outside any runtime call
- * (cuLaunchKernel, cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy
+ * device memory (record_memset.h), cudaLaunchHostFunc and
+ * cudaStreamAddCallback a `hostfn` whose time is read from its stream
+ * (record_hostfn.h). The driver API's launches, copies, memsets, host
+ * functions, records, waits and synchronizes logged outside any runtime
+ * call (cuLaunchKernel, cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy
  * make them) become the same statements; a blocking driver copy's size and
  * direction come from CUPTI's record where the log has none. A runtime
  * launch that loaded its kernel's code gets `loads` (record_loads.h).
@@ -25,10 +27,10 @@
  * first one (context creation, allocations) is left out. Host time inside a
  * call beyond what the model charges for it becomes `host` before or after
  * its statement (record_inside.h). Calls that put work on the GPU that the
- * language cannot express (2D copies, graphs, host functions, memsets of
- * host memory, ...) become comments, with what is known of their work (a
- * memset's stream, bytes and memory), and are counted: their GPU time is
- * missing from a prediction. Every other call is host time.
+ * language cannot express (2D copies, graphs, memsets of host memory,
+ * stream-ordered allocation, ...) become comments, with what is known of
+ * their work (a memset's stream, bytes and memory), and are counted: their
+ * GPU time is missing from a prediction. Every other call is host time.
  *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
@@ -44,10 +46,10 @@
  * kernel's lone runs, or a time inferred from how far the kernels beside it
  * oversubscribed the SMs; the statement's comment says which.
  *
- * `profile`, the GPU recorded on, gives kernels' shares of the SMs and the
- * host time a loading launch costs (kernel_load); without it neither is
- * known (kernel_load taken as 0), and shared kernels without lone runs keep
- * the times they ran. */
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs, the
+ * host functions' wake-up and resume, and the host time a loading launch
+ * costs (kernel_load); without it none of those is known (taken as 0), and
+ * shared kernels without lone runs keep the times they ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 
@@ -81,6 +83,8 @@ typedef struct
   guint n_untimed;     /* kernels, copies and memsets CUPTI returned no record for */
   guint n_loads;       /* launches marked `loads` */
   guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
+  guint n_hostfn;      /* `hostfn` statements */
+  guint n_hostfn_estimated; /* ... whose time was read from their stream */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;
 

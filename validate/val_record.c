@@ -219,6 +219,9 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
     fprintf (stderr, "; %u launches load their kernel's code", rec->n_loads);
   if (rec->n_inferred > 0)
     fprintf (stderr, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
+  if (rec->n_hostfn > 0)
+    fprintf (stderr, "; %u host functions, %u of them timed from their streams", rec->n_hostfn,
+             rec->n_hostfn_estimated);
   fputc ('\n', stderr);
   return 0;
 }
