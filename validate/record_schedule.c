@@ -1149,7 +1149,8 @@ write_header (Builder *b)
 {
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
-  comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
+  comment (b, "Kernel times are their times alone: as measured, or where a kernel shared the "
+           "GPU as its comment says; host gaps under %" G_GUINT64_FORMAT
            " ns are added up until they reach that, and left out where a call that waits "
            "for the GPU comes first.", b->opt->min_host_ns);
   gboolean recorded;
