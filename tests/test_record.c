@@ -34,26 +34,19 @@ convert (const char *text, guint64 min_host_ns, guint connections)
   return rec;
 }
 
-/* tests/profiles/ops.ini, whose round numbers the tests below work with:
- * two SMs of two blocks (of up to 1024 threads) each, kernel_load 0.3 ms,
- * hostfn_wake 0.5 ms (2 ms where the stream was idle at the call),
- * hostfn_next 0.25 ms, hostfn_resume 0.1 ms. */
-static void
-load_ops_profile (GpuProfile *profile)
-{
-  g_autoptr (GError) error = NULL;
-  g_assert_true (profile_load ("ops", profile, &error));
-  g_assert_no_error (error);
-}
-
-/* `convert` with the profile of the GPU recorded on. */
+/* `convert` as recorded on a GPU of tests/profiles/ops.ini, whose round
+ * numbers the tests below work with: two SMs of two blocks (of up to 1024
+ * threads) each, kernel_load 0.3 ms, hostfn_wake 0.5 ms (2 ms where the
+ * stream was idle at the call), hostfn_next 0.25 ms, hostfn_resume 0.1 ms. */
 static RecordSchedule *
-convert_on (const char *text, guint64 min_host_ns, const GpuProfile *profile)
+convert_ops (const char *text, guint64 min_host_ns)
 {
   g_autoptr (GError) error = NULL;
+  GpuProfile ops = { 0 };
+  g_assert_true (profile_load ("ops", &ops, &error));
   g_autoptr (RecordLog) log = parse (text, &error);
   g_assert_no_error (error);
-  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = profile };
+  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = &ops };
   RecordSchedule *rec = record_schedule_build (log, &opt, &error);
   g_assert_no_error (error);
   return rec;
@@ -331,9 +324,7 @@ test_alone_inferred (void)
     "kernel\t8\t1005500000\t1006500000\t3\t32\t0\t0\tf\n"
     "kernel\t9\t1007000000\t1007800000\t4\t32\t0\t0\ta\n"
     "end\t9\t7\n";
-  GpuProfile ops = { 0 };
-  load_ops_profile (&ops);
-  g_autoptr (RecordSchedule) rec = convert_on (text, 1000000, &ops);
+  g_autoptr (RecordSchedule) rec = convert_ops (text, 1000000);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
@@ -370,7 +361,6 @@ test_alone_inferred (void)
                              "kernel s2 grid=3 block=32 time=1000.000us loads label=f\n"
                              "kernel s1 grid=4 block=32 time=800.000us label=a\n");
   g_assert_cmpuint (bare->n_inferred, ==, 0);
-  gpu_profile_clear (&ops);
 }
 
 /* First launches (record_loads.h), on tests/profiles/ops.ini (kernel_load
@@ -411,9 +401,7 @@ static void
 test_loads (void)
 {
   g_autofree char *lazy = g_strconcat ("streamsim-record\t1\n", loads_log, NULL);
-  GpuProfile ops = { 0 };
-  load_ops_profile (&ops);
-  g_autoptr (RecordSchedule) rec = convert_on (lazy, 2000, &ops);
+  g_autoptr (RecordSchedule) rec = convert_ops (lazy, 2000);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "host 695.000us\n"
                             "kernel default grid=1 block=32 time=10.000us loads label=ka\n"
@@ -444,7 +432,7 @@ test_loads (void)
 
   g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",
                                         loads_log, NULL);
-  g_autoptr (RecordSchedule) none = convert_on (eager, 2000, &ops);
+  g_autoptr (RecordSchedule) none = convert_ops (eager, 2000);
   g_autofree char *never = statements (none->text);
   g_assert_true (g_str_has_prefix (never, "host 995.000us\n"
                                           "kernel default grid=1 block=32 time=10.000us "
@@ -452,7 +440,6 @@ test_loads (void)
   g_assert_cmpuint (none->n_loads, ==, 0);
   g_assert_nonnull (strstr (none->text, "# CUDA_MODULE_LOADING as recorded: EAGER, no launch "
                                         "loads code"));
-  gpu_profile_clear (&ops);
 }
 
 /* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500
@@ -497,9 +484,7 @@ test_hostfn (void)
     "kernel\t9\t1005000000\t1005100000\t1\t32\t0\t0\tk\n"
     "kernel\t12\t1006020000\t1006030000\t1\t32\t0\t0\tk\n"
     "end\t12\t4\n";
-  GpuProfile ops = { 0 };
-  load_ops_profile (&ops);
-  g_autoptr (RecordSchedule) rec = convert_on (text, 2000, &ops);
+  g_autoptr (RecordSchedule) rec = convert_ops (text, 2000);
   g_autofree char *got = statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
@@ -541,7 +526,6 @@ test_hostfn (void)
   assert_op_times (rec, 6, 60000, 3250000, 4900000);
   assert_op_times (rec, 10, 100000, 2110000, 2110000);
   assert_op_times (rec, 12, 120000, 2130000, 2130000);
-  gpu_profile_clear (&ops);
 }
 
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
@@ -1056,6 +1040,10 @@ test_inside_charged (void)
         { .kind = INSIDE_ASYNC, .group = "launch", .enter = 300, .exit = 316, .charged = 9 },
       };
       g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+      /* the group's usual, whatever the charge: the lower median of 6, 6, 6, 16, 17, 23 */
+      g_autofree gint64 *usual = record_inside_usual (calls, G_N_ELEMENTS (calls));
+      for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+        g_assert_cmpint (usual[i], ==, 6);
       g_assert_cmpuint (host[3].usual, ==, 6 + charged);
       g_assert_cmpuint (host[3].before, ==, charged > 0 ? 8 : 17);
       g_assert_cmpuint (host[3].after, ==, 0);

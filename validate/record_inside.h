@@ -88,6 +88,12 @@ typedef struct
   gboolean no_usual;    /* an async call alone in its group */
 } InsideHost;
 
+/* The usual time of each of the `n` calls, given in the order they began:
+ * the lower median of its group's measures (above), or -1 where the call is
+ * neither async nor blocking, or its group has no other call. One entry
+ * per call (g_free it). */
+gint64 *record_inside_usual (const InsideCall *calls, guint n);
+
 /* The host time inside each of the `n` calls, given in the order they
  * began; calls shorter than `min_host_ns` beyond their usual get none. The
  * result has one entry per call (g_free it). */

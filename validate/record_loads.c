@@ -9,69 +9,25 @@ record_loads_lazy (const RecordLog *log, gboolean *recorded)
   return value == NULL || g_ascii_strcasecmp (value, "EAGER") != 0;
 }
 
-static guint64
-took (const RecordCall *c)
-{
-  return c->exit > c->enter ? c->exit - c->enter : 0;
-}
-
-static int
-compare_guint64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* Per function name of the launches that may load: how long its calls
- * took, sorted (name -> GArray of guint64). */
-static GHashTable *
-launch_times (const RecordLog *log, const gboolean *may_load)
-{
-  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                              (GDestroyNotify) g_array_unref);
-  for (guint i = 0; i < log->calls->len; i++)
-    {
-      const RecordCall *c = &g_array_index (log->calls, RecordCall, i);
-      if (!may_load[i])
-        continue;
-      GArray *times = g_hash_table_lookup (groups, c->name);
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (groups, (gpointer) c->name, times);
-        }
-      guint64 t = took (c);
-      g_array_append_val (times, t);
-    }
-  GHashTableIter it;
-  gpointer key, value;
-  g_hash_table_iter_init (&it, groups);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    g_array_sort (value, compare_guint64);
-  return groups;
-}
-
 /* Whether a first launch took long enough to have loaded its code. */
 static gboolean
-took_a_load (const RecordCall *c, GHashTable *groups, guint64 kernel_load)
+took_a_load (const RecordCall *c, gint64 usual, guint64 kernel_load)
 {
-  const GArray *times = g_hash_table_lookup (groups, c->name);
-  if (times == NULL || times->len < 2)
+  if (usual < 0)
     return TRUE;
-  guint64 usual = g_array_index (times, guint64, (times->len - 1) / 2);
-  return took (c) >= usual + kernel_load;
+  guint64 took = c->exit > c->enter ? c->exit - c->enter : 0;
+  return took >= (guint64) usual + kernel_load;
 }
 
 gboolean *
 record_loads_find (const RecordLog *log, const guint *call_of_work, const guint *position,
-                   const gboolean *may_load, guint64 kernel_load)
+                   const gboolean *may_load, const gint64 *usual, guint64 kernel_load)
 {
   guint n = log->calls->len;
   gboolean *loads = g_new0 (gboolean, MAX (n, 1));
   gboolean recorded;
   if (!record_loads_lazy (log, &recorded))
     return loads;
-  g_autoptr (GHashTable) groups = launch_times (log, may_load);
   /* kernel name -> the earliest position of a call that ran it, + 1 */
   g_autoptr (GHashTable) first = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint j = 0; j < log->works->len; j++)
@@ -92,7 +48,7 @@ record_loads_find (const RecordLog *log, const guint *call_of_work, const guint 
       guint call = call_of_work[j] - 1;
       guint at = GPOINTER_TO_UINT (g_hash_table_lookup (first, w->name));
       if (may_load[call] && at == position[call] + 1)
-        loads[call] = took_a_load (&g_array_index (log->calls, RecordCall, call), groups,
+        loads[call] = took_a_load (&g_array_index (log->calls, RecordCall, call), usual[call],
                                    kernel_load);
     }
   return loads;

@@ -16,10 +16,10 @@
  * a call took. A launch that loads holds the host the profile's kernel_load
  * longer than one that does not (measured: 15.0 us against 5.9 on an H100,
  * validate/results/h100/probes/); so a first launch that took less than the
- * usual launch of its function (the lower median of the calls of the same
- * name, as record_inside.h takes it) plus kernel_load loaded nothing, and
- * is not marked. A first launch alone in its group has nothing to compare
- * with, and is marked. Driver API launches (cuLaunchKernel) are
+ * usual launch of its function (record_inside_usual: the lower median of the
+ * calls of the same name) plus kernel_load loaded nothing, and is not
+ * marked. A first launch alone in its group has nothing to compare with,
+ * and is marked. Driver API launches (cuLaunchKernel) are
  * not marked: a driver user's kernel is loaded when cuModuleGetFunction
  * returns its handle, before any launch (the CUDA programming guide's "Lazy
  * Loading"). With CUDA_MODULE_LOADING=EAGER, which a log records (record_log.h),
@@ -39,12 +39,13 @@ gboolean record_loads_lazy (const RecordLog *log, gboolean *recorded);
  * `call_of_work` gives each work record's call (index + 1; 0: none),
  * `position` each call's place in the order the calls began, and
  * `may_load` which calls are runtime launches that put their kernel on the
- * GPU where they were made (not captured into a graph), `kernel_load` the
+ * GPU where they were made (not captured into a graph), `usual` each call's
+ * usual time (record_inside_usual; -1: not known), `kernel_load` the
  * profile's (0 without one: any first launch not quicker than usual
  * loads). The result has one
  * entry per call (g_free it). */
 gboolean *record_loads_find (const RecordLog *log, const guint *call_of_work,
                              const guint *position, const gboolean *may_load,
-                             guint64 kernel_load);
+                             const gint64 *usual, guint64 kernel_load);
 
 #endif /* RECORD_LOADS_H */

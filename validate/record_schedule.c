@@ -855,11 +855,6 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   switch (kind)
     {
     case CALL_KERNEL:
-      ic->kind = INSIDE_ASYNC;
-      /* the model charges a loading launch the profile's kernel_load more */
-      if (b->loads[index] && b->opt->profile != NULL)
-        ic->charged = (guint64) b->opt->profile->host_kernel_load;
-      break;
     case CALL_MEMSET:
     case CALL_HOSTFN:
     case CALL_RECORD:
@@ -894,7 +889,11 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     }
 }
 
-/* The host time inside every call, from the calls in the order they began. */
+static void find_loads (Builder *b, const guint *order, const gint64 *usual);
+
+/* The host time inside every call, from the calls in the order they began;
+ * and on the way, from the calls' usual times, which launches load their
+ * code (find_loads), since the model charges those more. */
 static void
 find_inside (Builder *b, const guint *order)
 {
@@ -910,6 +909,15 @@ find_inside (Builder *b, const guint *order)
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
   for (guint k = 0; k < n; k++)
     inside_call (b, order[k], nonblocking, &calls[k]);
+  g_autofree gint64 *usual_k = record_inside_usual (calls, n);
+  g_autofree gint64 *usual = g_new0 (gint64, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    usual[order[k]] = usual_k[k];
+  find_loads (b, order, usual);
+  /* the model charges a loading launch the profile's kernel_load more */
+  for (guint k = 0; k < n; k++)
+    if (b->loads[order[k]] && b->opt->profile != NULL)
+      calls[k].charged = (guint64) b->opt->profile->host_kernel_load;
   g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
   b->inside = g_new0 (InsideHost, MAX (n, 1));
   for (guint k = 0; k < n; k++)
@@ -1023,9 +1031,10 @@ find_alone_times (Builder *b)
     b->alone[g_array_index (calls, guint, j)] = found[j];
 }
 
-/* Which launches load their kernel's code (record_loads.h). */
+/* Which launches load their kernel's code (record_loads.h), given each
+ * call's usual time. */
 static void
-find_loads (Builder *b, const guint *order)
+find_loads (Builder *b, const guint *order, const gint64 *usual)
 {
   guint n = b->log->calls->len;
   g_autofree guint *position = g_new0 (guint, MAX (n, 1));
@@ -1040,7 +1049,7 @@ find_loads (Builder *b, const guint *order)
                     && !b->captured[i];
     }
   const GpuProfile *p = b->opt->profile;
-  b->loads = record_loads_find (b->log, b->call_of_work, position, may_load,
+  b->loads = record_loads_find (b->log, b->call_of_work, position, may_load, usual,
                                 p != NULL ? (guint64) p->host_kernel_load : 0);
 }
 
@@ -1240,7 +1249,6 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
-  find_loads (&b, order);
   find_hostfn (&b, order);
   find_inside (&b, order);
 
