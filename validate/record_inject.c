@@ -64,6 +64,9 @@ static uint32_t (*links)[2]; /* driver correlation -> runtime correlation */
 static size_t n_links, cap_links;
 static uint32_t n_threads;
 static int failed; /* out of memory: the log says so rather than lie */
+/* CUDA_MODULE_LOADING as the process had it when the driver read it (at
+ * cuInit, which loads this library): whether first launches load code */
+static char *module_loading;
 
 static __thread uint32_t thread_number;
 static __thread size_t current_call = SIZE_MAX; /* the logged call in progress */
@@ -718,6 +721,12 @@ write_log (void)
       return;
     }
   fprintf (f, "streamsim-record\t1\n");
+  if (module_loading != NULL)
+    {
+      fprintf (f, "env\tCUDA_MODULE_LOADING\t");
+      write_name (f, module_loading);
+      fputc ('\n', f);
+    }
   if (failed)
     fprintf (f, "incomplete\tout of memory while recording\n");
   for (size_t i = 0; i < n_calls; i++)
@@ -790,6 +799,9 @@ InitializeInjection (void)
       report (r, "setting up CUPTI");
       return 0;
     }
+  const char *loading = getenv ("CUDA_MODULE_LOADING");
+  if (loading != NULL)
+    module_loading = strdup (loading);
   /* Registered after the CUDA runtime's own exit handler (the runtime
    * initializes the driver, which loads us), so it runs before the runtime
    * tears its context down. */

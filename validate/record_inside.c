@@ -92,6 +92,21 @@ group_measures (const InsideCall *calls, guint n, const guint64 *ready)
   return groups;
 }
 
+gint64 *
+record_inside_usual (const InsideCall *calls, guint n)
+{
+  g_autofree guint64 *ready = find_ready (calls, n);
+  g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
+  gint64 *usual = g_new (gint64, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const GArray *m = calls[i].kind == INSIDE_ASYNC || calls[i].kind == INSIDE_BLOCKING
+                        ? g_hash_table_lookup (groups, calls[i].group) : NULL;
+      usual[i] = m != NULL && m->len >= 2 ? MAX (g_array_index (m, gint64, (m->len - 1) / 2), 0) : -1;
+    }
+  return usual;
+}
+
 /* An async call: the set-up beyond its usual time, split at its work's start. */
 static void
 split_async (const InsideCall *c, const GArray *group, guint64 min_host, InsideHost *h)
@@ -105,9 +120,11 @@ split_async (const InsideCall *c, const GArray *group, guint64 min_host, InsideH
         h->after = c->exit - MAX (c->start, c->enter);
       return;
     }
-  guint64 usual = (guint64) MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
-  /* at least twice the usual time, and the minimum more */
-  if (took < usual || took - usual < usual || took - usual < min_host)
+  guint64 group_usual = (guint64) MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
+  guint64 usual = group_usual + c->charged;
+  /* the minimum more than what the model charges; and for a call it
+   * charges no more than the others, at least twice their usual time */
+  if (took < usual || took - usual < min_host || (c->charged == 0 && took - usual < group_usual))
     return;
   guint64 extra = took - usual;
   h->usual = usual;

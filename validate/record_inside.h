@@ -9,10 +9,12 @@
  * calls of its group (the lower one, so that in a group of two the call
  * with the set-up is not its own yardstick). Three shapes of call:
  *
- * - An asynchronous call (a launch, an async copy from pinned memory, an
- *   event record or wait) is unusual when it took at least twice its
- *   group's usual time and the difference is at least the minimum host
- *   time. The difference is host time: before the op as far as its GPU
+ * - An asynchronous call (a launch, an async copy from pinned memory, a
+ *   memset, a host function, an event record or wait) is unusual when it
+ *   took at least twice its group's usual time and the difference is at
+ *   least the minimum host time; its usual time is the group's plus what
+ *   the model charges it more than the others (a launch that loads its
+ *   kernel's code, kernel_load). The difference is host time: before the op as far as its GPU
  *   work started only after it (the work cannot have been submitted before
  *   the set-up was done), after the op for the rest. A call whose group has
  *   no other call shows no usual time; of it only what the call still ran
@@ -72,6 +74,8 @@ typedef struct
   guint64 event;        /* an event record's or synchronize's event; 0: none */
   gboolean records;     /* an event record: `event` takes what `stream` had */
   gboolean timed;       /* CUPTI timed its own GPU work, from start to end */
+  guint64 charged;      /* ASYNC: what the model charges it beyond its group's usual cost
+                           (a launch that loads its kernel's code: kernel_load) */
   guint64 start, end;
 } InsideCall;
 
@@ -83,6 +87,12 @@ typedef struct
   guint64 usual;        /* what the comparison took as usual */
   gboolean no_usual;    /* an async call alone in its group */
 } InsideHost;
+
+/* The usual time of each of the `n` calls, given in the order they began:
+ * the lower median of its group's measures (above), or -1 where the call is
+ * neither async nor blocking, or its group has no other call. One entry
+ * per call (g_free it). */
+gint64 *record_inside_usual (const InsideCall *calls, guint n);
 
 /* The host time inside each of the `n` calls, given in the order they
  * began; calls shorter than `min_host_ns` beyond their usual get none. The

@@ -130,19 +130,19 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     const char *kind;
     guint fields;
   } shapes[] = { { "call", 11 }, { "link", 3 }, { "kernel", 9 }, { "copy", 9 },
-                 { "memset", 7 }, { "incomplete", 2 }, { "end", 3 } };
+                 { "memset", 7 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
   guint want = 0;
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     if (strcmp (kind, shapes[i].kind) == 0)
       want = shapes[i].fields;
   if (want == 0)
     return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, memset, "
-                 "incomplete or end)", kind);
+                 "env, incomplete or end)", kind);
   if (*ended)
     return fail (l, 0, "a record after the log's end line");
   if (n != want)
-    return fail (l, MIN (n, want) - 1, "a %s record needs %u tab-separated fields, this line "
-                 "has %u", kind, want, n);
+    return fail (l, MIN (n, want) - 1, "%s %s record needs %u tab-separated fields, this line "
+                 "has %u", strchr ("aeiou", kind[0]) != NULL ? "an" : "a", kind, want, n);
   if (strcmp (kind, "call") == 0)
     return read_call (log, l);
   if (strcmp (kind, "kernel") == 0)
@@ -151,6 +151,13 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     return read_work (log, l, RECORD_WORK_COPY);
   if (strcmp (kind, "memset") == 0)
     return read_work (log, l, RECORD_WORK_MEMSET);
+  if (strcmp (kind, "env") == 0)
+    {
+      if (l->fields[1][0] == '\0')
+        return fail (l, 1, "an env record needs the variable's name");
+      g_hash_table_replace (log->env, g_strdup (l->fields[1]), g_strdup (l->fields[2]));
+      return TRUE;
+    }
   if (strcmp (kind, "incomplete") == 0)
     {
       g_free (log->incomplete);
@@ -189,6 +196,7 @@ record_log_parse (const char *path, const char *text, gsize length, GError **err
   log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
   log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
   log->links = g_hash_table_new (NULL, NULL);
+  log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   log->strings = g_string_chunk_new (4096);
 
   gboolean ended = FALSE, ok = TRUE;
@@ -269,6 +277,7 @@ record_log_free (RecordLog *log)
   g_array_unref (log->calls);
   g_array_unref (log->works);
   g_hash_table_unref (log->links);
+  g_hash_table_unref (log->env);
   g_free (log->incomplete);
   g_string_chunk_free (log->strings);
   g_free (log);

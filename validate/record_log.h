@@ -37,6 +37,10 @@
  *   memset CORR START END BYTES VALUE MEMKIND
  *       a memset the GPU ran (logs since 2026-11-26), its value and the
  *       kind of memory set (CUpti_ActivityMemoryKind: 3 device)
+ *   env NAME VALUE                          an environment variable the CUDA driver
+ *       reads, as the process had it when the recorder started (at cuInit);
+ *       logged only when set. The recorder keeps CUDA_MODULE_LOADING (logs
+ *       since 2026-11-27; older logs say nothing of it)
  *   incomplete WHY                          the recorder ran out of memory
  *   end N_CALLS N_WORKS                     last line: the log is whole
  *
@@ -81,6 +85,7 @@ typedef struct
   GArray *calls;      /* RecordCall */
   GArray *works;      /* RecordWork */
   GHashTable *links;  /* driver correlation -> runtime correlation (GUINT_TO_POINTER) */
+  GHashTable *env;    /* `env` lines: name -> value (owned strings) */
   char *incomplete;   /* why, or NULL */
   GStringChunk *strings;
 } RecordLog;

@@ -2,8 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/core/located_error.h"
+#include "record_alone.h"
 #include "record_capture.h"
+#include "record_hostfn.h"
 #include "record_inside.h"
+#include "record_loads.h"
+#include "record_memset.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -31,6 +35,8 @@ typedef enum
   CALL_SYNC_STREAM,
   CALL_SYNC_DEVICE,
   CALL_FREE,          /* waits for the device: `sync device` */
+  CALL_MEMSET,        /* any memset function (record_memset.h) */
+  CALL_HOSTFN,        /* a host function or stream callback */
   CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
 } CallKind;
 
@@ -55,6 +61,8 @@ static const struct
   { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
   { "cudaFree", CALL_FREE },
   { "cudaFreeHost", CALL_FREE },
+  { "cudaLaunchHostFunc", CALL_HOSTFN },
+  { "cudaStreamAddCallback", CALL_HOSTFN },
   /* the driver API's, logged when no runtime call made them; a blocking
    * copy's size and direction are then read from CUPTI's record (the log
    * keeps none for them) or from its name */
@@ -80,6 +88,8 @@ static const struct
   { "cuEventSynchronize", CALL_SYNC_EVENT },
   { "cuStreamSynchronize", CALL_SYNC_STREAM },
   { "cuCtxSynchronize", CALL_SYNC_DEVICE },
+  { "cuLaunchHostFunc", CALL_HOSTFN },
+  { "cuStreamAddCallback", CALL_HOSTFN },
 };
 
 /* Families of calls that put work on the GPU; those not named above are
@@ -111,6 +121,8 @@ classify (const char *name, gboolean *per_thread)
   for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
     if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
       return known_calls[i].kind;
+  if (record_memset_is (name))
+    return CALL_MEMSET;
   for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
     if (g_str_has_prefix (name, gpu_work_prefixes[i]))
       return CALL_NOT_MODELLED;
@@ -144,7 +156,11 @@ typedef struct
   gboolean per_thread_declared;
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
-  guint64 *alone_time;  /* per call: the median of the same kernel's solo runs, 0 if none */
+  guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
+  gboolean log_has_memsets; /* the log has memset records (record_memset.h) */
+  AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
+  gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
+  HostfnTime *hostfn;   /* per call: a host function's time (record_hostfn.h) */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
@@ -185,13 +201,6 @@ static void
 append_time (GString *s, guint64 ns)
 {
   g_string_append_printf (s, "%" G_GUINT64_FORMAT ".%03uus", ns / 1000, (guint) (ns % 1000));
-}
-
-static int
-compare_guint64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
 }
 
 /* The readable part of a (mangled) kernel name: "_Z6vecAddPfS_i" -> vecAdd,
@@ -423,10 +432,51 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   return TRUE;
 }
 
-static gboolean
-write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread,
-              guint64 issue)
+/* The comment after a kernel's statement: where its time= came from. */
+static void
+kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean loads)
 {
+  g_autoptr (GString) text = g_string_new (NULL);
+  if (loads)
+    g_string_append (text, "its kernel's first launch in the process: it loads the code "
+                     "(CUDA_MODULE_LOADING lazy)");
+  if (!w->timed)
+    {
+      g_string_append_printf (text, "%snot timed by CUPTI: time=0", text->len > 0 ? "; " : "");
+      b->rec->n_untimed++;
+    }
+  else if (a->how != ALONE_RAN_ALONE)
+    {
+      g_string_append_printf (text, "%sran ", text->len > 0 ? "; " : "");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " beside other kernels");
+      if (a->how == ALONE_LONE_RUNS)
+        g_string_append_printf (text, "; time= is the median of the same kernel's runs alone "
+                                "(%u)", a->runs);
+      else if (a->how == ALONE_INFERRED)
+        {
+          g_string_append (text, ", which oversubscribed the SMs; time= inferred: scaled by its "
+                           "busy period's ");
+          append_time (text, a->period);
+          g_string_append (text, " over the kernels' ");
+          append_time (text, (guint64) (a->held + 0.5));
+          g_string_append (text, " of occupancy x duration (record_alone.h)");
+          b->rec->n_inferred++;
+        }
+      else if (a->how == ALONE_ROOM)
+        g_string_append (text, ", which left room on the SMs: time= as it ran");
+      else
+        g_string_append (text, "; no profile to tell their share of the SMs: time= as it ran");
+    }
+  if (text->len > 0)
+    g_string_append_printf (b->text, "   # %s", text->str);
+}
+
+static gboolean
+write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
   const RecordWork *k = w->kernel;
   guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
   if (grid == 0 || block == 0)
@@ -443,31 +493,107 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
   if (k != NULL && k->a[3] > 0)
     g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
   g_string_append (b->text, " time=");
-  guint64 ran = w->timed ? w->end - w->start : 0;
-  append_time (b->text, alone > 0 ? alone : ran);
+  const AloneTime *a = &b->alone[index];
+  append_time (b->text, w->timed ? a->time : 0);
+  if (b->loads[index])
+    {
+      g_string_append (b->text, " loads");
+      b->rec->n_loads++;
+    }
   g_autofree char *label = k != NULL ? kernel_label (k->name) : g_strdup ("");
   if (label[0] != '\0')
     g_string_append_printf (b->text, " label=%s", label);
-  if (!w->timed)
-    {
-      g_string_append (b->text, "   # not timed by CUPTI: time=0");
-      b->rec->n_untimed++;
-    }
-  else if (alone > 0)
-    {
-      g_string_append (b->text, "   # ran ");
-      append_time (b->text, ran);
-      g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
-    }
+  kernel_comment (b, w, a, b->loads[index]);
   line_end (b);
   op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
 }
 
+static void write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w,
+                                gboolean per_thread, const char *why);
+
+/* A memset call as a `memset` statement (record_memset.h); a memset the
+ * statement cannot stand for is a comment, and one of no bytes nothing. */
+static void
+write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+              guint64 issue)
+{
+  MemsetShape m;
+  record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+  if (m.what == MEMSET_EMPTY)
+    {
+      comment (b, "%s of 0 bytes: no GPU work", c->name);
+      return;
+    }
+  if (m.what != MEMSET_OP)
+    {
+      write_not_modelled (b, c, w, per_thread,
+                          m.what == MEMSET_NOT_DEVICE ? "the language's memset is of device memory"
+                          : "no CUPTI record, and the log keeps no size for it");
+      return;
+    }
+  g_string_append_printf (b->text, "memset %s ",
+                          stream_name (b, m.sync ? (per_thread ? HANDLE_PER_THREAD : HANDLE_LEGACY)
+                                                 : c->stream, per_thread));
+  append_size (b->text, m.bytes);
+  g_string_append_printf (b->text, "   # %s", c->name);
+  if (m.sync)
+    g_string_append (b->text, " (of device memory: the host does not wait for it)");
+  if (m.rows)
+    g_string_append (b->text, ", a 2D or 3D memset as one of its bytes");
+  if (m.no_stream)
+    g_string_append (b->text, ", the log keeps no stream for it (taken as the call's handle)");
+  if (m.untimed)
+    {
+      g_string_append (b->text, ", not timed by CUPTI (taken as device memory)");
+      b->rec->n_untimed++;
+    }
+  else
+    {
+      g_string_append (b->text, ", ");
+      append_time (b->text, w->end - w->start);
+      g_string_append (b->text, " on the GPU");
+    }
+  line_end (b);
+  op_times (b, issue, work_start (b, w), work_end (b, w));
+}
+
+/* A host function or stream callback as a `hostfn` (record_hostfn.h). */
+static void
+write_hostfn (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const HostfnTime *h = &b->hostfn[index];
+  g_string_append_printf (b->text, "hostfn %s ", stream_name (b, c->stream, per_thread));
+  b->rec->n_hostfn++;
+  append_time (b->text, h->time);
+  g_string_append_printf (b->text, "   # %s; the recorder does not see the function run: ", c->name);
+  if (h->how == HOSTFN_ESTIMATED)
+    {
+      g_string_append (b->text, "its stream's next work started ");
+      append_time (b->text, h->next_start - h->ready);
+      g_string_append (b->text, " after the stream reached it, less ");
+      append_time (b->text, h->begin - h->ready);
+      g_string_append_printf (b->text, " before the callback thread began it (the profile's "
+                              "wake-up%s, or the function before it) and the profile's resume",
+                              h->idle ? " where the stream was idle at the call" : "");
+      b->rec->n_hostfn_estimated++;
+    }
+  else if (h->how == HOSTFN_ISSUED_LATE)
+    g_string_append (b->text, "its stream's next work was issued after it had returned; "
+                     "TIME is unknown, taken as 0");
+  else
+    g_string_append (b->text, "no later work in its stream shows when it returned; TIME is "
+                     "unknown, taken as 0");
+  line_end (b);
+  /* its row: the run as estimated, or the earliest it could have run */
+  op_times (b, issue, since_t0 (b, h->begin), since_t0 (b, h->end));
+}
+
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
+makes_op (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
@@ -475,6 +601,12 @@ makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
     case CALL_STREAM_CREATE:
     case CALL_NOT_MODELLED:
       return FALSE;
+    case CALL_MEMSET:
+      {
+        MemsetShape m;
+        record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+        return m.what == MEMSET_OP;
+      }
     case CALL_COPY:
     case CALL_MEMCPY:
       {
@@ -487,15 +619,6 @@ makes_op (CallKind kind, const RecordCall *c, const CallWork *w)
     default:
       return TRUE;
     }
-}
-
-/* What CUpti_ActivityMemoryKind calls a memory kind. */
-static const char *
-memory_kind_name (guint64 kind)
-{
-  static const char *const names[] = { "unknown", "pageable", "pinned", "device", "array",
-                                       "managed", "static device", "static managed" };
-  return kind < G_N_ELEMENTS (names) ? names[kind] : "unknown";
 }
 
 /* The schedule's name for a stream, for a comment: declares nothing. */
@@ -524,7 +647,7 @@ write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean
       g_autofree char *stream = stream_label (b, c->stream, per_thread);
       g_string_append_printf (text, ", in %s, ", stream);
       append_size (text, w->memset->a[0]);
-      g_string_append_printf (text, " of %s memory", memory_kind_name (w->memset->a[2]));
+      g_string_append_printf (text, " of %s memory", record_memset_memory_name (w->memset->a[2]));
     }
   if (w->timed)
     {
@@ -620,8 +743,14 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
         write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
     case CALL_KERNEL:
-      if (!write_kernel (b, c, w, b->alone_time[index], per_thread, issue))
+      if (!write_kernel (b, index, per_thread, issue))
         return FALSE;
+      break;
+    case CALL_MEMSET:
+      write_memset (b, c, w, per_thread, issue);
+      break;
+    case CALL_HOSTFN:
+      write_hostfn (b, index, per_thread, issue);
       break;
     case CALL_RECORD:
       g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
@@ -689,6 +818,17 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
   *short_gaps = 0;
 }
 
+/* A call's stream as record_inside.h and record_hostfn.h key it: the
+ * legacy default stream (where a blocking copy runs too), the per-thread
+ * one, or the handle. */
+static guint64
+stream_key (const RecordCall *c, CallKind kind, gboolean per_thread)
+{
+  guint64 handle = c->stream;
+  return (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
+         ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+}
+
 /* How the host time inside a call is found (record_inside.h): per call,
  * what kind of call it is, what it waits for, and its group. Blocking
  * copies are grouped by direction and host memory, whatever their
@@ -706,16 +846,17 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
     .records = kind == CALL_RECORD && !b->captured[index],
   };
-  ic->stream = (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
-               ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+  ic->stream = stream_key (c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
-  if (b->captured[index] || !makes_op (kind, c, w))
+  if (b->captured[index] || !makes_op (b, kind, c, w))
     return;
   guint64 bytes;
   guint copy_kind;
   switch (kind)
     {
     case CALL_KERNEL:
+    case CALL_MEMSET:
+    case CALL_HOSTFN:
     case CALL_RECORD:
     case CALL_WAIT:
       ic->kind = INSIDE_ASYNC;
@@ -748,7 +889,11 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     }
 }
 
-/* The host time inside every call, from the calls in the order they began. */
+static void find_loads (Builder *b, const guint *order, const gint64 *usual);
+
+/* The host time inside every call, from the calls in the order they began;
+ * and on the way, from the calls' usual times, which launches load their
+ * code (find_loads), since the model charges those more. */
 static void
 find_inside (Builder *b, const guint *order)
 {
@@ -764,6 +909,15 @@ find_inside (Builder *b, const guint *order)
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
   for (guint k = 0; k < n; k++)
     inside_call (b, order[k], nonblocking, &calls[k]);
+  g_autofree gint64 *usual_k = record_inside_usual (calls, n);
+  g_autofree gint64 *usual = g_new0 (gint64, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    usual[order[k]] = usual_k[k];
+  find_loads (b, order, usual);
+  /* the model charges a loading launch the profile's kernel_load more */
+  for (guint k = 0; k < n; k++)
+    if (b->loads[order[k]] && b->opt->profile != NULL)
+      calls[k].charged = (guint64) b->opt->profile->host_kernel_load;
   g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
   b->inside = g_new0 (InsideHost, MAX (n, 1));
   for (guint k = 0; k < n; k++)
@@ -785,7 +939,8 @@ find_captured (Builder *b, const guint *order)
       CallKind kind = classify (c->name, &per_thread);
       timed[i] = b->work[i].timed;
       role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
-              : kind == CALL_NOT_MODELLED ? CAPTURE_ROLE_OTHER_WORK
+              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET || kind == CALL_HOSTFN
+              ? CAPTURE_ROLE_OTHER_WORK
               : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
               : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
               : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
@@ -835,71 +990,102 @@ find_elapsed_pairs (Builder *b, const guint *order)
     }
 }
 
-static int
-compare_start (gconstpointer a, gconstpointer b, gpointer work)
+/* A kernel's share of the GPU recorded on: min(1, grid / (SMs x blocks per
+ * SM for its shape)); -1 without a profile or where no SM holds a block. */
+static double
+occupancy (const GpuProfile *profile, const RecordWork *k)
 {
-  const CallWork *x = &((const CallWork *) work)[*(const guint *) a];
-  const CallWork *y = &((const CallWork *) work)[*(const guint *) b];
-  return x->start < y->start ? -1 : x->start > y->start;
+  if (profile == NULL || k->a[1] == 0 || k->a[1] > G_MAXUINT || k->a[3] > G_MAXUINT)
+    return -1;
+  guint per_sm = gpu_profile_blocks_per_sm (profile, (guint) k->a[1], k->a[2], (guint) k->a[3]);
+  if (per_sm == 0 || profile->sm_count == 0)
+    return -1;
+  return MIN (1.0, (double) k->a[0] / ((double) profile->sm_count * per_sm));
 }
 
-/* Kernels that ran with no other kernel on the GPU, per shape, give the
- * time= of that shape's kernels that shared it. */
+/* Each timed kernel's time alone (record_alone.h), per call. */
 static void
 find_alone_times (Builder *b)
 {
   guint n = b->log->calls->len;
-  b->alone_time = g_new0 (guint64, n);
-  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint));
+  b->alone = g_new0 (AloneTime, MAX (n, 1));
+  g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (AloneKernel));
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n; i++)
-    if (b->work[i].kernel != NULL && b->work[i].timed)
-      g_array_append_val (kernels, i);
-  g_array_sort_with_data (kernels, compare_start, b->work);
-  gboolean *shared = g_new0 (gboolean, kernels->len);
-  guint64 latest_end = 0;
-  for (guint i = 0; i < kernels->len; i++)
     {
-      const CallWork *w = &b->work[g_array_index (kernels, guint, i)];
-      shared[i] = i > 0 && latest_end > w->start;
-      if (i + 1 < kernels->len && b->work[g_array_index (kernels, guint, i + 1)].start < w->end)
-        shared[i] = TRUE;
-      latest_end = MAX (latest_end, w->end);
-    }
-  /* shape key -> durations alone */
-  GHashTable *alone = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) g_array_unref);
-  char **keys = g_new0 (char *, kernels->len);
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      const RecordWork *k = b->work[g_array_index (kernels, guint, i)].kernel;
-      keys[i] = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
-                                 k->name, k->a[0], k->a[1], k->a[2]);
-      if (shared[i])
+      const CallWork *w = &b->work[i];
+      if (w->kernel == NULL || !w->timed)
         continue;
-      GArray *times = g_hash_table_lookup (alone, keys[i]);
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (alone, g_strdup (keys[i]), times);
-        }
-      guint64 d = k->end - k->start;
-      g_array_append_val (times, d);
+      const RecordWork *k = w->kernel;
+      char *key = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                   k->name, k->a[0], k->a[1], k->a[2]);
+      g_ptr_array_add (keys, key);
+      AloneKernel ak = { .start = k->start, .end = k->end, .key = key,
+                         .occupancy = occupancy (b->opt->profile, k) };
+      g_array_append_val (kernels, ak);
+      g_array_append_val (calls, i);
     }
-  for (guint i = 0; i < kernels->len; i++)
+  g_autofree AloneTime *found = record_alone_find ((const AloneKernel *) kernels->data, kernels->len);
+  for (guint j = 0; j < calls->len; j++)
+    b->alone[g_array_index (calls, guint, j)] = found[j];
+}
+
+/* Which launches load their kernel's code (record_loads.h), given each
+ * call's usual time. */
+static void
+find_loads (Builder *b, const guint *order, const gint64 *usual)
+{
+  guint n = b->log->calls->len;
+  g_autofree guint *position = g_new0 (guint, MAX (n, 1));
+  g_autofree gboolean *may_load = g_new0 (gboolean, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    position[order[k]] = k;
+  for (guint i = 0; i < n; i++)
     {
-      GArray *times = shared[i] ? g_hash_table_lookup (alone, keys[i]) : NULL;
-      if (times == NULL)
-        continue;
-      g_array_sort (times, compare_guint64);
-      guint64 median = g_array_index (times, guint64, times->len / 2);
-      b->alone_time[g_array_index (kernels, guint, i)] = MAX (median, 1);
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      may_load[i] = classify (c->name, &per_thread) == CALL_KERNEL && !is_driver (c->name)
+                    && !b->captured[i];
     }
-  for (guint i = 0; i < kernels->len; i++)
-    g_free (keys[i]);
-  g_free (keys);
-  g_hash_table_unref (alone);
-  g_free (shared);
-  g_array_unref (kernels);
+  const GpuProfile *p = b->opt->profile;
+  b->loads = record_loads_find (b->log, b->call_of_work, position, may_load, usual,
+                                p != NULL ? (guint64) p->host_kernel_load : 0);
+}
+
+/* Host functions' times, from the work of their streams (record_hostfn.h). */
+static void
+find_hostfn (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree HostfnCall *calls = g_new0 (HostfnCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      const CallWork *w = &b->work[i];
+      gboolean per_thread;
+      CallKind kind = call_kind (c, w, &per_thread);
+      gboolean work = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL
+                      || kind == CALL_MEMSET;
+      calls[k] = (HostfnCall) {
+        .role = b->captured[i] ? HOSTFN_ROLE_OTHER
+              : kind == CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
+              : work ? HOSTFN_ROLE_WORK : HOSTFN_ROLE_OTHER,
+        .stream = stream_key (c, kind, per_thread),
+        .enter = c->enter, .exit = MAX (c->exit, c->enter),
+        .timed = w->timed, .start = w->start, .end = w->end,
+      };
+    }
+  const GpuProfile *p = b->opt->profile;
+  HostfnCosts costs = { 0 };
+  if (p != NULL)
+    costs = (HostfnCosts) { .wake = (guint64) p->hostfn_wake, .wake_idle = (guint64) p->hostfn_wake_idle,
+                            .next = (guint64) p->hostfn_next, .resume = (guint64) p->hostfn_resume };
+  g_autofree HostfnTime *found = record_hostfn_find (calls, n, &costs);
+  b->hostfn = g_new0 (HostfnTime, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->hostfn[order[k]] = found[k];
 }
 
 /* Each kernel and copy record joined to the runtime call that started it:
@@ -909,6 +1095,7 @@ join_work (Builder *b)
 {
   guint n = b->log->calls->len;
   b->work = g_new0 (CallWork, n);
+  b->call_of_work = g_new0 (guint, MAX (b->log->works->len, 1));
   b->by_correlation = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n; i++)
     {
@@ -926,8 +1113,10 @@ join_work (Builder *b)
       for (guint t = 0; t < 3 && call == 0; t++)
         if (tries[t] != 0)
           call = GPOINTER_TO_UINT (g_hash_table_lookup (b->by_correlation, GUINT_TO_POINTER (tries[t])));
+      b->log_has_memsets |= r->kind == RECORD_WORK_MEMSET;
       if (call == 0)
         continue;
+      b->call_of_work[j] = call;
       CallWork *w = &b->work[call - 1];
       w->start = w->timed ? MIN (w->start, r->start) : r->start;
       w->end = w->timed ? MAX (w->end, r->end) : r->end;
@@ -969,9 +1158,22 @@ write_header (Builder *b)
 {
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
-  comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
+  comment (b, "Kernel times are their times alone: as measured, or where a kernel shared the "
+           "GPU as its comment says; host gaps under %" G_GUINT64_FORMAT
            " ns are added up until they reach that, and left out where a call that waits "
            "for the GPU comes first.", b->opt->min_host_ns);
+  gboolean recorded;
+  gboolean lazy = record_loads_lazy (b->log, &recorded);
+  comment (b, "CUDA_MODULE_LOADING %s: %s", recorded ? "as recorded" : "not in the log, so LAZY "
+           "(unset: LAZY since CUDA 12.2)", lazy ? "a kernel's first runtime launch loads its "
+           "code (`loads`)" : "EAGER, no launch loads code");
+  if (b->opt->profile != NULL)
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
+             "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
+  else
+    comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
+             "keep the times they ran, and host functions' and loading launches' costs are "
+             "taken as 0.");
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -1047,6 +1249,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
+  find_hostfn (&b, order);
   find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
@@ -1065,7 +1268,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           rec->n_captured++;
           continue;
         }
-      gboolean op = makes_op (kind, c, &b.work[order[k]]);
+      gboolean op = makes_op (&b, kind, c, &b.work[order[k]]);
       if (!started && op)
         {
           started = TRUE;
@@ -1100,7 +1303,10 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
-  g_free (b.alone_time);
+  g_free (b.alone);
+  g_free (b.call_of_work);
+  g_free (b.loads);
+  g_free (b.hostfn);
   g_free (b.elapsed_from);
   g_free (b.captured);
   g_free (b.op_of_call);

@@ -10,11 +10,15 @@
  * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
- * for the device, `sync device`. The driver API's launches, copies, records,
- * waits and synchronizes logged outside any runtime call (cuLaunchKernel,
- * cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy make them) become
- * the same statements; a blocking driver copy's size and direction come
- * from CUPTI's record where the log has none.
+ * for the device, `sync device`; every memset function a `memset` of
+ * device memory (record_memset.h), cudaLaunchHostFunc and
+ * cudaStreamAddCallback a `hostfn` whose time is read from its stream
+ * (record_hostfn.h). The driver API's launches, copies, memsets, host
+ * functions, records, waits and synchronizes logged outside any runtime
+ * call (cuLaunchKernel, cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy
+ * make them) become the same statements; a blocking driver copy's size and
+ * direction come from CUPTI's record where the log has none. A runtime
+ * launch that loaded its kernel's code gets `loads` (record_loads.h).
  *
  * Host time between two such calls becomes `host` when it is at least
  * `min_host_ns`; shorter gaps are added up and become `host` when their sum
@@ -23,10 +27,10 @@
  * first one (context creation, allocations) is left out. Host time inside a
  * call beyond what the model charges for it becomes `host` before or after
  * its statement (record_inside.h). Calls that put work on the GPU that the
- * language cannot express (memsets, 2D copies, graphs, host functions, ...)
- * become comments, with what is known of their work (a memset's stream,
- * bytes and memory), and are counted: their GPU time is missing from a
- * prediction. Every other call is host time.
+ * language cannot express (2D copies, graphs, memsets of host memory,
+ * stream-ordered allocation, ...) become comments, with what is known of
+ * their work (a memset's stream, bytes and memory), and are counted: their
+ * GPU time is missing from a prediction. Every other call is host time.
  *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
@@ -37,15 +41,21 @@
  * op: `streamsim compare --regions` reports that interval as a region
  * (COMPARE_ELAPSED_LABEL in sim/front/compare.h is the same prefix).
  *
- * A kernel's time= is how long it ran. A kernel that ran alongside another
- * kernel was slowed by the sharing, which the model adds itself; so when
- * launches of the same kernel (name, grid, block, shared memory) ran alone,
- * their median is used instead, and the statement's comment says which. */
+ * A kernel's time= is its time alone (record_alone.h): how long it ran, or,
+ * where it shared the GPU with other kernels, the median of the same
+ * kernel's lone runs, or a time inferred from how far the kernels beside it
+ * oversubscribed the SMs; the statement's comment says which.
+ *
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs, the
+ * host functions' wake-up and resume, and the host time a loading launch
+ * costs (kernel_load); without it none of those is known (taken as 0), and
+ * shared kernels without lone runs keep the times they ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 
 #include <glib.h>
 #include "record_log.h"
+#include "sim/core/gpu_profile.h"
 #include "sim/core/schedule.h"
 #include "sim/core/sim_time.h"
 
@@ -57,6 +67,7 @@ typedef struct
   guint64 min_host_ns; /* shorter host gaps are added up (above) */
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
+  const GpuProfile *profile; /* the GPU recorded on (above), or NULL */
 } RecordOptions;
 
 typedef struct
@@ -69,7 +80,11 @@ typedef struct
   SimTime *end;        /*   marker_times.h derives them) */
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
   guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
-  guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_untimed;     /* kernels, copies and memsets CUPTI returned no record for */
+  guint n_loads;       /* launches marked `loads` */
+  guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
+  guint n_hostfn;      /* `hostfn` statements */
+  guint n_hostfn_estimated; /* ... whose time was read from their stream */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;
 

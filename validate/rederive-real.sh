@@ -6,13 +6,15 @@
 #   e.g. validate/rederive-real.sh validate/results/h100/real
 # For each RESULTS_DIR/<program>.log.gz it runs
 #   streamsim-validate --record <program>.sched --csv <program>.measured.csv --log <program>.log
-# and writes both into OUT_DIR (default: RESULTS_DIR itself), gzipped when
-# over 100 KB as the recordings are (<program>.sched.gz,
-# <program>.measured.csv.gz), in place of the other form. What the log does
-# not hold is kept from the recording: the schedule's first lines (the
-# command, the GPU, the date) and its `connections N`, and the timeline's
-# metadata lines; the timeline's `line` column follows the schedule's
-# lines. $VALIDATE (default: build/validate/streamsim-validate).
+# with --device PROFILE and --connections N, the profile of the GPU it was
+# recorded on and the connections it ran with, as the recording's schedule
+# names them ("# GPU: ...; profile h100", `connections 8`), and writes both
+# into OUT_DIR (default: RESULTS_DIR itself), gzipped when over 100 KB as
+# the recordings are (<program>.sched.gz, <program>.measured.csv.gz), in
+# place of the other form. What the log does not hold is kept from the
+# recording: the schedule's first lines (the command, the GPU, the date)
+# and the timeline's metadata lines; the timeline's `line` column follows
+# the schedule's lines. $VALIDATE (default: build/validate/streamsim-validate).
 # Exit status: 0, 2 for bad usage or a log the converter refuses, 3 for a
 # missing binary or file.
 set -euo pipefail
@@ -51,36 +53,32 @@ put() {
 for log_gz in "$dir"/*.log.gz; do
   name=$(basename "$log_gz" .log.gz)
   gunzip -c "$log_gz" > "$work/$name.log"
+  old "$dir/$name.sched" > "$work/$name.old.sched"
+  old "$dir/$name.measured.csv" > "$work/$name.old.csv"
+  device=$(sed -n 's/^# GPU: .*; profile \([a-z0-9_.-]*\)$/\1/p' "$work/$name.old.sched" | head -n 1)
+  connections=$(sed -n 's/^connections \([0-9]*\)$/\1/p' "$work/$name.old.sched" | head -n 1)
   status=0
   "$VALIDATE" --record "$work/$name.sched" --csv "$work/$name.csv" --log "$work/$name.log" \
+    ${device:+--device "$device"} ${connections:+--connections "$connections"} \
     2> "$work/$name.err" || status=$?
   if [ "$status" -ne 0 ]; then
     cat "$work/$name.err" >&2
     exit "$status"
   fi
-  old "$dir/$name.sched" > "$work/$name.old.sched"
-  old "$dir/$name.measured.csv" > "$work/$name.old.csv"
   # The recording's header: its comment lines before the converter's own
-  # ("# Kernel times are ..."), but for an earlier run of this script's line,
-  # and its connections line.
+  # ("# Kernel times are ..."), but for an earlier run of this script's line.
   awk '/^# Kernel times are /{ exit } !/^# Converted again from /' "$work/$name.old.sched" \
     > "$work/$name.head"
   head_lines=$(wc -l < "$work/$name.head")
-  connections=$(grep -m1 '^connections ' "$work/$name.old.sched" || true)
-  # the converter's own header comments come before the connections line
-  own=$(awk '/^# Kernel times are /{ k = NR } /^connections /{ print NR - k; exit }' "$work/$name.old.sched")
   # The conversion's header lines before its own comments ("# Converted by", "# Date").
   skip=$(awk '/^# Kernel times are /{ print NR - 1; exit }' "$work/$name.sched")
   {
     cat "$work/$name.head"
     echo "# Converted again from $name.log.gz without the GPU (validate/rederive-real.sh)."
-    # the converter's header comments, then the connections line, then the rest
-    tail -n +"$((skip + 1))" "$work/$name.sched" | awk -v c="$connections" -v own="${own:-0}" '
-      NR == own + 1 && c != "" { print c }
-      { print }'
+    tail -n +"$((skip + 1))" "$work/$name.sched"
   } > "$work/$name.new.sched"
   # Every op line moved by the same number of lines (all ops come after the header).
-  shift=$((head_lines + 1 - skip + (${#connections} > 0 ? 1 : 0)))
+  shift=$((head_lines + 1 - skip))
   {
     grep '^#' "$work/$name.old.csv"
     grep -v '^#' "$work/$name.csv" | awk -F, -v OFS=, -v d="$shift" 'NR > 1 { $2 += d } { print }'
