@@ -47,6 +47,10 @@
  *    so the rule holds whether the model pools SMs or places blocks per SM.
  *    With more than WINDOW_KERNELS kernels only the busy periods (maximal
  *    runs of overlapping kernels) are windows.
+ *  - callback: host functions run one at a time (one thread for the
+ *    process), each for exactly its own time.
+ *  Memsets are kernels throughout: one block of GPU_MEMSET_BLOCK threads per
+ *  SM for latency + bytes / bandwidth (gpu_profile.h).
  *  - queue: within one connection queue, an op starts no earlier than any copy
  *    ahead of it (a copy leaves the queue when it starts), and a kernel no
  *    earlier than any kernel of the same priority ahead of it (the left-over
@@ -98,7 +102,7 @@ struct EngCheck
 
 static const char *const rule_names[ENG_CHECK_N_RULES] = {
   "times", "host", "sync", "stream", "event", "legacy", "engine", "copy-engine",
-  "copy-time", "kernel-limit", "kernel-time", "sm-capacity", "queue",
+  "copy-time", "kernel-limit", "kernel-time", "sm-capacity", "queue", "callback",
 };
 
 const char *
@@ -139,6 +143,8 @@ is_stream_op (const SchedOp *sop)
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
     case SCHED_OP_KERNEL:
+    case SCHED_OP_MEMSET:
+    case SCHED_OP_HOSTFN:
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
       return TRUE;
@@ -147,11 +153,28 @@ is_stream_op (const SchedOp *sop)
     }
 }
 
+/* Ops that run on the SMs: kernels, and memsets (a kernel the driver launches). */
+static gboolean
+is_kernel (const SchedOp *sop)
+{
+  return sop->kind == SCHED_OP_KERNEL || sop->kind == SCHED_OP_MEMSET;
+}
+
+/* The kernel an op runs as: its own, or a memset's (gpu_profile.h). */
+static const SchedKernel *
+kernel_of (const GpuProfile *p, const SchedOp *sop, SchedKernel *scratch)
+{
+  if (sop->kind != SCHED_OP_MEMSET)
+    return &sop->u.kernel;
+  *scratch = (SchedKernel) { p->sm_count, GPU_MEMSET_BLOCK, 0, 0,
+                             gpu_profile_memset_time (p, sop->u.bytes), SCHED_NONE, FALSE };
+  return scratch;
+}
+
 static gboolean
 is_device_op (const SchedOp *sop)
 {
-  return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY
-         || sop->kind == SCHED_OP_KERNEL;
+  return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY || is_kernel (sop);
 }
 
 static gboolean
@@ -172,7 +195,10 @@ expected_engine (const GpuProfile *p, const SchedOp *sop)
   switch (sop->kind)
     {
     case SCHED_OP_KERNEL:
+    case SCHED_OP_MEMSET:
       return ENG_ENGINE_COMPUTE;
+    case SCHED_OP_HOSTFN:
+      return ENG_ENGINE_CALLBACK;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       if (sop->u.copy.dir == SCHED_DIR_D2D)
@@ -193,7 +219,7 @@ expected_engine (const GpuProfile *p, const SchedOp *sop)
 static int
 queue_class (const GpuProfile *p, const SchedOp *sop)
 {
-  if (sop->kind == SCHED_OP_KERNEL)
+  if (is_kernel (sop))
     return 3;
   if (!is_copy (sop))
     return -1;
@@ -260,20 +286,20 @@ check_host (EngCheck *check)
                    r->issue, r->start, r->end);
       if (is_device_op (sop))
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind) + gpu_profile_submit_latency (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop) + gpu_profile_submit_latency (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
                        G_GINT64_FORMAT " ns (issue + host cost + submit latency)", r->start, arrive);
         }
-      else if (is_marker (sop))
+      else if (is_marker (sop) || sop->kind == SCHED_OP_HOSTFN)
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
                        G_GINT64_FORMAT " ns", r->start, arrive);
-          if (r->end != r->start)
+          if (is_marker (sop) && r->end != r->start)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "a record or wait is an instant, but it lasted from %" G_GINT64_FORMAT
                        " to %" G_GINT64_FORMAT " ns", r->start, r->end);
@@ -311,7 +337,7 @@ check_host (EngCheck *check)
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready = r->end;
       else
-        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop->kind));
+        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop));
       ready_op = op;
     }
 }
@@ -368,7 +394,9 @@ check_engines (EngCheck *check)
         violation (check, ENG_CHECK_ENGINE, (guint32) i, NONE, "ran on engine %s, expected %s",
                    r->engine < ENG_N_ENGINES ? eng_engine_name ((EngEngine) r->engine) : "?",
                    eng_engine_name (want));
-      gboolean queued = queue_class (check->profile, sop) >= 0 || is_marker (sop);
+      /* markers and host functions wait in no queue, but belong to their stream's connection */
+      gboolean queued = queue_class (check->profile, sop) >= 0 || is_marker (sop)
+                        || sop->kind == SCHED_OP_HOSTFN;
       if (queued && stream_last != NULL)
         {
           check_connection_on_submit (check, i, stream_last);
@@ -396,6 +424,7 @@ typedef struct
   guint32 *record;        /* most recent record of each event */
   guint32 last_legacy;
   guint32 device_last;    /* device op or marker with the latest end so far */
+  guint32 loading;        /* the last launch that loads its code, which later ops follow */
 } DepState;
 
 static void
@@ -440,7 +469,7 @@ check_deps (EngCheck *check)
     st.tail[s] = st.event_floor[s] = st.seen_legacy[s] = NONE;
   for (guint e = 0; e < n_events; e++)
     st.record[e] = NONE;
-  st.last_legacy = st.device_last = NONE;
+  st.last_legacy = st.device_last = st.loading = NONE;
 
   for (gsize i = 0; i < check->n; i++)
     {
@@ -450,6 +479,22 @@ check_deps (EngCheck *check)
         {
           guint32 s = sop->stream;
           check_after (check, ENG_CHECK_STREAM, op, st.tail[s], "the previous op of its stream");
+          if (st.loading != NONE)
+            {
+              if (check->r[op].start < check->r[st.loading].start)
+                violation (check, ENG_CHECK_STREAM, op, st.loading,
+                           "started at %" G_GINT64_FORMAT " ns, before op %u, a launch issued "
+                           "before it that loads its code, started at %" G_GINT64_FORMAT " ns",
+                           check->r[op].start, st.loading, check->r[st.loading].start);
+            }
+          if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+            {
+              for (guint o = 0; o < n_streams; o++)
+                if (o != s)
+                  check_after (check, ENG_CHECK_STREAM, op, st.tail[o],
+                               "an op issued before it, since its launch loads its code");
+              st.loading = op;
+            }
           if (st.event_floor[s] != NONE)
             {
               check_after (check, ENG_CHECK_EVENT, op, st.event_floor[s],
@@ -549,6 +594,35 @@ span_by_start (const void *a, const void *b)
 
 /* Reports each span that begins before an earlier one on the same resource
  * has ended. `spans` is sorted by start. */
+static void check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n,
+                          const char *what);
+
+/* Host functions: one at a time, each for its time. */
+static void
+check_callback (EngCheck *check)
+{
+  GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  for (gsize i = 0; i < check->n; i++)
+    {
+      const SchedOp *sop = sop_of (check, i);
+      const EngOpResult *r = &check->r[i];
+      if (sop->kind != SCHED_OP_HOSTFN)
+        continue;
+      SimTime want = sop->u.duration;
+      if (r->end - r->start != want)
+        violation (check, ENG_CHECK_CALLBACK, (guint32) i, NONE,
+                   "a host function of %" G_GINT64_FORMAT " ns ran %" G_GINT64_FORMAT "-%"
+                   G_GINT64_FORMAT " ns, not its time (%" G_GINT64_FORMAT " ns)",
+                   sop->u.duration, r->start, r->end, want);
+      Span s = { (guint32) i, r->start, r->end };
+      g_array_append_val (spans, s);
+    }
+  g_array_sort (spans, span_by_start);
+  check_serial (check, ENG_CHECK_CALLBACK, (const Span *) spans->data, spans->len,
+                "the callback thread");
+  g_array_free (spans, TRUE);
+}
+
 static void
 check_serial (EngCheck *check, EngCheckRule rule, const Span *spans, gsize n, const char *what)
 {
@@ -798,7 +872,8 @@ kernel_shape (EngCheck *check, guint32 op, KernelSpan *k)
 {
   const GpuProfile *p = check->profile;
   const SchedOp *sop = sop_of (check, op);
-  const SchedKernel *kern = &sop->u.kernel;
+  SchedKernel scratch;
+  const SchedKernel *kern = kernel_of (p, sop, &scratch);
   k->bps = gpu_profile_blocks_per_sm (p, kern->block, kern->smem, kern->regs);
   if (k->bps == 0)
     {
@@ -1012,7 +1087,7 @@ check_kernels (EngCheck *check)
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (KernelSpan));
   for (gsize i = 0; i < check->n; i++)
     {
-      if (sop_of (check, i)->kind != SCHED_OP_KERNEL)
+      if (!is_kernel (sop_of (check, i)))
         continue;
       KernelSpan k = { (guint32) i, check->r[i].start, check->r[i].end, 0, 0, 0, { 0 }, FALSE };
       if (k.end < k.start || !kernel_shape (check, (guint32) i, &k))
@@ -1111,7 +1186,7 @@ check_queues (EngCheck *check)
       guint32 op = (guint32) i;
       SimTime start = check->r[i].start;
       check_queue_after (check, op, qs->copy, "a copy");
-      if (sop->kind == SCHED_OP_KERNEL)
+      if (is_kernel (sop))
         {
           gint prio = schedule_stream (check->sched, sop->stream)->priority;
           guint p = (guint) CLAMP (-prio, 0, N_PRIORITIES - 1);
@@ -1151,6 +1226,7 @@ eng_check_results (const GpuProfile *profile, const Schedule *sched, guint conne
   check_copies (check);
   check_kernels (check);
   check_queues (check);
+  check_callback (check);
 
   check->profile = NULL;
   check->sched = NULL;

@@ -30,6 +30,7 @@ typedef enum
   ENG_CHECK_KERNEL_TIME,  /* a kernel took at least waves x block time, exactly that when alone */
   ENG_CHECK_SM_CAPACITY,  /* the block time kernels need fits the SMs in every window */
   ENG_CHECK_QUEUE,        /* each connection queue handed its ops to the engines in issue order */
+  ENG_CHECK_CALLBACK,     /* host functions one at a time, each for its time */
   ENG_CHECK_N_RULES
 } EngCheckRule;
 

@@ -80,7 +80,80 @@
  * apart from the shared ones: a 4 KiB D2H of the ninth stream, on the first
  * stream's connection, did not wait behind that stream's 4 MiB D2H
  * (traces/validation/copies-held-small). */
-#include "eng_internal.h"
+#include "eng_connection.h"
+#include "eng_deps.h"
+#include "eng_live.h"
+
+struct EngConnections
+{
+  guint connections;      /* in force, after the profile's maximum */
+  guint copy_connections; /* copy queues in force: connections, or fewer */
+  /* connections x ENG_N_QUEUES fifos, and as many again for small copies
+   * when copy_connections is below connections (COPY QUEUES) */
+  EngFifo *queues;
+  guint32 *active_kernel; /* connection_serializes: the kernel in flight */
+  guint next;             /* assign_on_submit: where the round-robin looks first */
+  guint32 *last_issued;   /* the last queued op issued to each connection */
+  SimTime *last_arrival;  /* ops reach a connection in issue order */
+};
+
+void
+eng_connection_init (EngSim *sim, guint connections)
+{
+  const GpuProfile *profile = &sim->profile;
+  EngConnections *c = g_new0 (EngConnections, 1);
+  gboolean left_unset = connections == 0 && schedule_connections (sim->sched) == 0;
+  if (connections == 0)
+    connections = schedule_connections (sim->sched);
+  if (connections == 0)
+    connections = profile->default_connections;
+  /* Devices before Kepler have a single hardware queue whatever is asked. */
+  c->connections = MAX (MIN (connections, profile->max_connections), 1);
+  c->copy_connections = c->connections;
+  if (left_unset && profile->default_copy_connections > 0)
+    c->copy_connections = MIN (profile->default_copy_connections, c->connections);
+
+  guint n_queues = c->connections * ENG_N_QUEUES * (c->copy_connections < c->connections ? 2 : 1);
+  c->queues = g_new (EngFifo, n_queues);
+  for (guint q = 0; q < n_queues; q++)
+    eng_fifo_init (&c->queues[q]);
+  c->active_kernel = g_new (guint32, c->connections);
+  c->last_arrival = g_new0 (SimTime, c->connections);
+  c->last_issued = g_new (guint32, c->connections);
+  for (guint i = 0; i < c->connections; i++)
+    c->active_kernel[i] = c->last_issued[i] = ENG_NONE;
+  /* assign_on_submit: the legacy default stream took connection 0 when the
+   * context was created, so the streams' round robin starts after it
+   * (WHICH CONNECTION). */
+  c->next = 1 % c->connections;
+  sim->conn = c;
+}
+
+void
+eng_connection_free (EngSim *sim)
+{
+  EngConnections *c = sim->conn;
+  if (c == NULL)
+    return;
+  g_free (c->queues);
+  g_free (c->active_kernel);
+  g_free (c->last_arrival);
+  g_free (c->last_issued);
+  g_free (c);
+  sim->conn = NULL;
+}
+
+guint
+eng_connection_count (const EngSim *sim)
+{
+  return sim->conn->connections;
+}
+
+guint
+eng_connection_copy_count (const EngSim *sim)
+{
+  return sim->conn->copy_connections;
+}
 
 /* The documented rule (assign_on_submit false): creation order, the legacy
  * default stream on connection 0 with the first stream. */
@@ -89,33 +162,26 @@ eng_connection_of (const EngSim *sim, guint32 stream)
 {
   if (stream == SCHED_STREAM_DEFAULT)
     return 0;
-  return (stream - 1) % sim->connections;
-}
-
-guint
-eng_connection_copy_count (const GpuProfile *profile, guint connections, gboolean left_unset)
-{
-  if (left_unset && profile->default_copy_connections > 0)
-    return MIN (profile->default_copy_connections, connections);
-  return connections;
+  return (stream - 1) % sim->conn->connections;
 }
 
 guint
 eng_connection_queue_owner (const EngSim *sim, guint32 op)
 {
+  const EngConnections *c = sim->conn;
   guint conn = (guint) sim->results[op].conn;
-  if (sim->ops[op].qclass == ENG_Q_COMPUTE || sim->copy_connections == sim->connections)
+  if (sim->ops[op].qclass == ENG_Q_COMPUTE || c->copy_connections == c->connections)
     return conn;
   if (eng_sop (sim, op)->u.copy.bytes < sim->profile.shared_copy_min_size)
-    return sim->connections + conn; /* the small copies' queues, after the shared ones */
-  return conn % sim->copy_connections;
+    return c->connections + conn; /* the small copies' queues, after the shared ones */
+  return conn % c->copy_connections;
 }
 
 /* The `qclass` queue of connection `owner` (eng_connection_queue_owner). */
-static EngFifo *
-queue_of (EngSim *sim, guint owner, EngQueueClass qclass)
+static inline EngFifo *
+queue_of (const EngConnections *c, guint owner, EngQueueClass qclass)
 {
-  return &sim->queues[owner * ENG_N_QUEUES + qclass];
+  return &c->queues[owner * ENG_N_QUEUES + qclass];
 }
 
 /* Whether the connection is held (see WHICH CONNECTION): a head of one of
@@ -123,70 +189,67 @@ queue_of (EngSim *sim, guint owner, EngQueueClass qclass)
  * or an op issued to it has not arrived. Ops reach a connection in issue
  * order, so the last one issued to it has arrived only when all have. */
 static gboolean
-connection_held (EngSim *sim, guint conn)
+connection_held (const EngSim *sim, guint conn)
 {
+  const EngConnections *c = sim->conn;
   /* Copy queues shared by several connections (COPY QUEUES) are not this
    * connection's to hold: in the measurements a D2H waiting at the head of
    * one held back the D2H of every fourth stream after it, the eighth and
    * twelfth too, which would have gone elsewhere had its connection been
    * skipped. */
-  gboolean own_copy_queues = sim->copy_connections == sim->connections;
+  gboolean own_copy_queues = c->copy_connections == c->connections;
   for (guint q = 0; q < ENG_N_QUEUES; q++)
     {
       if (q != ENG_Q_COMPUTE && !own_copy_queues)
         continue;
-      guint32 head = queue_of (sim, conn, (EngQueueClass) q)->head;
+      guint32 head = queue_of (c, conn, (EngQueueClass) q)->head;
       if (head != ENG_NONE && !(sim->ops[head].flags & ENG_OP_SUBMITTED))
         return TRUE;
     }
-  guint32 last = sim->conn_last_issued[conn];
+  guint32 last = c->last_issued[conn];
   return last != ENG_NONE && !(sim->ops[last].flags & ENG_OP_ARRIVED);
 }
 
 guint
 eng_connection_assign (EngSim *sim, guint32 op)
 {
+  EngConnections *c = sim->conn;
   guint32 stream = eng_sop (sim, op)->stream;
   if (stream == SCHED_STREAM_DEFAULT)
     return 0;
   /* Work in flight: it keeps its connection, the one its last op went to
    * (every op that can be a stream's last has one). */
-  guint32 tail = sim->stream_tail[stream];
+  guint32 tail = eng_deps_stream_last (sim, stream);
   if (tail != ENG_NONE && !(sim->ops[tail].flags & ENG_OP_SIGNALED))
     return (guint) sim->results[tail].conn;
-  guint chosen = sim->conn_next;
-  for (guint i = 0; i < sim->connections; i++)
+  guint chosen = c->next;
+  for (guint i = 0; i < c->connections; i++)
     {
-      guint c = (sim->conn_next + i) % sim->connections;
-      if (!connection_held (sim, c))
+      guint k = (c->next + i) % c->connections;
+      if (!connection_held (sim, k))
         {
-          chosen = c;
+          chosen = k;
           break;
         }
     }
-  sim->conn_next = (chosen + 1) % sim->connections;
+  c->next = (chosen + 1) % c->connections;
   return chosen;
 }
 
-EngQueueClass
-eng_connection_class (const EngSim *sim, const SchedOp *sop)
+/* A connection is one command stream: its ops reach their queues in issue
+ * order, whatever their submit latencies. Without this a copy with a short
+ * submit latency could overtake the kernel issued before it into the same
+ * queue and wait at its head for that kernel forever. */
+SimTime
+eng_connection_arrival (EngSim *sim, guint32 op, SimTime arrival)
 {
-  switch (sop->kind)
-    {
-    case SCHED_OP_KERNEL:
-      return ENG_Q_COMPUTE;
-    case SCHED_OP_COPY:
-    case SCHED_OP_MEMCPY:
-      if (sop->u.copy.dir == SCHED_DIR_D2D)
-        return ENG_Q_COMPUTE;
-      if (sim->profile.copy_engines < 2)
-        return ENG_Q_COPY;
-      return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_Q_H2D : ENG_Q_D2H;
-    default:
-      return ENG_Q_NONE;
-    }
+  EngConnections *c = sim->conn;
+  guint conn = (guint) sim->results[op].conn;
+  arrival = sim_time_max (arrival, c->last_arrival[conn]);
+  c->last_arrival[conn] = arrival;
+  c->last_issued[conn] = op;
+  return arrival;
 }
-
 
 static void
 became_head (EngSim *sim, guint32 op, guint32 ahead, SimTime now)
@@ -199,80 +262,58 @@ became_head (EngSim *sim, guint32 op, guint32 ahead, SimTime now)
 void
 eng_connection_arrive (EngSim *sim, guint32 op, SimTime now)
 {
-  EngOp *o = &sim->ops[op];
-  guint owner = eng_connection_queue_owner (sim, op);
-  EngFifo *fifo = queue_of (sim, owner, o->qclass);
-  o->flags |= ENG_OP_ARRIVED;
-  eng_live (sim, op)->arrive = now;
+  EngFifo *fifo = queue_of (sim->conn, eng_connection_queue_owner (sim, op),
+                            (EngQueueClass) sim->ops[op].qclass);
   gboolean was_empty = fifo->head == ENG_NONE;
   eng_fifo_push (sim, fifo, op, ENG_LINK_QUEUE);
   if (was_empty)
     became_head (sim, op, ENG_NONE, now);
-  eng_connection_pump (sim, owner, o->qclass, now);
 }
 
-/* Hands the head of connection `owner`'s `qclass` queue to its engine if it
- * is ready. */
-void
-eng_connection_pump (EngSim *sim, guint owner, EngQueueClass qclass, SimTime now)
+guint32
+eng_connection_head (const EngSim *sim, guint owner, EngQueueClass qclass)
 {
-  EngFifo *fifo = queue_of (sim, owner, qclass);
-  guint32 head = fifo->head;
-  if (head == ENG_NONE)
-    return;
-  EngOp *o = &sim->ops[head];
-  EngLive *l = eng_live (sim, head);
-  if ((o->flags & ENG_OP_SUBMITTED) || l->pending > 0)
-    return;
-  if (l->deps_time > now)
-    {
-      eng_deps_wake_later (sim, head);
-      return;
-    }
-  const SchedOp *sop = eng_sop (sim, head);
-  if (sop->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes
-      && sim->conn_active_kernel[owner] != ENG_NONE) /* a compute queue: its own connection */
-    return; /* eng_connection_kernel_done pumps again */
-  o->flags |= ENG_OP_SUBMITTED;
-  l->submitted = now;
-  if (sop->kind == SCHED_OP_KERNEL)
-    eng_kernel_submit (sim, head, now);
-  else
-    eng_copy_submit (sim, head, now);
+  return queue_of (sim->conn, owner, qclass)->head;
 }
 
-/* The engine accepted the head of its queue: the next op moves up. */
-void
+gboolean
+eng_connection_may_submit (const EngSim *sim, guint owner, guint32 op)
+{
+  /* a compute queue is its own connection's */
+  return !(sim->profile.connection_serializes && eng_runs_as_kernel (eng_sop (sim, op))
+           && sim->conn->active_kernel[owner] != ENG_NONE);
+}
+
+guint32
 eng_connection_pop (EngSim *sim, guint32 op, SimTime now)
 {
+  EngConnections *c = sim->conn;
   EngOp *o = &sim->ops[op];
   guint owner = eng_connection_queue_owner (sim, op);
-  EngFifo *fifo = queue_of (sim, owner, o->qclass);
+  EngFifo *fifo = queue_of (c, owner, (EngQueueClass) o->qclass);
   g_assert (fifo->head == op);
   eng_fifo_pop (sim, fifo, ENG_LINK_QUEUE);
   /* Whether it waited at the head for its dependencies, for the op behind
-   * it (eng_sim_started), which may start after this one has signaled and
+   * it (eng_op_started), which may start after this one has signaled and
    * given its slot back. Both times are final: it went to its engine, so
    * every dependency was satisfied, and it reached the head before. */
   const EngLive *l = eng_live (sim, op);
   if (l->deps_time > l->head_time)
     o->flags |= ENG_OP_HELD_BY_DEPS;
-  if (eng_sop (sim, op)->kind == SCHED_OP_KERNEL && sim->profile.connection_serializes)
-    sim->conn_active_kernel[owner] = op;
+  if (eng_runs_as_kernel (eng_sop (sim, op)) && sim->profile.connection_serializes)
+    c->active_kernel[owner] = op;
   if (fifo->head != ENG_NONE)
-    {
-      became_head (sim, fifo->head, op, now);
-      eng_connection_pump (sim, owner, o->qclass, now);
-    }
+    became_head (sim, fifo->head, op, now);
+  return fifo->head;
 }
 
-void
-eng_connection_kernel_done (EngSim *sim, guint32 op, SimTime now)
+gboolean
+eng_connection_kernel_done (EngSim *sim, guint32 op)
 {
+  EngConnections *c = sim->conn;
   guint conn = (guint) sim->results[op].conn;
-  if (sim->conn_active_kernel[conn] == op)
-    {
-      sim->conn_active_kernel[conn] = ENG_NONE;
-      eng_connection_pump (sim, conn, ENG_Q_COMPUTE, now);
-    }
+  if (c->active_kernel[conn] != op)
+    return FALSE;
+  c->active_kernel[conn] = ENG_NONE;
+  return TRUE;
 }

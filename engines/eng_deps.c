@@ -12,11 +12,111 @@
  * list of blocking streams that received work since the last default-stream
  * op (`dirty`), so the cost stays proportional to the work issued.
  *
- * Record and wait ops are markers: they run on no engine and pass their
- * dependencies through, so that a kernel behind `wait s2 e1` sees the
- * completion of the op before `record e1 s1`, with the latency of that op's
- * engine, and its cause names the event. */
-#include "eng_internal.h"
+ * Record and wait ops are markers (eng_marker.c): they run on no engine and
+ * pass their dependencies through, so that a kernel behind `wait s2 e1` sees
+ * the completion of the op before `record e1 s1`, with the latency of that
+ * op's engine, and its cause names the event.
+ *
+ * An op's dependents hear of its completion one at a time, each in a step
+ * of its own (sim_queue_post): what a dependent that becomes ready sets off
+ * (its engine starting it, ...) is settled before the next hears. */
+#include "eng_deps.h"
+#include "eng_fermi.h"
+#include "eng_op.h"
+
+/* How a dependent learns of an op's completion. */
+typedef enum
+{
+  EDGE_STREAM,
+  EDGE_EVENT,
+  EDGE_LEGACY,
+  EDGE_LOAD,    /* a launch that loads its kernel's code waits for the GPU to go idle */
+  EDGE_LOADED,  /* an op issued after such a launch waits for it to start */
+} EdgeKind;
+
+/* Which of an op's dependents hear of it (signal_from). */
+typedef enum
+{
+  HEAR_ALL,     /* its completion, seen by every dependent */
+  HEAR_KERNELS, /* a Fermi kernel's held completion, seen by kernels alone */
+  HEAR_STARTED, /* a loading launch's start, by the ops issued after it */
+} Hearing;
+
+/* One dependency, from the op waited on (which lists its edges through
+ * EngLive.first_edge and `next`) to the waiting op. */
+typedef struct
+{
+  guint32 target;  /* ENG_NONE once it has been told */
+  guint32 next;    /* next edge of the same source op */
+  guint8 kind;     /* EdgeKind */
+} Edge;
+
+struct EngDeps
+{
+  Edge *edges;            /* n_edges of edges_cap */
+  guint32 n_edges, edges_cap;
+  guint32 free_edges;     /* edges of signaled ops, reused through Edge.next */
+  guint32 *stream_tail;   /* last op issued to each stream */
+  guint32 *stream_legacy; /* last legacy op each stream has an edge from */
+  guint32 *event_record;  /* most recent record of each event */
+  guint32 last_legacy;
+  guint32 loading;        /* a launch that loads its code and has not started, or ENG_NONE */
+  guint32 *dirty;         /* blocking streams with ops since the last legacy op */
+  guint n_dirty;
+  gboolean *is_dirty;
+};
+
+void
+eng_deps_init (EngSim *sim)
+{
+  EngDeps *d = g_new0 (EngDeps, 1);
+  /* Edges are reused once their source has signaled, so there are about
+   * as many as ops in flight, not as ops. */
+  d->edges_cap = 1024;
+  d->edges = g_new (Edge, d->edges_cap);
+  d->free_edges = ENG_NONE;
+  guint n_streams = schedule_n_streams (sim->sched);
+  d->stream_tail = g_new (guint32, n_streams);
+  d->stream_legacy = g_new (guint32, n_streams);
+  d->dirty = g_new (guint32, n_streams);
+  d->is_dirty = g_new0 (gboolean, n_streams);
+  for (guint s = 0; s < n_streams; s++)
+    d->stream_tail[s] = d->stream_legacy[s] = ENG_NONE;
+  guint n_events = schedule_n_events (sim->sched);
+  d->event_record = g_new (guint32, MAX (n_events, 1));
+  for (guint e = 0; e < n_events; e++)
+    d->event_record[e] = ENG_NONE;
+  d->last_legacy = d->loading = ENG_NONE;
+  sim->deps = d;
+}
+
+void
+eng_deps_free (EngSim *sim)
+{
+  EngDeps *d = sim->deps;
+  if (d == NULL)
+    return;
+  g_free (d->edges);
+  g_free (d->stream_tail);
+  g_free (d->stream_legacy);
+  g_free (d->dirty);
+  g_free (d->is_dirty);
+  g_free (d->event_record);
+  g_free (d);
+  sim->deps = NULL;
+}
+
+guint32
+eng_deps_stream_last (const EngSim *sim, guint stream)
+{
+  return sim->deps->stream_tail[stream];
+}
+
+guint32
+eng_deps_event_last (const EngSim *sim, guint event)
+{
+  return sim->deps->event_record[event];
+}
 
 static EngEngine
 target_engine (const EngSim *sim, guint32 op)
@@ -27,73 +127,20 @@ target_engine (const EngSim *sim, guint32 op)
 SimTime
 eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to)
 {
+  if (from == ENG_ENGINE_CALLBACK)
+    return sim->profile.hostfn_resume;
   if (from == ENG_ENGINE_STREAM || to == ENG_ENGINE_STREAM || to == ENG_ENGINE_HOST
-      || from == ENG_ENGINE_HOST)
-    return 0;
+      || from == ENG_ENGINE_HOST || to == ENG_ENGINE_CALLBACK)
+    return 0; /* a host function's wake-up is the callback thread's (eng_callback.c) */
   if (from == to)
     return to == ENG_ENGINE_COMPUTE ? sim->profile.kernel_gap : 0;
   return sim->profile.dependency_latency;
 }
 
+/* One dependency of `op` is seen at `when`: the latest one seen is what
+ * it waited for. */
 static void
-deps_ready_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
-{
-  (void) queue;
-  EngSim *sim = arg;
-  guint32 op = (guint32) tag;
-  sim->ops[op].flags &= ~ENG_OP_DEPS_EVENT;
-  sim->n_events++;
-  if (!(sim->ops[op].flags & ENG_OP_ARRIVED))
-    return;
-  if (sim->ops[op].qclass == ENG_Q_NONE)
-    {
-      /* a marker resolves as soon as it is issued and its dependencies are seen */
-      sim->results[op].start = now;
-      eng_op_finish (sim, op, now);
-    }
-  else
-    eng_connection_pump (sim, eng_connection_queue_owner (sim, op), sim->ops[op].qclass, now);
-}
-
-void
-eng_deps_wake_later (EngSim *sim, guint32 op)
-{
-  EngOp *o = &sim->ops[op];
-  if (!(o->flags & ENG_OP_DEPS_EVENT))
-    {
-      o->flags |= ENG_OP_DEPS_EVENT;
-      sim_queue_schedule (sim->events, eng_live (sim, op)->deps_time, deps_ready_event, sim, op);
-    }
-}
-
-/* Called when an op's last dependency is satisfied, or when it arrives. The
- * dependency may be seen only later (cross-engine latency): then an event
- * wakes the op at that time. */
-static inline void
-deps_maybe_ready (EngSim *sim, guint32 op, const EngOp *o, const EngLive *l, SimTime now)
-{
-  if (l->pending > 0 || !(o->flags & ENG_OP_ARRIVED) || (o->flags & ENG_OP_STARTED))
-    return;
-  if (l->deps_time > now)
-    {
-      eng_deps_wake_later (sim, op);
-      return;
-    }
-  deps_ready_event (sim->events, now, sim, op);
-}
-
-void
-eng_deps_arrived (EngSim *sim, guint32 op, SimTime now)
-{
-  EngOp *o = &sim->ops[op];
-  EngLive *l = eng_live (sim, op);
-  o->flags |= ENG_OP_ARRIVED;
-  l->arrive = now;
-  deps_maybe_ready (sim, op, o, l, now);
-}
-
-void
-eng_deps_satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32 ref)
+satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32 ref)
 {
   EngOp *o = &sim->ops[op];
   EngLive *l = eng_live (sim, op);
@@ -106,227 +153,239 @@ eng_deps_satisfy (EngSim *sim, guint32 op, SimTime when, EngCause cause, guint32
     }
   l->pending--;
   if (l->pending == 0)
-    deps_maybe_ready (sim, op, o, l, sim_queue_now (sim->events));
+    eng_op_deps_met (sim, op);
 }
 
 static EngCause
-edge_cause (EngEdgeKind kind)
+edge_cause (EdgeKind kind)
 {
   switch (kind)
     {
-    case ENG_EDGE_EVENT:
+    case EDGE_EVENT:
       return ENG_CAUSE_EVENT;
-    case ENG_EDGE_LEGACY:
+    case EDGE_LEGACY:
       return ENG_CAUSE_LEGACY;
+    case EDGE_LOAD:
+    case EDGE_LOADED:
+      return ENG_CAUSE_LOAD;
     default:
       return ENG_CAUSE_STREAM;
     }
 }
 
-/* Satisfies one edge from `src` (whose completion is visible at `when`). A
- * marker passes on what it waited for, so causes name the real reason. */
+/* Satisfies one edge from `src` (whose completion is visible at `when`;
+ * `deferred` when that is later than its end, on a Fermi device). A marker
+ * passes on what it waited for, so causes name the real reason. */
 static void
-satisfy_from (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind, SimTime when,
+satisfy_from (EngSim *sim, guint32 src, guint32 target, EdgeKind kind, SimTime when,
               gboolean deferred)
 {
   const EngOp *s = &sim->ops[src];
   EngCause cause = edge_cause (kind);
   guint32 ref = src;
+  gboolean src_marker = target_engine (sim, src) == ENG_ENGINE_STREAM;
   if (deferred)
     cause = ENG_CAUSE_DEFERRED;
-  else if (s->qclass == ENG_Q_NONE && s->deps_cause != ENG_CAUSE_NONE && kind == ENG_EDGE_STREAM)
+  else if (src_marker && s->deps_cause != ENG_CAUSE_NONE && kind == EDGE_STREAM)
     {
       cause = (EngCause) s->deps_cause;
       ref = s->deps_ref;
     }
   EngOp *t = &sim->ops[target];
-  SimTime lat = eng_deps_latency (sim, (EngEngine) s->signal_engine, target_engine (sim, target));
-  if (t->qclass == ENG_Q_NONE && when + lat >= eng_live (sim, target)->deps_time)
+  SimTime lat = kind == EDGE_LOAD     ? sim->profile.module_load
+                : kind == EDGE_LOADED ? 0
+                                      : eng_deps_latency (sim, (EngEngine) s->signal_engine,
+                                                          target_engine (sim, target));
+  if (target_engine (sim, target) == ENG_ENGINE_STREAM && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
-  eng_deps_satisfy (sim, target, when + lat, cause, ref);
+  satisfy (sim, target, when + lat, cause, ref);
 }
 
 static void
-add_edge (EngSim *sim, guint32 src, guint32 target, EngEdgeKind kind)
+add_edge (EngSim *sim, guint32 src, guint32 target, EdgeKind kind)
 {
   if (src == ENG_NONE)
     return;
+  EngDeps *d = sim->deps;
   const EngOp *s = &sim->ops[src];
   eng_live (sim, target)->pending++;
+  if (kind == EDGE_LOADED && (s->flags & ENG_OP_STARTED))
+    {
+      satisfy_from (sim, src, target, kind, sim->results[src].start, FALSE);
+      return;
+    }
   if (s->flags & ENG_OP_SIGNALED)
     {
-      SimTime signal_time = eng_op_signal_time (sim, src);
+      SimTime signal_time = eng_fermi_signal_time (sim, src);
       satisfy_from (sim, src, target, kind, signal_time, signal_time > sim->results[src].end);
       return;
     }
-  /* A Fermi kernel that ended but whose completion is held is already
-   * visible to the kernel engine itself. */
-  if ((s->flags & ENG_OP_FINISHED) && target_engine (sim, target) == ENG_ENGINE_COMPUTE)
+  if ((s->flags & ENG_OP_FINISHED) && eng_fermi_seen_early (sim, src, target_engine (sim, target)))
     {
       satisfy_from (sim, src, target, kind, sim->results[src].end, FALSE);
       return;
     }
-  guint32 e = sim->free_edges;
+  guint32 e = d->free_edges;
   if (e != ENG_NONE)
-    sim->free_edges = sim->edges[e].next;
+    d->free_edges = d->edges[e].next;
   else
     {
-      /* appended here rather than with g_array_append_val: two library
-       * calls (the append and its memcpy) for 12 bytes */
-      if (sim->n_edges == sim->edges_cap)
+      if (d->n_edges == d->edges_cap)
         {
-          g_assert (sim->edges_cap < G_MAXUINT32 - 1); /* indexed in 32 bits, ENG_NONE aside */
-          sim->edges_cap = (guint32) MIN ((guint64) sim->edges_cap * 2, G_MAXUINT32 - 1);
-          sim->edges = g_renew (EngEdge, sim->edges, sim->edges_cap);
+          g_assert (d->edges_cap < G_MAXUINT32 - 1); /* indexed in 32 bits, ENG_NONE aside */
+          d->edges_cap = (guint32) MIN ((guint64) d->edges_cap * 2, G_MAXUINT32 - 1);
+          d->edges = g_renew (Edge, d->edges, d->edges_cap);
         }
-      e = sim->n_edges++;
+      e = d->n_edges++;
     }
   EngLive *sl = eng_live (sim, src);
-  sim->edges[e] = (EngEdge) { target, sl->first_edge, (guint8) kind };
+  d->edges[e] = (Edge) { target, sl->first_edge, (guint8) kind };
   sl->first_edge = e;
 }
 
 void
 eng_deps_issue (EngSim *sim, guint32 op)
 {
+  EngDeps *d = sim->deps;
   const SchedOp *sop = eng_sop (sim, op);
   guint32 stream = sop->stream;
   const SchedStream *st = schedule_stream (sim->sched, stream);
 
-  add_edge (sim, sim->stream_tail[stream], op, ENG_EDGE_STREAM);
+  add_edge (sim, d->stream_tail[stream], op, EDGE_STREAM);
 
   if (sop->kind == SCHED_OP_WAIT && sop->event != SCHED_NONE)
-    add_edge (sim, sim->event_record[sop->event], op, ENG_EDGE_EVENT);
+    add_edge (sim, d->event_record[sop->event], op, EDGE_EVENT);
 
   if (stream == SCHED_STREAM_DEFAULT)
     {
-      for (guint i = 0; i < sim->n_dirty; i++)
+      for (guint i = 0; i < d->n_dirty; i++)
         {
-          guint32 b = sim->dirty[i];
-          sim->is_dirty[b] = FALSE;
-          if (sim->stream_tail[b] != sim->stream_tail[stream])
-            add_edge (sim, sim->stream_tail[b], op, ENG_EDGE_LEGACY);
+          guint32 b = d->dirty[i];
+          d->is_dirty[b] = FALSE;
+          if (d->stream_tail[b] != d->stream_tail[stream])
+            add_edge (sim, d->stream_tail[b], op, EDGE_LEGACY);
         }
-      sim->n_dirty = 0;
-      sim->last_legacy = op;
+      d->n_dirty = 0;
+      d->last_legacy = op;
     }
   else if (!st->nonblocking)
     {
-      if (sim->last_legacy != ENG_NONE && sim->stream_legacy[stream] != sim->last_legacy)
+      if (d->last_legacy != ENG_NONE && d->stream_legacy[stream] != d->last_legacy)
         {
-          add_edge (sim, sim->last_legacy, op, ENG_EDGE_LEGACY);
-          sim->stream_legacy[stream] = sim->last_legacy;
+          add_edge (sim, d->last_legacy, op, EDGE_LEGACY);
+          d->stream_legacy[stream] = d->last_legacy;
         }
-      if (!sim->is_dirty[stream])
+      if (!d->is_dirty[stream])
         {
-          sim->is_dirty[stream] = TRUE;
-          sim->dirty[sim->n_dirty++] = stream;
+          d->is_dirty[stream] = TRUE;
+          d->dirty[d->n_dirty++] = stream;
         }
     }
 
-  sim->stream_tail[stream] = op;
+  /* Loading a kernel's code holds the whole GPU (measured on an H100,
+   * traces/validation/loads): a launch that loads waits for every op issued
+   * before it, in any stream (its own stream's last op is an edge already),
+   * and every op issued after it waits until it starts. */
+  if (d->loading != ENG_NONE && (sim->ops[d->loading].flags & ENG_OP_STARTED))
+    d->loading = ENG_NONE;
+  if (d->loading != ENG_NONE)
+    add_edge (sim, d->loading, op, EDGE_LOADED);
+  if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+    {
+      for (guint s = 0; s < schedule_n_streams (sim->sched); s++)
+        if (s != stream && d->stream_tail[s] != ENG_NONE)
+          add_edge (sim, d->stream_tail[s], op, EDGE_LOAD);
+      d->loading = op;
+    }
+
+  d->stream_tail[stream] = op;
   if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)
-    sim->event_record[sop->event] = op;
+    d->event_record[sop->event] = op;
 }
 
-/* Tells dependents that `op` completed at `when`. With compute_only, only
- * kernels hear it (a Fermi kernel whose completion signal is held); their
- * edges are consumed so the later full signal does not repeat them.
+/* Tells the dependents of `op` on its edges from `e` on, until one of them
+ * has something to do (a step posted: it runs first, and this walk goes on
+ * in a step after it); TRUE when it posted steps. `hear` says which
+ * dependents hear and of what (Hearing); the edges of those that heard
+ * before the full signal are consumed so that it does not repeat them.
  *
  * After the full signal the op's edges go to the free list: an op issued
  * later that depends on a signaled op is satisfied at once (add_edge) and
  * never needs one. Reusing them keeps the edges as many as the ops in
- * flight (at 10^6 generated ops, 12 MB of fresh pages fewer) and in the
- * cache. The chain's order is kept, so dependents hear in the same order. */
-void
-eng_deps_signal (EngSim *sim, guint32 op, SimTime when, gboolean compute_only)
+ * flight and in the cache. The chain's order is kept, so dependents hear in
+ * the same order. */
+static gboolean
+signal_from (EngSim *sim, guint32 op, guint32 e, Hearing hear, SimEventFunc again)
 {
-  gboolean deferred = !compute_only && when > sim->results[op].end;
-  guint32 last = ENG_NONE;
-  for (guint32 e = eng_live (sim, op)->first_edge; e != ENG_NONE;)
+  EngDeps *d = sim->deps;
+  SimTime when = hear == HEAR_KERNELS ? sim->results[op].end
+                 : hear == HEAR_STARTED ? sim->results[op].start
+                                        : eng_fermi_signal_time (sim, op);
+  gboolean deferred = hear == HEAR_ALL && when > sim->results[op].end;
+  gsize posted = eng_posted (sim);
+  while (e != ENG_NONE)
     {
-      /* by index, not pointer: a dependent that becomes ready may let the
-       * host issue more ops, whose edges can move the array */
-      guint32 next = sim->edges[e].next;
-      guint32 target = sim->edges[e].target;
+      guint32 next = d->edges[e].next;
+      guint32 target = d->edges[e].target;
       if (target != ENG_NONE
-          && (!compute_only || target_engine (sim, target) == ENG_ENGINE_COMPUTE))
+          && (hear == HEAR_ALL
+              || (hear == HEAR_KERNELS && target_engine (sim, target) == ENG_ENGINE_COMPUTE)
+              || (hear == HEAR_STARTED && d->edges[e].kind == EDGE_LOADED)))
         {
-          sim->edges[e].target = ENG_NONE;
-          satisfy_from (sim, op, target, (EngEdgeKind) sim->edges[e].kind, when,
+          d->edges[e].target = ENG_NONE;
+          satisfy_from (sim, op, target, (EdgeKind) d->edges[e].kind, when,
                         deferred && target_engine (sim, target) != ENG_ENGINE_COMPUTE);
         }
-      last = e;
+      if (next == ENG_NONE && hear == HEAR_ALL)
+        {
+          EngLive *l = eng_live (sim, op);
+          d->edges[e].next = d->free_edges;
+          d->free_edges = l->first_edge;
+          l->first_edge = ENG_NONE;
+        }
       e = next;
+      if (e != ENG_NONE && eng_posted (sim) != posted)
+        eng_post (sim, again, op, e);
+      if (eng_posted (sim) != posted)
+        return TRUE;
     }
-  if (!compute_only && last != ENG_NONE)
-    {
-      EngLive *l = eng_live (sim, op);
-      sim->edges[last].next = sim->free_edges;
-      sim->free_edges = l->first_edge;
-      l->first_edge = ENG_NONE;
-    }
+  return FALSE;
 }
 
-/* Signals the members of a Fermi launch run, newest first. */
 static void
-release_run (EngSim *sim, guint32 run_index, SimTime now)
+signal_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 {
-  EngRun *run = &g_array_index (sim->runs, EngRun, run_index);
-  run->released = TRUE;
-  run->release_time = now;
-  guint32 first = run->first;
-  for (guint32 m = run->last + 1; m-- > first;)
-    {
-      EngOp *o = &sim->ops[m];
-      if (o->run != run_index)
-        continue; /* host work or a sync between two members */
-      o->flags |= ENG_OP_SIGNALED;
-      eng_deps_signal (sim, m, now, FALSE);
-      eng_host_op_signaled (sim, m, now);
-      eng_live_release (sim, m);
-    }
+  (void) queue;
+  (void) now;
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_ALL, signal_step);
+}
+
+static void
+kernels_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  (void) now;
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_KERNELS, kernels_step);
+}
+
+static void
+started_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
+{
+  (void) queue;
+  (void) now;
+  signal_from (arg, ENG_STEP_A (tag), ENG_STEP_B (tag), HEAR_STARTED, started_step);
+}
+
+gboolean
+eng_deps_signal (EngSim *sim, guint32 op, gboolean compute_only)
+{
+  return signal_from (sim, op, eng_live (sim, op)->first_edge,
+                      compute_only ? HEAR_KERNELS : HEAR_ALL,
+                      compute_only ? kernels_step : signal_step);
 }
 
 void
-eng_op_finish (EngSim *sim, guint32 op, SimTime now)
+eng_deps_started (EngSim *sim, guint32 op)
 {
-  EngOp *o = &sim->ops[op];
-  g_assert (!(o->flags & ENG_OP_FINISHED));
-  o->flags |= ENG_OP_FINISHED | ENG_OP_STARTED;
-  sim->n_finished++;
-  sim->results[op].end = now;
-  if (now > sim->makespan)
-    sim->makespan = now;
-
-  /* A marker resolved by its dependencies carries their engine on, so that
-   * the cross-engine latency is paid once, by whoever waits on it; one the
-   * host issued late completes on no engine. */
-  if (o->qclass != ENG_Q_NONE)
-    o->signal_engine = sim->results[op].engine;
-  else
-    {
-      const EngLive *l = eng_live (sim, op);
-      if (o->deps_cause == ENG_CAUSE_NONE || l->deps_time < l->arrive)
-        o->signal_engine = ENG_ENGINE_STREAM;
-      eng_sim_marker_finished (sim, op);
-    }
-
-  if (o->run != ENG_NONE)
-    {
-      EngRun *run = &g_array_index (sim->runs, EngRun, o->run);
-      eng_deps_signal (sim, op, now, TRUE);
-      g_assert (run->unfinished > 0);
-      run->unfinished--;
-      if (run->unfinished == 0)
-        {
-          run->released_by = op;
-          release_run (sim, o->run, now);
-        }
-      return;
-    }
-  o->flags |= ENG_OP_SIGNALED;
-  eng_deps_signal (sim, op, now, FALSE);
-  eng_host_op_signaled (sim, op, now);
-  eng_live_release (sim, op);
+  signal_from (sim, op, eng_live (sim, op)->first_edge, HEAR_STARTED, started_step);
 }

@@ -34,6 +34,10 @@ op_what (const SchedOp *op)
       return "copy (latency + bytes / bandwidth, slowed by the duplex factor)";
     case SCHED_OP_HOST:
       return "host work";
+    case SCHED_OP_MEMSET:
+      return "memset (latency + bytes / bandwidth, on every SM)";
+    case SCHED_OP_HOSTFN:
+      return "host function";
     default:
       return "call";
     }
@@ -72,6 +76,12 @@ op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArra
       }
     case SCHED_OP_HOST:
       return (double) op->u.duration;
+    case SCHED_OP_MEMSET:
+      /* eng_kernel.c has accepted it: the profile has a memset bandwidth */
+      return ((double) p->memset.latency + (double) op->u.bytes / p->memset.bandwidth * 1e9)
+             * p->sm_count;
+    case SCHED_OP_HOSTFN:
+      return (double) op->u.duration;
     default:
       return 0;
     }
@@ -93,12 +103,14 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
 {
   g_return_if_fail (limits != NULL && p != NULL && list_times != NULL);
   /* Every op may pay each of these once, whatever its kind. */
-  limits->per_op = (double) MAX (MAX (p->host_kernel_launch, p->host_memcpy_async),
+  limits->per_op = (double) MAX (MAX (p->host_kernel_launch + p->host_kernel_load,
+                                      MAX (p->host_memcpy_async, p->host_memset)),
                                  MAX (MAX (p->host_event_record, p->host_stream_wait),
                                       p->host_sync))
                    + (double) MAX (p->launch_latency, p->copy_submit)
-                   + (double) p->dependency_latency + (double) p->kernel_gap
-                   + (double) p->host_sync + (double) p->host_memcpy_sync;
+                   + (double) MAX (MAX (p->dependency_latency, p->module_load), p->hostfn_resume)
+                   + (double) p->kernel_gap + (double) p->host_sync + (double) p->host_memcpy_sync
+                   + (double) MAX (p->hostfn_wake, p->hostfn_wake_idle) + (double) p->hostfn_next;
   limits->sum = 0;
   limits->list_times = list_times;
 }

@@ -2,16 +2,15 @@
  *
  * An op takes a slot (EngLive) when the host issues it and gives it back
  * after its full signal, so the slots are about as many as the ops in flight
- * at once. Until 2026-11-25 that state was part of every op's EngOp, kept to
- * the end of the run: at 10^6 ops, 48 MB that a single run paid for in fresh
- * pages (PERFORMANCE-LOG.md, twentieth round).
+ * at once, not as the ops: kept in every op's EngOp instead, that state
+ * would be 48 MB of fresh pages at 10^6 ops.
  *
  * A slot given back is reused before the array grows, so that the slots in
  * use stay in the cache. Under AddressSanitizer a slot given back is
  * poisoned, all but its free-list link, so that a read of an op's state
  * after its signal (a bug that would otherwise read another op's state)
  * fails the sanitizer build of the tests. */
-#include "eng_internal.h"
+#include "eng_live.h"
 
 #if defined(__has_include)
 #if __has_include(<sanitizer/asan_interface.h>)

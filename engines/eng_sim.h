@@ -1,11 +1,7 @@
-/* eng_sim.h: run a schedule through the GPU model and read back what each op did.
+/* eng_sim.h: run a schedule through the GPU model and read back what each op did and why.
  *
- * The model (MODEL.md section 1) is split by concept: eng_host.c (the host
- * thread), eng_deps.c (stream order, events, the legacy default stream),
- * eng_connection.c (hardware queues and the false-dependency rule),
- * eng_copy.c (copy engines and the link), eng_kernel.c (SM slots, the
- * left-over policy, Fermi's deferred completion). This file wires them to the
- * event core. */
+ * The model (engines/MODEL.md) is split by concept; engines/README.md is the
+ * map. Only this header is for use outside engines/. */
 #ifndef ENG_SIM_H
 #define ENG_SIM_H
 
@@ -23,6 +19,7 @@ typedef enum
   ENG_ENGINE_COMPUTE, /* the kernel engine (SMs) */
   ENG_ENGINE_HOST,    /* the host thread: syncs, host work, blocking copies' wait */
   ENG_ENGINE_STREAM,  /* no engine: event record and wait markers */
+  ENG_ENGINE_CALLBACK, /* the driver's thread that runs host functions */
   ENG_N_ENGINES
 } EngEngine;
 
@@ -41,6 +38,7 @@ typedef enum
   ENG_CAUSE_SLOTS,    /* kernel slots or the concurrency limit, held by op ref */
   ENG_CAUSE_DEFERRED, /* Fermi: completion of its dependency ref held until the launch run ended */
   ENG_CAUSE_SYNC,     /* host call that waited for op ref to finish */
+  ENG_CAUSE_LOAD,     /* a launch that loads its kernel's code waited for the GPU to go idle: op ref last */
   ENG_N_CAUSES
 } EngCause;
 
@@ -55,7 +53,7 @@ typedef struct
   guint8 cause;   /* EngCause */
   guint8 engine;  /* EngEngine */
   gint8 conn;     /* connection (at most 32, eng_sim_new), -1 for none */
-  guint8 queue;   /* for ENG_CAUSE_QUEUE: the queue class (EngQueueClass) */
+  guint8 queue;   /* for ENG_CAUSE_QUEUE: the queue class (eng_queue_name) */
 } EngOpResult;
 
 typedef struct EngSim EngSim;
@@ -83,16 +81,23 @@ guint eng_sim_connections (const EngSim *sim);
 guint eng_sim_copy_connections (const EngSim *sim);
 /* Number of events the run took. */
 guint64 eng_sim_events (const EngSim *sim);
+/* Reference mode, for tests: the kernel engine places blocks one at a time
+ * over every SM (the block scheduler in plain C) and runs every end of a
+ * group as its own event, without the shortcuts of eng_sm_place() and
+ * eng_kernel.c's pure batches. Results must be identical either way. Set
+ * before the run. */
+void eng_sim_set_reference (EngSim *sim, gboolean reference);
 
 const char *eng_engine_name (EngEngine engine);
 const char *eng_cause_name (EngCause cause);
-/* A sentence for the CSV's cause column and --explain, e.g.
- * "queue conn0/d2h behind op 7 (stream s1)". Empty string for ENG_CAUSE_NONE.
- * Newly allocated. */
-char *eng_sim_describe_cause (const EngSim *sim, gsize op);
-/* The same sentence, appended to `out` (no allocation per op: the CSV
- * writer calls it for every row). */
-void eng_sim_append_cause (const EngSim *sim, gsize op, GString *out);
+/* The name of a result's `queue`: "h2d", "d2h", "copy", "compute". */
+const char *eng_queue_name (guint queue);
+/* The schedule the model runs. */
+const Schedule *eng_sim_schedule (const EngSim *sim);
+/* For an op that waited in a queue (ENG_CAUSE_QUEUE, `conn` >= 0), the
+ * connection whose queue it was: its own, or the one whose copy queues it
+ * shares (eng_connection.c, COPY QUEUES). */
+guint eng_sim_queue_connection (const EngSim *sim, gsize op);
 /* The op whose progress let `op` go, the link a critical path follows: the
  * op its cause names, except for a Fermi deferred completion, where it is
  * the kernel whose end released the launch run. ENG_NO_REF when the op

@@ -25,13 +25,12 @@
  * The lanes hold single-precision floats, although every value is a whole
  * number: x86's baseline (SSE2) has no vector division, 32-bit
  * multiplication, minimum or maximum of integers, and converting to floats
- * and back for each of them cost more than the arithmetic (PERFORMANCE-LOG.md,
- * eighth round). Every value is exact: use, limits, rooms and counts are
- * whole numbers of at most 2^20 (profile_keys.c's ranges), sums of rooms at
- * most 1024 SMs x 64 blocks, all below 2^24, where floats hold every whole
- * number and add, subtract and multiply them exactly; the rooms' quotients
- * come from a multiplication by the divisor's reciprocal that is exact
- * after truncation (lanes_quotient).
+ * and back for each of them costs more than the arithmetic. Every value is
+ * exact: use, limits, rooms and counts are whole numbers of at most 2^20
+ * (profile_keys.c's ranges), sums of rooms at most 1024 SMs x 64 blocks, all
+ * below 2^24, where floats hold every whole number and add, subtract and
+ * multiply them exactly; the rooms' quotients are exact after truncation
+ * (lanes_quotient).
  *
  * Which SMs get the extra block is a bit mask, cut to its first bits in
  * scan order. A placement is one count per SM, plus the list of chunks
@@ -42,25 +41,24 @@
  * group of blocks just left are worth looking at. On the H200's 132 SMs
  * (33 chunks) a group's end looks at about a third of them that way.
  *
- * History: until the fifth round the state was kept per run of neighbouring
- * SMs in one state (a bit per SM where a run begins), and placements were
- * segments of SMs with one count. That made the work per run instead of per
- * SM, but every step was a loop over runs whose length depends on the data,
- * and the mispredicted exits of those loops cost more than doing every SM
- * of the K20 (13 SMs: four chunks) without a branch: a placement took 860
- * instructions and a give-back 400, and the simulation ran 15 to 20% slower
- * than it does now (PERFORMANCE-LOG.md, fifth round). Wider vectors (eight
- * lanes, or an AVX2 copy of these functions chosen at run time) gave nothing
- * or less: GCC lowers generic 8-lane vectors to SSE2 through the stack.
+ * Rejected: runs of neighbouring SMs in one state (a bit per SM where a run
+ * begins), placements as segments of SMs with one count. The work is per
+ * run instead of per SM, but every step is a loop over runs whose length
+ * depends on the data, and the mispredicted exits of those loops cost more
+ * than doing every SM of the K20 (13 SMs: four chunks) without a branch: the
+ * simulation ran 15 to 20% slower. Wider vectors (eight lanes, or an AVX2
+ * copy of these functions chosen at run time) gave nothing or less: GCC
+ * lowers generic 8-lane vectors to SSE2 through the stack.
  *
- * tests/test_sm.c checks all of this against the block-by-block scan. */
+ * eng_sm_place_one_by_one is the same placement in plain C, a block at a
+ * time; tests/test_sm.c checks the two agree. */
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#include "eng_internal.h"
+#include "eng_sm.h"
 
-/* Resources, in the order of their arrays in sim->sm_use. */
+/* Resources, in the order of their arrays in sms->use. */
 enum
 {
   ENG_SM_THREADS,
@@ -135,25 +133,22 @@ lanes_trunc (Lanes v)
 }
 
 /* floor(a / b) for whole 0 <= a < 2^22 and b >= 1, before truncation,
- * from `half` = a + 1/2 and `inv` = 1 / b as floats: half x inv.
+ * from `half` = a + 1/2 and b as floats: half / b.
  *
  * Why it truncates to floor(a / b): write a = n b + r, 0 <= r < b. Then
- * half / b = n + (r + 1/2) / b lies at least 1/(2b) inside (n, n + 1).
- * Rounding 1 / b and the product each err by at most 2^-24 relatively, so
- * the result is off by less than (a + 1/2) / b x 2^-23 (and a hair), which
- * is below 1/(2b) whenever a + 1/2 < 2^22. So it stays inside (n, n + 1)
- * and truncates to n. Every a here is at most 2^20 (profile_keys.c's
- * ranges), and a + 1/2 is exact in a float below 2^23. Truncation is
- * monotonic, so the least of several such quotients, truncated once, is
- * the least of their floors.
- *
- * Until the twelfth round this was a division, a / b: exact too, but three
- * divisions per chunk were what the rooms' loop waited on (h200 sim 3 to 4%
- * faster without them, tenth round). */
+ * half / b = n + (r + 1/2) / b lies at least 1/(2b) inside (n, n + 1), and
+ * the division, correctly rounded, errs by at most 2^-24 relatively: less
+ * than 1/(2b) whenever a + 1/2 < 2^22. So it stays inside (n, n + 1) and
+ * truncates to n. Every a here is at most 2^20 (profile_keys.c's ranges),
+ * and a + 1/2 is exact in a float below 2^23. Truncation is monotonic, so
+ * the least of several such quotients, truncated once, is the least of
+ * their floors.
+ * Option: a multiplication by 1 / b, exact by the same argument with a
+ * little less room; measured no faster end to end (streamsim-bench). */
 static inline Lanes
-lanes_quotient (Lanes half, Lanes inv)
+lanes_quotient (Lanes half, Lanes b)
 {
-  return half * inv;
+  return half / b;
 }
 
 static inline guint32
@@ -202,49 +197,51 @@ lanes_from_bits (guint32 bits)
 /* ---- The SMs ---- */
 
 static inline float *
-use_of (const EngSim *sim, guint resource)
+use_of (const EngSms *sms, guint resource)
 {
-  return sim->sm_use + (gsize) resource * sim->sm_pad;
+  return sms->use + (gsize) resource * sms->pad;
 }
 
 void
-eng_sm_init (EngSim *sim)
+eng_sm_init (EngSms *sms, const GpuProfile *p)
 {
-  const GpuProfile *p = &sim->profile;
-  sim->sm_pad = (p->sm_count + LANES - 1) / LANES * LANES;
-  sim->sm_words = (p->sm_count + 63) / 64;
-  sim->sm_use = g_new0 (float, ENG_SM_RESOURCES * sim->sm_pad);
+  memset (sms, 0, sizeof *sms);
+  sms->profile = p;
+  sms->sm_count = p->sm_count;
+  sms->pad = (p->sm_count + LANES - 1) / LANES * LANES;
+  sms->words = (p->sm_count + 63) / 64;
+  sms->use = g_new0 (float, ENG_SM_RESOURCES * sms->pad);
   /* the lanes past the last SM hold every block slot: no room, ever */
-  for (guint s = p->sm_count; s < sim->sm_pad; s++)
-    use_of (sim, ENG_SM_BLOCKS)[s] = (float) p->max_blocks_per_sm;
-  sim->sm_room = g_new0 (float, sim->sm_pad);
-  sim->sm_chunks = g_new (guint16, sim->sm_pad / LANES);
-  for (guint i = 0; i < sim->sm_pad / LANES; i++)
-    sim->sm_chunks[i] = (guint16) (i * LANES);
-  sim->sm_mask = g_new0 (guint64, sim->sm_words);
-  sim->sm_order = g_new0 (guint32, p->sm_count);
+  for (guint s = p->sm_count; s < sms->pad; s++)
+    use_of (sms, ENG_SM_BLOCKS)[s] = (float) p->max_blocks_per_sm;
+  sms->room = g_new0 (float, sms->pad);
+  sms->chunks = g_new (guint16, sms->pad / LANES);
+  for (guint i = 0; i < sms->pad / LANES; i++)
+    sms->chunks[i] = (guint16) (i * LANES);
+  sms->mask = g_new0 (guint64, sms->words);
+  sms->order = g_new0 (guint32, p->sm_count);
 }
 
 void
-eng_sm_load (EngSim *sim, const EngSm *per_sm)
+eng_sm_load (EngSms *sms, const EngSm *per_sm)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
+  for (guint s = 0; s < sms->profile->sm_count; s++)
     {
-      use_of (sim, ENG_SM_THREADS)[s] = (float) per_sm[s].threads;
-      use_of (sim, ENG_SM_BLOCKS)[s] = (float) per_sm[s].blocks;
-      use_of (sim, ENG_SM_SMEM)[s] = (float) per_sm[s].smem;
-      use_of (sim, ENG_SM_REGS)[s] = (float) per_sm[s].regs;
+      use_of (sms, ENG_SM_THREADS)[s] = (float) per_sm[s].threads;
+      use_of (sms, ENG_SM_BLOCKS)[s] = (float) per_sm[s].blocks;
+      use_of (sms, ENG_SM_SMEM)[s] = (float) per_sm[s].smem;
+      use_of (sms, ENG_SM_REGS)[s] = (float) per_sm[s].regs;
     }
 }
 
 void
-eng_sm_read (const EngSim *sim, EngSm *per_sm)
+eng_sm_read (const EngSms *sms, EngSm *per_sm)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
-    per_sm[s] = (EngSm) { (guint32) use_of (sim, ENG_SM_THREADS)[s],
-                          (guint32) use_of (sim, ENG_SM_BLOCKS)[s],
-                          (guint32) use_of (sim, ENG_SM_SMEM)[s],
-                          (guint32) use_of (sim, ENG_SM_REGS)[s] };
+  for (guint s = 0; s < sms->profile->sm_count; s++)
+    per_sm[s] = (EngSm) { (guint32) use_of (sms, ENG_SM_THREADS)[s],
+                          (guint32) use_of (sms, ENG_SM_BLOCKS)[s],
+                          (guint32) use_of (sms, ENG_SM_SMEM)[s],
+                          (guint32) use_of (sms, ENG_SM_REGS)[s] };
 }
 
 void
@@ -254,9 +251,9 @@ eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need)
   need->threads = (float) fp->threads;
   need->smem = (float) fp->smem;
   need->regs = (float) fp->regs;
-  need->inv_threads = 1.0f / (float) MAX (fp->threads, 1);
-  need->inv_smem = 1.0f / (float) MAX (fp->smem, 1);
-  need->inv_regs = 1.0f / (float) MAX (fp->regs, 1);
+  need->div_threads = (float) MAX (fp->threads, 1);
+  need->div_smem = (float) MAX (fp->smem, 1);
+  need->div_regs = (float) MAX (fp->regs, 1);
   /* a resource the block does not use sets no limit (the quotients are
    * never negative, so a floor of 0 changes nothing) */
   need->smem_none = fp->smem == 0 ? G_MAXFLOAT : 0;
@@ -274,10 +271,10 @@ typedef struct
 
 /* sign -1: to take blocks away */
 static inline SmAdder
-adder_new (EngSim *sim, const EngSmNeed *need, float sign)
+adder_new (EngSms *sms, const EngSmNeed *need, float sign)
 {
-  return (SmAdder) { use_of (sim, ENG_SM_THREADS), use_of (sim, ENG_SM_BLOCKS),
-                     use_of (sim, ENG_SM_SMEM), use_of (sim, ENG_SM_REGS),
+  return (SmAdder) { use_of (sms, ENG_SM_THREADS), use_of (sms, ENG_SM_BLOCKS),
+                     use_of (sms, ENG_SM_SMEM), use_of (sms, ENG_SM_REGS),
                      sign * need->threads, sign, sign * need->smem, sign * need->regs };
 }
 
@@ -291,64 +288,55 @@ adder_add (const SmAdder *a, guint c, Lanes count)
   lanes_store (a->r + c, lanes_load (a->r + c) + count * a->per_r);
 }
 
-/* The counts go back to 0 in the same pass, so that freeing the placement
- * later need not visit its chunks again (h200 sim -4%, twelfth round); its
- * chunks stay listed, for eng_sm_place's `within`. */
+/* Option: the placement's counts set to 0 in this same pass, so that
+ * freeing it need not visit its chunks again; measured no faster end to
+ * end (streamsim-bench). */
 void
-eng_sm_give_back (EngSim *sim, EngPlacement *pl, const EngSmNeed *need)
+eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need)
 {
-  const SmAdder a = adder_new (sim, need, -1);
+  const SmAdder a = adder_new (sms, need, -1);
   float *count = pl->count;
   Mask below = { 0 }; /* an SM with fewer than no blocks */
   for (guint32 i = 0; i < pl->n_chunks; i++)
     {
       guint c = pl->chunks[i];
       adder_add (&a, c, lanes_load (count + c));
-      lanes_store (count + c, lanes_splat (0));
       below |= lanes_load (a.b + c) < 0;
     }
   g_assert (lanes_bits (below) == 0); /* no more given back than held */
-  pl->blocks = 0;
 }
 
 /* ---- Placements ---- */
 
-/* Clears and copies masks of SMs. Fewer than 64 SMs (one word) is the
- * common case, and a call to memset or memcpy for one word cost more than
- * the store (k20 sim -3%, ninth round): placements clear and copy masks at
- * every dispatch. */
+/* Clears and copies masks of SMs.
+ * Option: a plain store for one word (fewer than 64 SMs) instead of the
+ * library call; measured under 1% end to end (streamsim-bench). */
 static inline void
 mask_clear (guint64 *mask, guint words)
 {
-  if (words == 1)
-    mask[0] = 0;
-  else
-    memset (mask, 0, words * sizeof (guint64));
+  memset (mask, 0, words * sizeof (guint64));
 }
 
 static inline void
 mask_copy (guint64 *dest, const guint64 *src, guint words)
 {
-  if (words == 1)
-    dest[0] = src[0];
-  else
-    memcpy (dest, src, words * sizeof (guint64));
+  memcpy (dest, src, words * sizeof (guint64));
 }
 
 static EngPlacement *
-placement_new (EngSim *sim)
+placement_new (EngSms *sms)
 {
-  EngPlacement *pl = sim->free_placements;
-  gsize words = sim->sm_words;
+  EngPlacement *pl = sms->free_placements;
+  gsize words = sms->words;
   if (pl != NULL)
-    sim->free_placements = pl->next_free;
+    sms->free_placements = pl->next_free;
   else
     {
       /* all the same size, so that they can be recycled; counts 0 */
       pl = g_malloc0 (sizeof (EngPlacement) + words * sizeof (guint64)
-                      + sim->sm_pad * sizeof (float) + sim->sm_pad / LANES * sizeof (guint16));
+                      + sms->pad * sizeof (float) + sms->pad / LANES * sizeof (guint16));
       pl->count = (float *) (pl->most_mask + words);
-      pl->chunks = (guint16 *) (pl->count + sim->sm_pad);
+      pl->chunks = (guint16 *) (pl->count + sms->pad);
     }
   pl->blocks = pl->most = pl->n_chunks = 0;
   mask_clear (pl->most_mask, (guint) words);
@@ -356,59 +344,57 @@ placement_new (EngSim *sim)
 }
 
 void
-eng_sm_placement_free (EngSim *sim, EngPlacement *pl)
+eng_sm_placement_free (EngSms *sms, EngPlacement *pl)
 {
-  /* its counts back to 0, unless it has none (given back, or empty) */
-  if (pl->blocks != 0)
-    for (guint32 i = 0; i < pl->n_chunks; i++)
-      lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
-  pl->next_free = sim->free_placements;
-  sim->free_placements = pl;
+  /* its counts back to 0, for its next use */
+  for (guint32 i = 0; i < pl->n_chunks; i++)
+    lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
+  pl->next_free = sms->free_placements;
+  sms->free_placements = pl;
 }
 
 void
-eng_sm_free (EngSim *sim)
+eng_sm_free (EngSms *sms)
 {
-  while (sim->free_placements != NULL)
+  while (sms->free_placements != NULL)
     {
-      EngPlacement *pl = sim->free_placements;
-      sim->free_placements = pl->next_free;
+      EngPlacement *pl = sms->free_placements;
+      sms->free_placements = pl->next_free;
       g_free (pl);
     }
-  g_free (sim->sm_use);
-  g_free (sim->sm_room);
-  g_free (sim->sm_chunks);
-  g_free (sim->sm_mask);
-  g_free (sim->sm_order);
+  g_free (sms->use);
+  g_free (sms->room);
+  g_free (sms->chunks);
+  g_free (sms->mask);
+  g_free (sms->order);
 }
 
 /* Sets pl->most_mask from pl->count: the SMs with pl->most blocks. */
 static void
-placement_mark_most (const EngSim *sim, EngPlacement *pl)
+placement_mark_most (const EngSms *sms, EngPlacement *pl)
 {
-  for (guint s = 0; s < sim->profile.sm_count; s++)
+  for (guint s = 0; s < sms->profile->sm_count; s++)
     if ((guint32) pl->count[s] == pl->most)
       pl->most_mask[s / 64] |= (guint64) 1 << (s % 64);
 }
 
 /* ---- The block scheduler ---- */
 
-/* The block scheduler as first written, one block at a time (commit
- * 579d2f1's place_blocks): each block goes to the next SM from sm_next with
- * room, until `want` are placed or a whole turn of SMs has none. The
- * reference that eng_sm_place() must equal; used in reference mode
- * (eng_sim_set_reference) and by tests/test_sm.c. */
-static EngPlacement *
-place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
+/* The block scheduler in plain C, one block at a time: each block goes to
+ * the next SM from `next` with room, until `want` are placed or a whole turn
+ * of SMs has none. The reference that eng_sm_place() must equal; used in
+ * reference mode (eng_sim_set_reference) and by tests/test_sm.c. */
+EngPlacement *
+eng_sm_place_one_by_one (EngSms *sms, const EngSmNeed *sm_need, guint32 want)
 {
   const GpuBlockFootprint *need = &sm_need->fp;
-  const GpuProfile *p = &sim->profile;
+  const GpuProfile *p = sms->profile;
   guint n_sms = p->sm_count;
-  float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
-  EngPlacement *pl = placement_new (sim);
+  float *t = use_of (sms, ENG_SM_THREADS), *b = use_of (sms, ENG_SM_BLOCKS);
+  float *m = use_of (sms, ENG_SM_SMEM), *r = use_of (sms, ENG_SM_REGS);
+  EngPlacement *pl = placement_new (sms);
   guint misses = 0; /* SMs in a row that had no room */
-  guint sm = sim->sm_next;
+  guint sm = sms->next;
   while (pl->blocks < want && misses < n_sms)
     {
       if ((guint64) b[sm] < p->max_blocks_per_sm
@@ -423,7 +409,7 @@ place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
           pl->count[sm]++;
           pl->blocks++;
           misses = 0;
-          sim->sm_next = (sm + 1) % n_sms;
+          sms->next = (sm + 1) % n_sms;
         }
       else
         misses++;
@@ -431,13 +417,13 @@ place_blocks (EngSim *sim, const EngSmNeed *sm_need, guint32 want)
     }
   if (pl->blocks == 0)
     {
-      eng_sm_placement_free (sim, pl);
+      eng_sm_placement_free (sms, pl);
       return NULL;
     }
   for (guint s = 0; s < n_sms; s++)
     pl->most = MAX (pl->most, (guint32) pl->count[s]);
-  placement_mark_most (sim, pl);
-  for (guint c = 0; c < sim->sm_pad; c += LANES)
+  placement_mark_most (sms, pl);
+  for (guint c = 0; c < sms->pad; c += LANES)
     if (lanes_bits (lanes_load (pl->count + c) != 0) != 0)
       pl->chunks[pl->n_chunks++] = (guint16) c;
   return pl;
@@ -499,39 +485,37 @@ take_chunk (const SmAdder *add, EngPlacement *pl, guint c, Lanes count, guint32 
 }
 
 EngPlacement *
-eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
+eng_sm_place (EngSms *sms, const EngSmNeed *need, guint32 want,
               const EngPlacement *within)
 {
   if (want == 0)
     return NULL;
-  if (sim->reference)
-    return place_blocks (sim, need, want);
 
-  float *room = sim->sm_room;
+  float *room = sms->room;
   /* the chunks looked at; every pass below visits these and no others */
-  const guint16 *chunks = within != NULL ? within->chunks : sim->sm_chunks;
-  guint n = within != NULL ? within->n_chunks : sim->sm_pad / LANES;
+  const guint16 *chunks = within != NULL ? within->chunks : sms->chunks;
+  guint n = within != NULL ? within->n_chunks : sms->pad / LANES;
 
   /* the rooms, their sum and largest */
-  const float *t = use_of (sim, ENG_SM_THREADS), *b = use_of (sim, ENG_SM_BLOCKS);
-  const float *m = use_of (sim, ENG_SM_SMEM), *r = use_of (sim, ENG_SM_REGS);
+  const float *t = use_of (sms, ENG_SM_THREADS), *b = use_of (sms, ENG_SM_BLOCKS);
+  const float *m = use_of (sms, ENG_SM_SMEM), *r = use_of (sms, ENG_SM_REGS);
   /* free + 1/2 = (limit + 1/2) - use, for lanes_quotient */
-  const GpuProfile *p = &sim->profile;
+  const GpuProfile *p = sms->profile;
   Lanes half_t = lanes_splat ((float) p->max_threads_per_sm + 0.5f);
   Lanes limit_b = lanes_splat ((float) p->max_blocks_per_sm);
   Lanes half_m = lanes_splat ((float) p->smem_per_sm + 0.5f);
   Lanes half_r = lanes_splat ((float) p->regs_per_sm + 0.5f);
-  Lanes inv_t = lanes_splat (need->inv_threads);
-  Lanes inv_m = lanes_splat (need->inv_smem), no_smem = lanes_splat (need->smem_none);
-  Lanes inv_r = lanes_splat (need->inv_regs), no_regs = lanes_splat (need->regs_none);
+  Lanes div_t = lanes_splat (need->div_threads);
+  Lanes div_m = lanes_splat (need->div_smem), no_smem = lanes_splat (need->smem_none);
+  Lanes div_r = lanes_splat (need->div_regs), no_regs = lanes_splat (need->regs_none);
   Lanes sum = lanes_splat (0), largest = lanes_splat (0);
   for (guint i = 0; i < n; i++)
     {
       guint c = chunks[i];
       Lanes x = lanes_min (limit_b - lanes_load (b + c),
-                           lanes_quotient (half_t - lanes_load (t + c), inv_t));
-      x = lanes_min (x, lanes_max (lanes_quotient (half_m - lanes_load (m + c), inv_m), no_smem));
-      x = lanes_min (x, lanes_max (lanes_quotient (half_r - lanes_load (r + c), inv_r), no_regs));
+                           lanes_quotient (half_t - lanes_load (t + c), div_t));
+      x = lanes_min (x, lanes_max (lanes_quotient (half_m - lanes_load (m + c), div_m), no_smem));
+      x = lanes_min (x, lanes_max (lanes_quotient (half_r - lanes_load (r + c), div_r), no_regs));
       x = lanes_trunc (x);
       lanes_store (room + c, x);
       sum += x;
@@ -544,8 +528,8 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
   /* When every SM is filled, each gets its room, and the SMs with the
    * largest room are the placement's `most`. Otherwise (below) each gets
    * min(room, k - 1) blocks, and one more where `extra` has its bit. */
-  EngPlacement *pl = placement_new (sim);
-  const SmAdder add = adder_new (sim, need, 1);
+  EngPlacement *pl = placement_new (sms);
+  const SmAdder add = adder_new (sms, need, 1);
   guint32 n_got = 0;
   guint last;
   if (want >= total)
@@ -560,7 +544,7 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
         }
       pl->blocks = total;
       pl->most = most;
-      last = eng_sm_mask_last (sim, pl->most_mask, sim->sm_next);
+      last = eng_sm_mask_last (sms, pl->most_mask, sms->next);
     }
   else
     {
@@ -589,16 +573,16 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
         }
       /* The SMs with room for k, in scan order: the first want - placed of
        * them get the extra block; the last of those gets the last block. */
-      guint64 *extra = sim->sm_mask;
-      mask_clear (extra, sim->sm_words);
+      guint64 *extra = sms->mask;
+      mask_clear (extra, sms->words);
       for (guint i = 0; i < n; i++)
         {
           guint c = chunks[i];
           guint32 bits = lanes_bits (lanes_load (room + c) >= lanes_splat ((float) k));
           extra[c / 64] |= (guint64) bits << (c % 64);
         }
-      last = mask_keep_first (extra, sim->sm_words, sim->sm_next, want - placed);
-      mask_copy (pl->most_mask, extra, sim->sm_words);
+      last = mask_keep_first (extra, sms->words, sms->next, want - placed);
+      mask_copy (pl->most_mask, extra, sms->words);
       Lanes cap = lanes_splat ((float) (k - 1));
       for (guint i = 0; i < n; i++)
         {
@@ -611,6 +595,6 @@ eng_sm_place (EngSim *sim, const EngSmNeed *need, guint32 want,
       pl->most = k;
     }
   pl->n_chunks = n_got;
-  sim->sm_next = eng_sm_after (sim, last);
+  sms->next = eng_sm_after (sms, last);
   return pl;
 }

@@ -1,4 +1,5 @@
 /* spin.cu: the harness's CUDA kernels (see spin.h). */
+#include <utility>
 #include <cuda_runtime.h>
 #include "spin.h"
 
@@ -17,8 +18,8 @@ global_ns (void)
  * itself rather than sharing thread 0's start through shared memory, so the
  * kernel uses no static shared memory and its occupancy is what the profile's
  * limits say. */
-__global__ void
-spin_kernel (unsigned long long block_ns, SpinSlot *slot)
+static __device__ __forceinline__ void
+spin_body (unsigned long long block_ns, SpinSlot *slot)
 {
   unsigned long long t0 = global_ns ();
   if (threadIdx.x == 0 && slot != NULL)
@@ -29,6 +30,38 @@ spin_kernel (unsigned long long block_ns, SpinSlot *slot)
   __syncthreads ();
   if (threadIdx.x == 0 && slot != NULL)
     atomicMax (&slot->end, global_ns ());
+}
+
+__global__ void
+spin_kernel (unsigned long long block_ns, SpinSlot *slot)
+{
+  spin_body (block_ns, slot);
+}
+
+/* The same spin as separate kernels, one per N: with lazy module loading
+ * each is loaded at its own first launch (validate/examples/lazy_loading.cu
+ * measured that a kernel is loaded alone, not with its module). */
+template <int N>
+__global__ void
+spin_fresh_kernel (unsigned long long block_ns, SpinSlot *slot)
+{
+  spin_body (block_ns, slot);
+}
+
+/* Host stubs of spin_fresh_kernel<0> .. <SPIN_FRESH_INSTANCES - 1>. Taking a
+ * stub's address loads nothing. */
+template <int... N>
+static const void *const *
+fresh_table (std::integer_sequence<int, N...>)
+{
+  static const void *const table[] = { reinterpret_cast<const void *> (&spin_fresh_kernel<N>)... };
+  return table;
+}
+
+static const void *const *
+fresh_kernels (void)
+{
+  return fresh_table (std::make_integer_sequence<int, SPIN_FRESH_INSTANCES> ());
 }
 
 __global__ void
@@ -81,6 +114,30 @@ spin_launch (unsigned int grid, unsigned int block, size_t smem, cudaStream_t st
 {
   spin_kernel<<<grid, block, smem, stream>>> (block_ns, slot);
   return cudaGetLastError ();
+}
+
+/* Neither the shared-memory limit nor the carveout can be set on the
+ * function beforehand (cudaFuncSetAttribute would load it): the carveout
+ * goes with the launch, the same as spin_configure gives spin_kernel, and
+ * the shared memory stays within the default limit. */
+extern "C" cudaError_t
+spin_launch_fresh (unsigned int index, unsigned int grid, unsigned int block, size_t smem,
+                   cudaStream_t stream, unsigned long long block_ns, SpinSlot *slot)
+{
+  if (index >= SPIN_FRESH_INSTANCES || smem > SPIN_FRESH_MAX_SMEM)
+    return cudaErrorInvalidValue;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributePreferredSharedMemoryCarveout;
+  attr[0].val.sharedMemCarveout = (unsigned int) cudaSharedmemCarveoutMaxShared;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3 (grid);
+  config.blockDim = dim3 (block);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = attr;
+  config.numAttrs = 1;
+  void *args[] = { &block_ns, &slot };
+  return cudaLaunchKernelExC (&config, fresh_kernels ()[index], args);
 }
 
 extern "C" cudaError_t

@@ -31,6 +31,21 @@ cudaError_t spin_launch (unsigned int grid, unsigned int block, size_t smem,
                          cudaStream_t stream, unsigned long long block_ns,
                          SpinSlot *slot);
 
+/* Separate copies of the spin kernel, each loaded at its own first launch
+ * under CUDA_MODULE_LOADING=LAZY (the default since CUDA 12.2): a launch of
+ * one never launched before in the process loads its code. */
+#define SPIN_FRESH_INSTANCES 256
+/* Their dynamic shared memory stays within the default per-block limit:
+ * raising it would load the kernel before its launch. */
+#define SPIN_FRESH_MAX_SMEM (48u * 1024u)
+
+/* spin_launch of copy `index` (0 .. SPIN_FRESH_INSTANCES - 1), with the
+ * carveout spin_configure gives the spin kernel; cudaErrorInvalidValue for
+ * an index or `smem` out of range. */
+cudaError_t spin_launch_fresh (unsigned int index, unsigned int grid, unsigned int block,
+                               size_t smem, cudaStream_t stream, unsigned long long block_ns,
+                               SpinSlot *slot);
+
 /* Sets `n` slots to {~0, 0}. */
 cudaError_t spin_reset_slots (SpinSlot *slots, size_t n, cudaStream_t stream);
 

@@ -4,8 +4,9 @@
 #   scripts/check-predictions.sh --write REFDIR   # record the references (before a change)
 #   scripts/check-predictions.sh REFDIR           # compare against them (after it)
 #
-# For each schedule and device it keeps the timeline CSV (`predict --csv`) and
-# the summary `predict --explain` prints, so that a change meant to make
+# For each schedule and device it keeps the timeline CSV (`predict --csv`),
+# the Chrome trace (`--chrome`), the JSON summary (`--json`) and the summary
+# `predict --explain --critical-path` prints, so that a change meant to make
 # streamsim faster or smaller can be shown not to change one byte of what it
 # predicts. The schedules: traces/seed and traces/examples, traces/validation
 # if present, tests/schedules, and schedules written by the benchmark's
@@ -73,6 +74,7 @@ predict() {
   [ -n "$ppath" ] && env=(env "STREAMSIM_PROFILE_PATH=$ppath")
   local rc=0
   "${env[@]}" "$streamsim" predict "$sched" --device "$device" --csv "$csv" --explain \
+    --critical-path --chrome "$out/$name.trace.json" --json "$out/$name.summary.json" \
     > "$out/$name.txt" 2>&1 || rc=$?
   echo "exit $rc" >> "$out/$name.txt"
   n=$((n + 1))

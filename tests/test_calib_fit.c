@@ -233,6 +233,40 @@ test_assign_on_submit (void)
   g_assert_false (calib_fit_assign_on_submit (start, 65, 1000));
 }
 
+/* The device's rates. Per-SM FP32 throughput as the programming guide's
+ * table gives it; unknown generations are 0, not a guess. Peak FP32 for the
+ * H100 SXM5 (9.0, 132 SMs, 1980 MHz), the A100 (8.0, 108 SMs, 1410 MHz) and
+ * the RTX 4090 (8.9, 128 SMs, 2520 MHz), worked by hand: 2 x 132 x 128 x
+ * 1.98e9 = 66.90816e12 (data sheet: 67 TFLOPS), 2 x 108 x 64 x 1.41e9 =
+ * 19.49184e12 (19.5), 2 x 128 x 128 x 2.52e9 = 82.57536e12 (82.6). Memory: the
+ * H100's 2619 MHz (nvidia-smi, validate/results/h100/system.txt) on 5120 bits,
+ * 2 x 2.619e9 x 640 = 3.35232e12 B/s (3.35 TB/s); an A100 40GB's 1215 MHz
+ * (deviceQuery) on 5120 bits, 1.5552e12 (1555 GB/s). */
+static void
+test_device_rates (void)
+{
+  g_assert_cmpuint (calib_fit_fp32_per_sm (7, 0), ==, 64);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (8, 0), ==, 64);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (8, 6), ==, 128);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (8, 9), ==, 128);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (6, 0), ==, 64);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (6, 1), ==, 128);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (9, 0), ==, 128);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (10, 0), ==, 128);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (3, 5), ==, 0);
+  g_assert_cmpuint (calib_fit_fp32_per_sm (13, 0), ==, 0);
+
+  g_assert_cmpfloat_with_epsilon (calib_fit_fp32_flops (9, 0, 132, 1.98e9), 66.90816e12, 1e6);
+  g_assert_cmpfloat_with_epsilon (calib_fit_fp32_flops (8, 0, 108, 1.41e9), 19.49184e12, 1e6);
+  g_assert_cmpfloat_with_epsilon (calib_fit_fp32_flops (8, 9, 128, 2.52e9), 82.57536e12, 1e6);
+  g_assert_cmpfloat (calib_fit_fp32_flops (13, 0, 100, 2e9), ==, 0);
+
+  g_assert_cmpfloat_with_epsilon (calib_fit_memory_bandwidth (2619000, 5120), 3.35232e12, 1e3);
+  g_assert_cmpfloat_with_epsilon (calib_fit_memory_bandwidth (1215000, 5120), 1.5552e12, 1e3);
+  g_assert_cmpfloat (calib_fit_memory_bandwidth (0, 5120), ==, 0);
+  g_assert_cmpfloat (calib_fit_memory_bandwidth (2619000, 0), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +283,6 @@ main (int argc, char **argv)
   g_test_add_func ("/calib-fit/max-overlap", test_max_overlap);
   g_test_add_func ("/calib-fit/connections", test_connections);
   g_test_add_func ("/calib-fit/assign-on-submit", test_assign_on_submit);
+  g_test_add_func ("/calib-fit/device-rates", test_device_rates);
   return g_test_run ();
 }

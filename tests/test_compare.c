@@ -32,6 +32,136 @@ add (Timeline *t, guint32 op, guint32 line, const char *kind, SimTime start, Sim
   add_on (t, "s1", op, line, kind, start, end);
 }
 
+/* A row with a label (for the elapsed regions) and no stream for syncs and
+ * host work; `engine` NULL for the kind's usual one. */
+static void
+add_labelled (Timeline *t, guint32 op, const char *kind, const char *engine, SimTime start,
+              SimTime end, const char *label)
+{
+  gboolean streamless = strcmp (kind, "sync") == 0 || strcmp (kind, "host") == 0;
+  TimelineRow row = {
+    .op = op,
+    .line = op + 10,
+    .stream = streamless ? "" : "s1",
+    .kind = kind,
+    .engine = engine != NULL ? engine : strcmp (kind, "kernel") == 0 ? "compute" : kind,
+    .conn = -1,
+    .start = start,
+    .end = end,
+    .label = label,
+  };
+  timeline_append (t, &row);
+}
+
+/* Ten ops; the ends (ns) that decide the regions, predicted / measured:
+ *   op 1 sync 110 / 115, op 2 record 120 / 130, op 4 record (elapsed from
+ *   op 2) 320 / 380, op 5 sync 330 / 400, op 6 memcpy d2h 980 / 900, op 8
+ *   sync 1080 / 960; op 9, a memcpy d2d (1100 / 1000), is no
+ *   synchronization, so no region ends there.
+ * The regions, by hand, in the order of their closing op:
+ *   0 elapsed op 2 to 4: pred 320-120 = 200, meas 380-130 = 250: -20%
+ *   1 sync op 1 to 5:    pred 330-110 = 220, meas 400-115 = 285: -22.807%
+ *   2 sync op 5 to 6:    pred 980-330 = 650, meas 900-400 = 500: +30%
+ *   3 sync op 6 to 8:    pred 1080-980 = 100, meas 960-900 = 60: +66.667%
+ * |errors| sorted 20, 22.807, 30, 66.667: median (the 2nd of 4) 22.807%,
+ * worst region 3. Measured 300 ns or more: region 2 alone (30%). */
+static Timeline *
+regions_timeline (const char *path, gboolean predicted, const char *label)
+{
+  const SimTime p[] = { 100, 110, 120, 320, 320, 330, 980, 1030, 1080, 1100 };
+  const SimTime m[] = { 120, 115, 130, 380, 380, 400, 900, 950, 960, 1000 };
+  const char *kinds[] = { "h2d", "sync", "record", "kernel", "record", "sync", "memcpy", "host",
+                          "sync", "memcpy" };
+  const SimTime *end = predicted ? p : m;
+  Timeline *t = timeline_new (path);
+  for (guint32 i = 0; i < 10; i++)
+    {
+      SimTime start = i == 0 ? 0 : end[i - 1];
+      add_labelled (t, i, kinds[i], i == 6 ? "d2h" : i == 9 ? "d2d" : NULL, MIN (start, end[i]),
+                    end[i], i == 4 ? label : NULL);
+    }
+  return t;
+}
+
+static void
+assert_near (double got, double want)
+{
+  if (fabs (got - want) > 1e-3)
+    g_error ("expected %.6f, got %.6f", want, got);
+}
+
+static void
+test_regions (void)
+{
+  g_autoptr (Timeline) p = regions_timeline ("pred.csv", TRUE, "elapsed_from_op2");
+  g_autoptr (Timeline) m = regions_timeline ("meas.csv", FALSE, "elapsed_from_op2");
+  g_autoptr (Compare) cmp = compare_timelines (p, m, NULL);
+  g_assert_nonnull (cmp);
+  GError *error = NULL;
+  g_assert_true (compare_find_regions (cmp, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (COMPARE_ELAPSED_LABEL, ==, "elapsed_from_op");
+
+  g_assert_cmpuint (compare_n_regions (cmp), ==, 4);
+  const guint32 from[] = { 2, 1, 5, 6 }, to[] = { 4, 5, 6, 8 };
+  const SimTime pred[] = { 200, 220, 650, 100 }, meas[] = { 250, 285, 500, 60 };
+  const double err[] = { -20.0, -22.807018, 30.0, 66.666667 };
+  for (guint i = 0; i < 4; i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      g_assert_cmpint (r->kind, ==, i == 0 ? COMPARE_REGION_ELAPSED : COMPARE_REGION_SYNC);
+      g_assert_cmpuint (r->from_op, ==, from[i]);
+      g_assert_cmpuint (r->to_op, ==, to[i]);
+      g_assert_cmpint (r->pred, ==, pred[i]);
+      g_assert_cmpint (r->meas, ==, meas[i]);
+      assert_near (r->error, err[i]);
+    }
+  assert_near (compare_region_error (cmp, 0.5, 0), 22.807018);
+  assert_near (compare_region_error (cmp, 1.0, 0), 66.666667);
+  g_assert_cmpuint (compare_worst_region (cmp, 0), ==, 3);
+  g_assert_cmpuint (compare_n_regions_over (cmp, 300), ==, 1);
+  assert_near (compare_region_error (cmp, 0.5, 300), 30.0);
+  g_assert_cmpuint (compare_worst_region (cmp, 300), ==, 2);
+  g_assert_cmpuint (compare_n_regions_over (cmp, 1000), ==, 0);
+  g_assert_cmpfloat (compare_region_error (cmp, 0.5, 1000), ==, 0.0);
+  g_assert_cmpuint (compare_worst_region (cmp, 1000), ==, G_MAXSIZE);
+
+  /* Without the label, the elapsed region is gone and the syncs stay. */
+  g_autoptr (Timeline) p2 = regions_timeline ("pred.csv", TRUE, NULL);
+  g_autoptr (Timeline) m2 = regions_timeline ("meas.csv", FALSE, NULL);
+  g_autoptr (Compare) plain = compare_timelines (p2, m2, NULL);
+  g_assert_true (compare_find_regions (plain, NULL));
+  g_assert_cmpuint (compare_n_regions (plain), ==, 3);
+  g_assert_cmpuint (compare_region (plain, 0)->from_op, ==, 1);
+}
+
+/* An elapsed label that names no earlier record is refused, naming the op. */
+static void
+assert_region_error (const char *label, const char *phrase)
+{
+  g_autoptr (Timeline) p = regions_timeline ("pred.csv", TRUE, label);
+  g_autoptr (Timeline) m = regions_timeline ("meas.csv", FALSE, label);
+  g_autoptr (Compare) cmp = compare_timelines (p, m, NULL);
+  GError *error = NULL;
+  g_assert_false (compare_find_regions (cmp, &error));
+  g_assert_error (error, COMPARE_ERROR, COMPARE_ERROR_REGION);
+  if (strstr (error->message, phrase) == NULL)
+    g_error ("expected \"%s\" in \"%s\"", phrase, error->message);
+  g_error_free (error);
+  g_assert_cmpuint (compare_n_regions (cmp), ==, 0);
+}
+
+static void
+test_region_errors (void)
+{
+  assert_region_error ("elapsed_from_opx", "op 4 (line 14) has label=elapsed_from_opx, which "
+                                           "needs an op number");
+  assert_region_error ("elapsed_from_op", "needs an op number");
+  assert_region_error ("elapsed_from_op3", "op 3 is kernel");
+  assert_region_error ("elapsed_from_op4", "op 4 is record) to a later one");
+  assert_region_error ("elapsed_from_op99", "op 99 is not in the timelines");
+}
+
 /* Predicted: h2d [0,100), kernel [100,300), d2h [300,400); makespan 400.
  * Measured:  h2d [0,120), kernel [130,330), d2h [330,500); makespan 500. */
 static Timeline *
@@ -171,6 +301,55 @@ run_compare (const char *a, const char *b, const char *max_error)
   return cli_run (NULL, args, NULL, NULL, NULL);
 }
 
+/* The CLI's --regions on the timelines of test_regions: the table and the
+ * summary lines carry the numbers worked out there; a bad --region-min and
+ * a bad label are bad input (2). */
+static void
+test_cli_regions (void)
+{
+  char *dir = temp_dir_new ("streamsim-regions");
+  char *pred = g_build_filename (dir, "pred.csv", NULL);
+  char *meas = g_build_filename (dir, "meas.csv", NULL);
+  char *bad = g_build_filename (dir, "bad.csv", NULL);
+  g_autoptr (Timeline) p = regions_timeline ("pred.csv", TRUE, "elapsed_from_op2");
+  g_autoptr (Timeline) m = regions_timeline ("meas.csv", FALSE, "elapsed_from_op2");
+  g_autoptr (Timeline) b = regions_timeline ("bad.csv", FALSE, "elapsed_from_op3");
+  g_assert_true (timeline_write (p, pred, NULL));
+  g_assert_true (timeline_write (m, meas, NULL));
+  g_assert_true (timeline_write (b, bad, NULL));
+
+  /* 300 ns = 0.0003 ms; the makespan error is (1100 - 1000) / 1000 = 10% */
+  const char *const args[] = { "compare", pred, meas, "--regions", "--region-min", "0.0003",
+                               "--max-error", "11", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  /* op 4, the end of the elapsed region, is labelled: the table names the
+   * labels of both ends of every region ("-" for none) */
+  g_assert_nonnull (strstr (out, "     1 sync           1       5          0.2          0.3   -22.81%  - -\n"));
+  g_assert_nonnull (strstr (out, "     0 elapsed        2       4          0.2          0.2   -20.00%  "
+                                 "- elapsed_from_op2\n"));
+  g_assert_nonnull (strstr (out, "regions     4 (1 of 0.00 ms or more)\n"));
+  g_assert_nonnull (strstr (out, "median      |error| 22.81% over all regions, 30.00% over those of "));
+  g_assert_nonnull (strstr (out, "worst       +66.67% (region 3: ops 6 to 8, sync, "));
+  g_assert_nonnull (strstr (out, "worst long  +30.00% (region 2: ops 5 to 6, sync, "));
+
+  const char *const negative[] = { "compare", pred, meas, "--regions", "--region-min", "-1", NULL };
+  g_assert_cmpint (cli_run (NULL, negative, NULL, NULL, NULL), ==, 2);
+  const char *const labelled[] = { "compare", pred, bad, "--regions", NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (NULL, labelled, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "op 3 is kernel"));
+  /* without --regions the labels are not looked at */
+  const char *const plain[] = { "compare", pred, bad, "--max-error", "11", NULL };
+  g_assert_cmpint (cli_run (NULL, plain, NULL, NULL, NULL), ==, 0);
+
+  temp_dir_remove (dir);
+  g_free (pred);
+  g_free (meas);
+  g_free (bad);
+  g_free (dir);
+}
+
 /* The CLI on the files of test_errors (makespan error 20%): --max-error 25
  * passes (0), --max-error 10 fails (1); a malformed CSV is bad input (2). */
 static void
@@ -206,5 +385,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/mismatch", test_mismatch);
   g_test_add_func ("/compare/identical-and-empty", test_identical_and_empty);
   g_test_add_func ("/compare/cli-exit-codes", test_cli_exit_codes);
+  g_test_add_func ("/compare/regions", test_regions);
+  g_test_add_func ("/compare/region-errors", test_region_errors);
+  g_test_add_func ("/compare/cli-regions", test_cli_regions);
   return g_test_run ();
 }

@@ -61,7 +61,7 @@ static const ErrorCase cases[] = {
   { "sched/time-and-block-time",
     "device k20\nstream s\nkernel s grid=1 block=32 time=1ms block_time=1ms\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:35: ", "exactly one of time= or block_time=" },
-  { "sched/no-time-for-device", "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n",
+  { "sched/no-time-for-device", "device k20\nstream s\nkernel s grid=1 block=32 time=gtx480:1ms\n",
     NULL, NULL, "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'",
     "fallback" },
   { "sched/connections-range", "device k20\nconnections 33\n", NULL, NULL, "predict in.sched", 2,
@@ -105,7 +105,7 @@ static const ErrorCase cases[] = {
     "kernel s grid=1 block=32 time=c1060:1ms\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: this kernel", "146 years" },
   { "sched/first-refused-op-reported-2",
-    "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n"
+    "device k20\nstream s\nkernel s grid=1 block=32 time=gtx480:1ms\n"
     "kernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'", NULL },
   /* `untouched` says how pageable memory stands; pinned memory and d2d have
@@ -142,6 +142,15 @@ static const ErrorCase cases[] = {
     "streamsim: --device nosuch: no device profile 'nosuch'", "known:" },
   { "option/plot-type", OK_SCHED, NULL, NULL, "predict in.sched --csv out.csv --plot t.jpg", 2,
     "streamsim predict: --plot t.jpg: unknown picture type", ".png or .svg" },
+  /* An output's kind follows its extension: no CSV inside a .png. */
+  { "option/csv-into-png", OK_SCHED, NULL, NULL, "predict in.sched --csv out.png", 2,
+    "streamsim predict: --csv out.png: the name ends in .png", "name it .csv" },
+  { "option/output-unknown-kind", OK_SCHED, NULL, NULL, "predict in.sched -o out.txt", 2,
+    "streamsim predict: -o out.txt: the name ends in .txt", "FILE.csv" },
+  { "option/device-typo", OK_SCHED, NULL, NULL, "predict in.sched --device k2O", 2,
+    "streamsim: --device k2O: ", "did you mean 'k20'?" },
+  { "option/unknown-command", NULL, NULL, NULL, "predcit in.sched", 2,
+    "streamsim: unknown command 'predcit'; did you mean 'predict'?", NULL },
   { "option/devices-argument", NULL, NULL, NULL, "devices extra", 2,
     "streamsim devices: unexpected argument 'extra'", "no arguments" },
   /* ---- profiles ---- */

@@ -1,6 +1,6 @@
 /* test_live.c: the slots of ops in flight (engines/eng_live.c) are as many as the ops in flight at once, not as the ops.
  *
- * White-box, like test_sm.c: it includes eng_internal.h to read how many
+ * White-box, like test_sm.c: it includes eng_state.h to read how many
  * slots a run made (EngSim.n_live, their high-water mark). The expected
  * counts are worked out by hand from each schedule below. That a slot is
  * never read after it is given back is checked elsewhere: the sanitizer
@@ -8,7 +8,7 @@
  * fails on such a read. */
 #include <glib.h>
 #include <string.h>
-#include "engines/eng_internal.h"
+#include "engines/eng_state.h"
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/schedule_parse.h"

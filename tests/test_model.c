@@ -757,11 +757,129 @@ test_copy_queues_left_unset (void)
   run_free (run);
 }
 
+/* Memsets run on the SMs as a kernel of one 256-thread block per SM
+ * (profile ops: 2 SMs of two 1024-thread blocks; 4 MiB of memset in 1 ms).
+ * Measured on an H100 and an H200 (validate/results/<gpu>/probes/): a
+ * memset waited for a kernel that filled every SM and ran beside a
+ * one-block kernel.
+ *   full:  the kernel's 4 blocks of 1024 threads fill both SMs for 2 ms, so
+ *          the memset's blocks find no room until 2: 2-3, waiting for slots
+ *          held by op 0;
+ *   small: one 32-thread block leaves room: the memset runs 0-1 beside it. */
+static void
+test_memset_on_sms (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\n"
+                              "kernel s1 grid=4 block=1024 block_time=2ms\n"
+                              "memset s2 4MiB\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 3);
+  assert_cause (run, 1, ENG_CAUSE_SLOTS, 0);
+  g_assert_cmpuint (op (run, 1)->engine, ==, ENG_ENGINE_COMPUTE);
+  run_free (run);
+
+  run = run_text ("ops", "stream s1\nstream s2\n"
+                         "kernel s1 grid=1 block=32 block_time=2ms\n"
+                         "memset s2 4MiB\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 0, 1);
+  run_free (run);
+}
+
+/* Host functions run one at a time on the callback thread (profile ops:
+ * wake-up 0.5 ms, or 2 ms where the stream was idle at the call; 0.25 ms from
+ * one function's return to the next one's start; the stream goes on 0.1 ms
+ * after its function returns), and hold no other stream:
+ *   op 0 kernel s1 1 ms: 0-1;
+ *   op 1 hostfn s1 1ms: s1 busy at the call (op 0 runs), ready when op 0
+ *        ends at 1, begins after the wake-up: 1.5-2.5;
+ *   op 2 hostfn s2 1ms: s2 idle at the call, ready at 0, but the thread is
+ *        taken from 0 (op 1's wake-up at 1 comes later? no: op 2 is ready
+ *        first, at 0, and the thread is idle): it begins after the idle
+ *        wake-up at 2, so op 1, ready at 1, waits for it: op 2 2-3, op 1
+ *        begins 0.25 after op 2 returns: 3.25-4.25;
+ *   op 3 kernel s3 1 ms: 0-1, held by nothing;
+ *   op 4 kernel s1 1 ms: after op 1 in its stream and the resume: 4.35-5.35. */
+static void
+test_hostfn (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\nstream s3\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n"
+                              "hostfn s1 1ms\n"
+                              "hostfn s2 1ms\n"
+                              "kernel s3 grid=1 block=32 block_time=1ms\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n");
+  assert_span (run, 0, 0, 1);
+  assert_span (run, 2, 2, 3);
+  g_assert_cmpuint (op (run, 2)->engine, ==, ENG_ENGINE_CALLBACK);
+  const EngOpResult *r = op (run, 1);
+  g_assert_cmpint (r->start, ==, 3250 * US);
+  g_assert_cmpint (r->end, ==, 4250 * US);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 2);
+  assert_span (run, 3, 0, 1);
+  r = op (run, 4);
+  g_assert_cmpint (r->start, ==, 4350 * US);
+  g_assert_cmpint (r->end, ==, 5350 * US);
+  assert_cause (run, 4, ENG_CAUSE_STREAM, 1);
+  run_free (run);
+}
+
+/* A launch that loads its kernel's code (`loads`) waits for every op
+ * issued before it, in every stream, starts module_load (1 ms on profile
+ * ops) after the last ends, and holds back every op issued after it, in any
+ * stream, until it starts; its call holds the host kernel_load (0.3 ms)
+ * more. Measured on an H100 (traces/validation/loads, validate/results/
+ * h100/new-ops/) and, for the wait, with the probe on an H200 too.
+ *   op 0 kernel s1 2 ms: 0-2;
+ *   op 1 kernel s2 1 ms, loads: after op 0 ends and the load: 3-4;
+ *   op 2 kernel s3 1 ms, issued after op 1 (at 0.3, its call's cost): waits
+ *        for op 1 to start: 3-4, beside it;
+ *   op 3 kernel s1 1 ms: after op 0 in its stream, and after op 1 starts:
+ *        3-4 too. */
+static void
+test_loads_waits_for_idle (void)
+{
+  Run *run = run_text ("ops", "stream s1\nstream s2\nstream s3\n"
+                              "kernel s1 grid=1 block=32 block_time=2ms\n"
+                              "kernel s2 grid=1 block=32 block_time=1ms loads\n"
+                              "kernel s3 grid=1 block=32 block_time=1ms\n"
+                              "kernel s1 grid=1 block=32 block_time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 3, 4);
+  assert_cause (run, 1, ENG_CAUSE_LOAD, 0);
+  g_assert_cmpint (op (run, 2)->issue, ==, 300 * US);
+  assert_span (run, 2, 3, 4);
+  assert_cause (run, 2, ENG_CAUSE_LOAD, 1);
+  assert_span (run, 3, 3, 4);
+  run_free (run);
+}
+
+/* Event records and waits hold no hardware queue: with one connection, a
+ * record behind s1's 2 ms kernel does not keep s2's kernel from starting at
+ * once. Measured on an H100 and an H200: traces/validation/markers-*.sched
+ * (validate/results/<gpu>/markers/), s2's kernel at about 14 us in every
+ * round. */
+static void
+test_record_holds_no_queue (void)
+{
+  Run *run = run_text ("ops", "connections 1\nstream s1\nstream s2\n"
+                              "kernel s1 grid=1 block=32 block_time=2ms\n"
+                              "record e1 s1\n"
+                              "kernel s2 grid=1 block=32 block_time=1ms\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 2, 0, 1);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/schematic-table", test_schematic_table);
+  g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
+  g_test_add_func ("/model/hostfn", test_hostfn);
+  g_test_add_func ("/model/loads-waits-for-idle", test_loads_waits_for_idle);
+  g_test_add_func ("/model/record-holds-no-queue", test_record_holds_no_queue);
   g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);
   g_test_add_func ("/model/single-copy-queue", test_single_copy_queue);
   g_test_add_func ("/model/legacy-default-stream", test_legacy_default_stream);

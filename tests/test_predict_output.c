@@ -112,9 +112,11 @@ test_summary_by_hand (void)
  *   op 3  d2h s1     2-3 ms  stream: after op 2 (2 ms; the D2H engine is free)
  *   op 4  sync device        sync: returns at 3 ms, when op 3 ends (3 ms)
  *
- * So stream: 2 ops, 3 ms in all, 2 ms the longest; sync: 1 op, 3 ms;
- * engine: 1 op, 1 ms. Stream and sync tie at 3 ms and are listed in the
- * order of EngCause (stream first), engine last.
+ * Every call is issued at 0 (free calls), so the waits are [0, 1] (op 1),
+ * [0, 1] (op 2), [0, 2] (op 3) and [0, 3] (op 4) ms. A cause's total is the
+ * time some op waited for it, each moment once: stream: 2 ops, [0, 1] and
+ * [0, 2] nest, so 2 ms in all, 2 ms the longest; sync: 1 op, 3 ms; engine:
+ * 1 op, 1 ms. Listed by total: sync, stream, engine.
  *
  * The critical path: the sync ends last (at 3 ms, with op 3), and it waited
  * for op 3, op 3 for op 2, op 2 for op 0, which waited for nothing:
@@ -211,8 +213,8 @@ test_waits_by_hand (void)
   g_assert_cmpint (json_object_get_int_member (o, "makespan_ns"), ==, 3000000);
   JsonArray *waits = json_object_get_array_member (o, "waits");
   g_assert_cmpuint (json_array_get_length (waits), ==, 3);
-  assert_wait (waits, 0, "stream", 2, 3000000, 2000000);
-  assert_wait (waits, 1, "sync", 1, 3000000, 3000000);
+  assert_wait (waits, 0, "sync", 1, 3000000, 3000000);
+  assert_wait (waits, 1, "stream", 2, 2000000, 2000000);
   assert_wait (waits, 2, "engine", 1, 1000000, 1000000);
 
   const PathStep expected_path[] = { { 0, 0, 1000000 },
@@ -234,8 +236,8 @@ test_waits_by_hand (void)
   const char *table = strstr (err, "\nwaited for ");
   g_assert_nonnull (table);
   g_auto (GStrv) lines = g_strsplit (table + 1, "\n", -1);
-  const char *expected[][5] = { { "stream", "2", "3", "ms", "2" },
-                                { "sync", "1", "3", "ms", "3" },
+  const char *expected[][5] = { { "sync", "1", "3", "ms", "3" },
+                                { "stream", "2", "2", "ms", "2" },
                                 { "engine", "1", "1", "ms", "1" } };
   g_assert_cmpuint (g_strv_length (lines), >=, 4);
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "sim/formats/profile_file.h"
+#include "support/cli_run.h"
 #include "support/temp_dir.h"
 
 #define TESTS SRCDIR "/tests/profiles"
@@ -99,6 +100,11 @@ test_load_base (void)
   g_assert_false (p.deferred_completion);
   g_assert_false (p.connection_serializes);
   g_assert_false (p.assign_on_submit); /* left out: creation order */
+  /* left out: not calibrated, rates unknown (0) */
+  g_assert_false (p.calibrated);
+  g_assert_cmpfloat (p.sm_clock, ==, 0);
+  g_assert_cmpfloat (p.memory_bandwidth, ==, 0);
+  g_assert_cmpfloat (p.fp32_flops, ==, 0);
 
   g_assert_cmpstr (p.gpu, ==, "Test GPU");
   g_assert_cmpstr (p.source, ==, "hand-written for tests/test_profile.c");
@@ -211,6 +217,40 @@ test_bad_values (void)
   /* "inherits = K20": column 12. */
   expect_error (BAD "/bad_name.ini", PROFILE_ERROR_PARSE, BAD "/bad_name.ini:2:12: ",
                 "bad profile name 'K20'", NULL);
+}
+
+/* The device's rates and [device] calibrated: a bad unit names the key and
+ * what it takes, a value beyond the range is a range error, each at the
+ * value's line and column. */
+static void
+test_rate_errors (void)
+{
+  /* "sm_clock = 1980": a clock needs its unit; the value is in column 12. */
+  expect_error (BAD "/sm_clock_unit.ini", PROFILE_ERROR_PARSE, BAD "/sm_clock_unit.ini:4:12: ",
+                "bad value '1980' for sm_clock", "expected a clock frequency",
+                "such as 1980MHz", NULL);
+  /* "sm_clock = 20GHz": above 10 GHz. */
+  expect_error (BAD "/sm_clock_range.ini", PROFILE_ERROR_RANGE, BAD "/sm_clock_range.ini:4:12: ",
+                "sm_clock = 20GHz is out of range", "at most 10GHz", NULL);
+  /* "memory_bandwidth = 3350GHz": column 20; a bandwidth's units only. */
+  expect_error (BAD "/memory_bandwidth_unit.ini", PROFILE_ERROR_PARSE,
+                BAD "/memory_bandwidth_unit.ini:4:20: ",
+                "bad value '3350GHz' for memory_bandwidth", "expected a bandwidth", NULL);
+  /* "fp32_flops = 67TFLOP": column 14; a rate is per second. */
+  expect_error (BAD "/fp32_flops_unit.ini", PROFILE_ERROR_PARSE, BAD "/fp32_flops_unit.ini:4:14: ",
+                "bad value '67TFLOP' for fp32_flops", "expected a FLOP rate", "TFLOP/s", NULL);
+  /* "fp32_flops = 20PFLOP/s": above 10 PFLOP/s. */
+  expect_error (BAD "/fp32_flops_range.ini", PROFILE_ERROR_RANGE,
+                BAD "/fp32_flops_range.ini:4:14: ", "fp32_flops = 20PFLOP/s is out of range",
+                "at most 10PFLOP/s", NULL);
+  /* "calibrated = yes", line 3: column 14. */
+  expect_error (BAD "/calibrated.ini", PROFILE_ERROR_PARSE, BAD "/calibrated.ini:3:14: ",
+                "bad value 'yes' for calibrated", "expected true or false", NULL);
+  /* memory_bandwidth is a number of its own, not half of a link: there is
+   * no memory_latency, and [kernel] says what it has. */
+  expect_error (BAD "/memory_latency.ini", PROFILE_ERROR_PARSE, BAD "/memory_latency.ini:4:1: ",
+                "unknown key 'memory_latency' in [kernel]",
+                "sm_clock, memory_bandwidth, fp32_flops", NULL);
 }
 
 /* Bytes a text editor would not show: written here rather than kept as
@@ -392,6 +432,133 @@ test_real_profiles (void)
   gpu_profile_clear (&p);
 }
 
+/* The data-sheet profiles of later GPUs, with the limits of the CUDA C++
+ * Programming Guide's compute-capability tables (7.0: 2048 threads, 32
+ * blocks, 96 KB per SM and per block; 8.0: 2048, 32, 164 KB, 163 KB; 8.9:
+ * 1536, 24, 100 KB, 99 KB; 10.0: 2048, 32, 228 KB, 227 KB; 64 K registers and
+ * 128 concurrent kernels on each) and the SM counts of the data sheets and
+ * whitepapers (A100 108, L40S 142, RTX 4090 128, B200 148, V100 80). */
+static void
+test_datasheet_profiles (void)
+{
+  static const struct
+  {
+    const char *name;
+    guint sms, threads, blocks;
+    guint64 smem_kib, smem_block_kib;
+    guint engines;
+  } expect[] = {
+    { "v100", 80, 2048, 32, 96, 96, 2 },
+    { "a100", 108, 2048, 32, 164, 163, 3 },
+    { "l40s", 142, 1536, 24, 100, 99, 2 },
+    { "rtx4090", 128, 1536, 24, 100, 99, 2 },
+    { "b200", 148, 2048, 32, 228, 227, 3 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      GpuProfile p;
+      g_autofree char *path = g_strdup_printf (SRCDIR "/engines/profiles/%s.ini", expect[i].name);
+      load_ok (path, &p);
+      g_test_message ("%s", expect[i].name);
+      g_assert_cmpstr (gpu_profile_name (&p), ==, expect[i].name);
+      g_assert_null (p.names[1]); /* inherits nothing: no other device's kernel times */
+      g_assert_false (p.calibrated);
+      g_assert_cmpuint (p.sm_count, ==, expect[i].sms);
+      g_assert_cmpuint (p.max_threads_per_sm, ==, expect[i].threads);
+      g_assert_cmpuint (p.max_blocks_per_sm, ==, expect[i].blocks);
+      g_assert_cmpuint (p.smem_per_sm, ==, expect[i].smem_kib * 1024);
+      g_assert_cmpuint (p.max_smem_per_block, ==, expect[i].smem_block_kib * 1024);
+      g_assert_cmpuint (p.regs_per_sm, ==, 65536);
+      g_assert_cmpuint (p.max_threads_per_block, ==, 1024);
+      g_assert_cmpuint (p.max_concurrent_kernels, ==, 128);
+      g_assert_cmpuint (p.copy_engines, ==, expect[i].engines);
+      g_assert_cmpuint (p.max_connections, ==, 32);
+      g_assert_cmpuint (p.default_connections, ==, 8);
+      g_assert_false (p.deferred_completion);
+      /* every optional number a schedule may need is there */
+      g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_H2D));
+      g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_D2H));
+      g_assert_cmpfloat (p.memset.bandwidth, >, 0);
+      gpu_profile_clear (&p);
+    }
+}
+
+/* Every shipped profile gives the numbers for scaling kernel times, and they
+ * agree with each other: the FP32 rate (from data sheets) is within 1% of 2 x
+ * SMs x the FP32 results per clock per SM of the programming guide's
+ * throughput table x the clock (1.3: 8; 2.0: 32; 3.5: 192; 7.0 and 8.0: 64;
+ * 8.9, 9.0 and 10.0: 128), and memory bandwidth is the data sheets' (C1060
+ * 102 GB/s ... B200 7.7 TB/s). h100 and h200 are the calibrated ones. */
+static void
+test_shipped_rates (void)
+{
+  static const struct
+  {
+    const char *name;
+    guint fp32_per_sm;
+    double clock_mhz, memory_gbs;
+    gboolean calibrated;
+  } expect[] = {
+    { "c1060", 8, 1296, 102, FALSE },    { "c2050", 32, 1150, 144, FALSE },
+    { "k20", 192, 706, 208, FALSE },     { "v100", 64, 1530, 900, FALSE },
+    { "a100", 64, 1410, 2039, FALSE },   { "l40s", 128, 2520, 864, FALSE },
+    { "rtx4090", 128, 2520, 1008, FALSE }, { "h100", 128, 1980, 3350, TRUE },
+    { "h200", 128, 1980, 4800, TRUE },   { "b200", 128, 1980, 7700, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      GpuProfile p;
+      g_autofree char *path = g_strdup_printf (SRCDIR "/engines/profiles/%s.ini", expect[i].name);
+      load_ok (path, &p);
+      g_test_message ("%s", expect[i].name);
+      g_assert_cmpint (p.calibrated, ==, expect[i].calibrated);
+      g_assert_cmpfloat (p.sm_clock, ==, expect[i].clock_mhz * 1e6);
+      g_assert_cmpfloat_with_epsilon (p.memory_bandwidth, expect[i].memory_gbs * 1e9, 1);
+      double peak = 2.0 * p.sm_count * expect[i].fp32_per_sm * p.sm_clock;
+      g_assert_cmpfloat_with_epsilon (p.fp32_flops, peak, peak * 0.01);
+      gpu_profile_clear (&p);
+    }
+}
+
+/* `streamsim devices` says which profiles were calibrated on their device. */
+static void
+test_devices_source (void)
+{
+  const char *const args[] = { "devices", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  g_test_message ("%s", out);
+  /* The ninth column: name, CEs, conns, assign, SMs, kconc, h2d, d2h, source
+   * (the header's "h2d GB/s" and "d2h GB/s" are two words each). */
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  guint seen = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (GPtrArray) words = g_ptr_array_new ();
+      g_auto (GStrv) split = g_strsplit (lines[i], " ", -1);
+      for (guint w = 0; split[w] != NULL; w++)
+        if (split[w][0] != '\0')
+          g_ptr_array_add (words, split[w]);
+      if (words->len < 9)
+        continue;
+      const char *name = g_ptr_array_index (words, 0), *source = g_ptr_array_index (words, 8);
+      if (i == 0)
+        g_assert_nonnull (strstr (lines[0], " d2h GB/s source "));
+      else if (strcmp (name, "h100") == 0 || strcmp (name, "h200") == 0)
+        {
+          g_assert_cmpstr (source, ==, "calibrated");
+          seen++;
+        }
+      else if (strcmp (name, "a100") == 0 || strcmp (name, "k20") == 0
+               || strcmp (name, "test_base") == 0)
+        {
+          g_assert_cmpstr (source, ==, "estimate");
+          seen++;
+        }
+    }
+  g_assert_cmpuint (seen, ==, 5);
+}
+
 static void
 assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
 {
@@ -435,11 +602,38 @@ assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
   g_assert_cmpint (a->deferred_completion, ==, b->deferred_completion);
   g_assert_cmpint (a->connection_serializes, ==, b->connection_serializes);
   g_assert_cmpint (a->assign_on_submit, ==, b->assign_on_submit);
+  g_assert_cmpint (a->calibrated, ==, b->calibrated);
+  /* Within 0.1%, as the links; an unknown rate stays 0. */
+  const double ra[] = { a->sm_clock, a->memory_bandwidth, a->fp32_flops };
+  const double rb[] = { b->sm_clock, b->memory_bandwidth, b->fp32_flops };
+  for (guint i = 0; i < G_N_ELEMENTS (ra); i++)
+    if (rb[i] == 0)
+      g_assert_cmpfloat (ra[i], ==, 0);
+    else
+      g_assert_cmpfloat_with_epsilon (ra[i], rb[i], rb[i] * 1e-3);
   g_assert_cmpstr (a->gpu, ==, b->gpu);
   g_assert_cmpstr (a->driver, ==, b->driver);
   g_assert_cmpstr (a->cuda, ==, b->cuda);
   g_assert_cmpstr (a->date, ==, b->date);
   g_assert_cmpstr (a->source, ==, b->source);
+}
+
+/* Saves `p` to `path` without comments, loads it back, checks it is `p`
+ * again, and returns the text written. */
+static char *
+save_round_trip (const GpuProfile *p, const char *path)
+{
+  GError *error = NULL;
+  g_assert_true (profile_save (p, path, NULL, &error));
+  g_assert_no_error (error);
+  char *saved = NULL;
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_test_message ("%s", saved);
+  GpuProfile q;
+  load_ok (path, &q);
+  assert_profiles_equal (&q, p);
+  gpu_profile_clear (&q);
+  return saved;
 }
 
 /* Saves test_grandchild (flattened) with awkward values and loads it back. */
@@ -525,7 +719,7 @@ test_save_round_trip (void)
 static void
 test_untouched_keys (void)
 {
-  GpuProfile p, q;
+  GpuProfile p;
   load_ok ("test_base", &p);
   g_assert_cmpfloat (p.h2d_untouched.bandwidth, ==, 0);
   g_assert_cmpfloat (p.d2h_untouched.bandwidth, ==, 0);
@@ -562,18 +756,55 @@ test_untouched_keys (void)
 
   /* Saved, the set pair is written and the unset one left out, so the file
    * loads back (a lone latency would not). */
-  GError *error = NULL;
-  g_assert_true (profile_save (&p, path, NULL, &error));
-  g_assert_no_error (error);
-  char *saved = NULL;
-  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  char *saved = save_round_trip (&p, path);
   g_assert_nonnull (strstr (saved, "h2d_untouched_bandwidth=2.5GB/s\n"));
   g_assert_nonnull (strstr (saved, "h2d_untouched_latency=12us\n"));
   g_assert_null (strstr (saved, "d2h_untouched"));
   g_free (saved);
-  load_ok (path, &q);
-  assert_profiles_equal (&q, &p);
-  gpu_profile_clear (&q);
+  gpu_profile_clear (&p);
+
+  g_remove (path);
+  temp_dir_remove_empty (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* The rates and the provenance flag, set in a child of test_base and
+ * converted by hand: 1.5GHz is 1.5e9 Hz, 3.35TB/s 3.35e12 B/s, 19.5TFLOPS
+ * 19.5e12 FLOP/s. Saved, they are written in MHz, GB/s and TFLOP/s and read
+ * back the same; memory_bandwidth alone, with no latency beside it, saves. */
+static void
+test_rate_keys (void)
+{
+  GpuProfile p;
+  char *dir = temp_dir_new ("test_profile");
+  char *path = g_build_filename (dir, "rates.ini", NULL);
+  const char text[] = "[device]\ninherits = test_base\ncalibrated = true\n[kernel]\n"
+                      "sm_clock = 1.5GHz\nmemory_bandwidth = 3.35TB/s\nfp32_flops = 19.5TFLOPS\n";
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  load_ok (path, &p);
+  g_assert_true (p.calibrated);
+  g_assert_cmpfloat (p.sm_clock, ==, 1.5e9);
+  g_assert_cmpfloat (p.memory_bandwidth, ==, 3.35e12);
+  g_assert_cmpfloat (p.fp32_flops, ==, 19.5e12);
+  g_assert_cmpuint (p.sm_count, ==, 13); /* test_base's */
+
+  char *saved = save_round_trip (&p, path);
+  g_assert_nonnull (strstr (saved, "calibrated=true\n"));
+  g_assert_nonnull (strstr (saved, "sm_clock=1500MHz\n"));
+  g_assert_nonnull (strstr (saved, "memory_bandwidth=3350GB/s\n"));
+  g_assert_nonnull (strstr (saved, "fp32_flops=19.5TFLOP/s\n"));
+  g_free (saved);
+
+  /* Left out where unknown: a saved profile without them loads as before. */
+  p.sm_clock = p.memory_bandwidth = p.fp32_flops = 0;
+  p.calibrated = FALSE;
+  saved = save_round_trip (&p, path);
+  g_assert_null (strstr (saved, "sm_clock"));
+  g_assert_null (strstr (saved, "memory_bandwidth"));
+  g_assert_null (strstr (saved, "fp32_flops"));
+  g_assert_nonnull (strstr (saved, "calibrated=false\n"));
+  g_free (saved);
   gpu_profile_clear (&p);
 
   g_remove (path);
@@ -670,6 +901,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/unknown-key-group", test_unknown);
   g_test_add_func ("/profile/out-of-range", test_range);
   g_test_add_func ("/profile/bad-values", test_bad_values);
+  g_test_add_func ("/profile/rate-errors", test_rate_errors);
   g_test_add_func ("/profile/bad-bytes", test_bad_bytes);
   g_test_add_func ("/profile/missing-key", test_missing);
   g_test_add_func ("/profile/cycle", test_cycle);
@@ -677,8 +909,12 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/list", test_list);
   g_test_add_func ("/profile/search-path", test_search_path);
   g_test_add_func ("/profile/real-profiles", test_real_profiles);
+  g_test_add_func ("/profile/datasheet-profiles", test_datasheet_profiles);
+  g_test_add_func ("/profile/shipped-rates", test_shipped_rates);
+  g_test_add_func ("/profile/devices-source", test_devices_source);
   g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
   g_test_add_func ("/profile/untouched-keys", test_untouched_keys);
+  g_test_add_func ("/profile/rate-keys", test_rate_keys);
   g_test_add_func ("/profile/copy-clear", test_copy_clear);
   g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
   return g_test_run ();

@@ -5,8 +5,10 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
+#include "validate/record_inside.h"
 #include "validate/record_log.h"
 #include "validate/record_schedule.h"
+#include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
 
@@ -32,6 +34,25 @@ convert (const char *text, guint64 min_host_ns, guint connections)
   return rec;
 }
 
+/* `convert` as recorded on a GPU of tests/profiles/ops.ini, whose round
+ * numbers the tests below work with: two SMs of two blocks (of up to 1024
+ * threads) each, kernel_load 0.3 ms, hostfn_wake 0.5 ms (2 ms where the
+ * stream was idle at the call), hostfn_next 0.25 ms, hostfn_resume 0.1 ms. */
+static RecordSchedule *
+convert_ops (const char *text, guint64 min_host_ns)
+{
+  g_autoptr (GError) error = NULL;
+  GpuProfile ops = { 0 };
+  g_assert_true (profile_load ("ops", &ops, &error));
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = &ops };
+  RecordSchedule *rec = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  gpu_profile_clear (&ops);
+  return rec;
+}
+
 /* The schedule's statements, comment lines and comments at their ends removed. */
 static char *
 statements (const char *text)
@@ -48,6 +69,16 @@ statements (const char *text)
       g_string_append_printf (out, "%s\n", lines[i]);
     }
   return g_string_free (out, FALSE);
+}
+
+/* An op's measured times, ns from the first op's call. */
+static void
+assert_op_times (const RecordSchedule *rec, guint op, SimTime issue, SimTime start, SimTime end)
+{
+  g_assert_cmpuint (op, <, rec->n_ops);
+  g_assert_cmpint (rec->issue[op], ==, issue);
+  g_assert_cmpint (rec->start[op], ==, start);
+  g_assert_cmpint (rec->end[op], ==, end);
 }
 
 /* A program: malloc (set-up, left out), two streams, an H2D and a kernel
@@ -99,17 +130,22 @@ test_program_statements (void)
    * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
    * its label the demangled name; the 10 us between the wait's return
    * (114) and the D2H's call (124) is host work; the gaps of 1 us between
-   * the other calls are under 2 us and left out; the memset is a comment,
-   * and its call is host time, so from the D2H's return (130) to the
-   * sync's call (133) is 3 us of host work; the free waits for the device,
-   * whose last work ended at 911, so all of its 4 us (916-920) are host
-   * work after it. */
+   * the other calls are under 2 us: those of 104-105 and 110-111 add up to
+   * 2 us, a `host` before the record, and that of 112-113 is left out when
+   * the pageable D2H waits for the GPU; the memset is a comment, and its
+   * call is host time, so from the D2H's return (130) to the sync's call
+   * (133) is 3 us of host work; the free waits for the device, whose last
+   * work ended at 911, so all of its 4 us (916-920) are host work after
+   * it. No call is longer than usual: each function's calls are one. The
+   * launch is its kernel's first (the log records no CUDA_MODULE_LOADING:
+   * lazy), alone in its group with nothing to compare it with: `loads`. */
   g_assert_cmpstr (got, ==,
                    "connections 8\n"
                    "stream s1\n"
                    "stream s2 nonblocking\n"
                    "h2d s1 4MiB\n"
-                   "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us label=scaleup\n"
+                   "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us loads label=scaleup\n"
+                   "host 2.000us\n"
                    "record e1 s1\n"
                    "wait s2 e1\n"
                    "host 10.000us\n"
@@ -119,6 +155,8 @@ test_program_statements (void)
                    "sync device\n"
                    "host 4.000us\n");
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync"));
+  g_assert_nonnull (strstr (rec->text, "host 2.000us   # host gaps under 2.000us since the last "
+                                       "call that waited for the GPU, added up"));
   g_assert_cmpuint (rec->n_not_modelled, ==, 1);
   g_assert_cmpuint (rec->n_untimed, ==, 0);
   g_assert_cmpuint (rec->n_threads, ==, 1);
@@ -127,49 +165,66 @@ test_program_statements (void)
    * op  statement      issue    start    end
    * 0   h2d            0        5000     305000   (GPU 105-405)
    * 1   kernel         5000     306000   806000   (GPU 406-906)
-   * 2   record         11000    derived: after s1's kernel, 806000
-   * 3   wait           13000    derived: the record, 806000
-   * 4   host           14000    14000    24000    (114-124)
-   * 5   d2h            24000    810000   811000   (GPU 910-911)
-   * 6   host           30000    30000    33000    (130-133)
-   * 7   sync s2        33000    33000    815000   (the call, 133-915)
-   * 8   sync device    816000   816000   816000   (cudaFree's call at 916; the
-   * 9   host           816000   816000   820000    GPU was idle, so all host work) */
-  g_assert_cmpuint (rec->n_ops, ==, 10);
-  const SimTime issue[] = { 0, 5000, 11000, 13000, 14000, 24000, 30000, 33000, 816000, 816000 };
-  const SimTime start[] = { 5000, 306000, -1, -1, 14000, 810000, 30000, 33000, 816000, 816000 };
-  const SimTime end[] = { 305000, 806000, -1, -1, 24000, 811000, 33000, 815000, 816000, 820000 };
-  for (guint i = 0; i < 10; i++)
+   * 2   host           9000     9000     11000    (the two short gaps: 2 us up to 111)
+   * 3   record         11000    derived: after s1's kernel, 806000
+   * 4   wait           13000    derived: the record, 806000
+   * 5   host           14000    14000    24000    (114-124)
+   * 6   d2h            24000    810000   811000   (GPU 910-911)
+   * 7   host           30000    30000    33000    (130-133)
+   * 8   sync s2        33000    33000    815000   (the call, 133-915)
+   * 9   sync device    816000   816000   816000   (cudaFree's call at 916; the
+   * 10  host           816000   816000   820000    GPU was idle, so all host work) */
+  g_assert_cmpuint (rec->n_ops, ==, 11);
+  const SimTime issue[] = { 0, 5000, 9000, 11000, 13000, 14000, 24000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime start[] = { 5000, 306000, 9000, -1, -1, 14000, 810000, 30000, 33000, 816000,
+                            816000 };
+  const SimTime end[] = { 305000, 806000, 11000, -1, -1, 24000, 811000, 33000, 815000, 816000,
+                          820000 };
+  for (guint i = 0; i < 11; i++)
     {
       g_assert_cmpint (rec->issue[i], ==, issue[i]);
       g_assert_cmpint (rec->start[i], ==, start[i]);
       g_assert_cmpint (rec->end[i], ==, end[i]);
     }
 
-  /* The text parses back into the same ten ops, and the records' and
+  /* The text parses back into the same eleven ops, and the records' and
    * waits' times follow from their streams. */
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 10);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 11);
   g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_KERNEL);
   g_assert_true (schedule_stream (sched, schedule_find_stream (sched, "s2"))->nonblocking);
   marker_times_derive (sched, rec->issue, rec->start, rec->end);
-  g_assert_cmpint (rec->start[2], ==, 806000);
-  g_assert_cmpint (rec->end[2], ==, 806000);
   g_assert_cmpint (rec->start[3], ==, 806000);
   g_assert_cmpint (rec->end[3], ==, 806000);
+  g_assert_cmpint (rec->start[4], ==, 806000);
+  g_assert_cmpint (rec->end[4], ==, 806000);
 }
 
-/* Host work at least --min-host long is kept; shorter is not. */
+/* Host work at least --min-host long is kept; shorter gaps are added up
+ * until a call that waits for the GPU. */
 static void
 test_min_host (void)
 {
+  /* every gap is under 10.001 us: those before the pageable D2H, which
+   * waits for the GPU (1 + 1 + 1 + 10 us), add up to 13 us, a `host` at the
+   * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
+   * and the free, are left out; cudaFree's 4 us are under the minimum */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
-  g_autofree char *none = statements (rec->text);
-  g_assert_null (strstr (none, "host "));
-  g_assert_null (strstr (none, "connections"));
-  g_assert_cmpuint (rec->n_ops, ==, 7);
+  g_autofree char *one = statements (rec->text);
+  g_assert_cmpstr (one, ==, "stream s1\n"
+                            "stream s2 nonblocking\n"
+                            "h2d s1 4MiB\n"
+                            "kernel s1 grid=256 block=128 smem=1KiB regs=32 time=500.000us loads label=scaleup\n"
+                            "record e1 s1\n"
+                            "wait s2 e1\n"
+                            "host 13.000us\n"
+                            "d2h s2 1000B pageable\n"
+                            "sync s2\n"
+                            "sync device\n");
+  g_assert_cmpuint (rec->n_ops, ==, 8);
   /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
@@ -185,7 +240,10 @@ test_min_host (void)
 /* Three launches of one kernel shape: the first two ran at the same time
  * (GPU 0-300 and 100-400 us after T0), the third alone (500-700: 200 us).
  * The two that shared the GPU get the lone run's 200 us; a fourth kernel of
- * another shape that shared (with nothing alone to go by) keeps its own. */
+ * another shape that shared (with nothing alone to go by, and no profile to
+ * infer from) keeps its own. The first launch of k and that of other load
+ * their code: every cudaLaunchKernel took 1 ns, the usual, and without a
+ * profile kernel_load is 0. */
 static void
 test_shared_kernels (void)
 {
@@ -210,16 +268,265 @@ test_shared_kernels (void)
   g_assert_cmpstr (got, ==,
                    "stream s1\n"
                    "stream s2\n"
-                   "kernel s1 grid=8 block=32 time=200.000us label=k\n"
+                   "kernel s1 grid=8 block=32 time=200.000us loads label=k\n"
                    "kernel s2 grid=8 block=32 time=200.000us label=k\n"
                    "stream per_thread\n"
                    "kernel per_thread grid=8 block=32 time=200.000us label=k\n"
-                   "kernel default grid=1 block=32 time=100.000us label=other\n");
-  g_assert_nonnull (strstr (rec->text, "# ran 300.000us beside other kernels"));
+                   "kernel default grid=1 block=32 time=100.000us loads label=other\n");
+  g_assert_nonnull (strstr (rec->text, "; ran 300.000us beside other kernels; time= is the median "
+                                       "of the same kernel's runs alone (1)"));
+  g_assert_nonnull (strstr (rec->text, "ran 100.000us beside other kernels; no profile to tell "
+                                       "their share of the SMs: time= as it ran"));
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (schedule_n_ops (sched), ==, 4);
+}
+
+/* Kernels that shared the GPU with no lone run to go by: their times alone
+ * inferred from their busy periods (record_alone.h), on tests/profiles/
+ * ops.ini, where a block of 32 threads leaves 2 per SM on 2 SMs, so a
+ * kernel's occupancy is grid / 4. Launches (us after T0), each call 1 us,
+ * kernels named a to f, and a again; GPU:
+ *   a s1 grid 4 (occupancy 1)     100-2100   } one period: L = 2000, held
+ *   b s2 grid 4 (1)               100-2100   } 1 x 2000 + 1 x 2000 = 4000:
+ *                                              each alone 2000 x 2000 / 4000 = 1000
+ *   c s1 grid 1 (0.25)            3000-4000  } L = 1500, held 250 + 500 = 750
+ *   d s2 grid 2 (0.5)             3500-4500  } <= L: room left, kept, 1000 each
+ *   e s1 grid 4 (1)               5000-6000  } L = 1500, held 1000 + 750 = 1750:
+ *   f s2 grid 3 (0.75)            5500-6500  } 1000 x 1500 / 1750 = 857.142857 us,
+ *                                              857.143 rounded to the ns
+ *   a s1 grid 4                   7000-7800  alone: a's lone run, so the a that
+ *                                              shared takes its 800, not 1000
+ * Two kernels that fill the GPU, 2 ms each side by side, were 1 ms each
+ * alone: b. No launch took more than the usual 1 us plus kernel_load, so
+ * none loads; gaps stay under the minimum of 1 ms. Without a profile no
+ * occupancy is known: each keeps the time it ran (but a, which has its
+ * lone run), and every first launch, not quicker than usual, loads. */
+static void
+test_alone_inferred (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t3\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000012000\t1000013000\t4\t0xa2\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000014000\t1000015000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000016000\t1000017000\t6\t0xa2\t0x0\t2\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000018000\t1000019000\t7\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000020000\t1000021000\t8\t0xa2\t0x0\t3\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000022000\t1000023000\t9\t0xa1\t0x0\t4\t32\t0\n"
+    "kernel\t3\t1000100000\t1002100000\t4\t32\t0\t0\ta\n"
+    "kernel\t4\t1000100000\t1002100000\t4\t32\t0\t0\tb\n"
+    "kernel\t5\t1003000000\t1004000000\t1\t32\t0\t0\tc\n"
+    "kernel\t6\t1003500000\t1004500000\t2\t32\t0\t0\td\n"
+    "kernel\t7\t1005000000\t1006000000\t4\t32\t0\t0\te\n"
+    "kernel\t8\t1005500000\t1006500000\t3\t32\t0\t0\tf\n"
+    "kernel\t9\t1007000000\t1007800000\t4\t32\t0\t0\ta\n"
+    "end\t9\t7\n";
+  g_autoptr (RecordSchedule) rec = convert_ops (text, 1000000);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "kernel s1 grid=4 block=32 time=800.000us label=a\n"
+                            "kernel s2 grid=4 block=32 time=1000.000us label=b\n"
+                            "kernel s1 grid=1 block=32 time=1000.000us label=c\n"
+                            "kernel s2 grid=2 block=32 time=1000.000us label=d\n"
+                            "kernel s1 grid=4 block=32 time=857.143us label=e\n"
+                            "kernel s2 grid=3 block=32 time=857.143us label=f\n"
+                            "kernel s1 grid=4 block=32 time=800.000us label=a\n");
+  g_assert_nonnull (strstr (rec->text, "label=b   # ran 2000.000us beside other kernels, which "
+                                       "oversubscribed the SMs; time= inferred: scaled by its "
+                                       "busy period's 2000.000us over the kernels' 4000.000us of "
+                                       "occupancy x duration (record_alone.h)"));
+  g_assert_nonnull (strstr (rec->text, "label=e   # ran 1000.000us beside other kernels, which "
+                                       "oversubscribed the SMs; time= inferred: scaled by its "
+                                       "busy period's 1500.000us over the kernels' 1750.000us"));
+  g_assert_nonnull (strstr (rec->text, "label=d   # ran 1000.000us beside other kernels, which "
+                                       "left room on the SMs: time= as it ran"));
+  g_assert_cmpuint (rec->n_inferred, ==, 3);
+  g_assert_cmpuint (rec->n_loads, ==, 0);
+  /* the measured timeline keeps what ran (ns from the first launch, 10 us) */
+  assert_op_times (rec, 1, 2000, 90000, 2090000);
+
+  g_autoptr (RecordSchedule) bare = convert (text, 1000000, 0);
+  g_autofree char *kept = statements (bare->text);
+  g_assert_cmpstr (kept, ==, "stream s1\n"
+                             "stream s2\n"
+                             "kernel s1 grid=4 block=32 time=800.000us loads label=a\n"
+                             "kernel s2 grid=4 block=32 time=2000.000us loads label=b\n"
+                             "kernel s1 grid=1 block=32 time=1000.000us loads label=c\n"
+                             "kernel s2 grid=2 block=32 time=1000.000us loads label=d\n"
+                             "kernel s1 grid=4 block=32 time=1000.000us loads label=e\n"
+                             "kernel s2 grid=3 block=32 time=1000.000us loads label=f\n"
+                             "kernel s1 grid=4 block=32 time=800.000us label=a\n");
+  g_assert_cmpuint (bare->n_inferred, ==, 0);
+}
+
+/* First launches (record_loads.h), on tests/profiles/ops.ini (kernel_load
+ * 300 us). Calls (us after T0) on the legacy stream, GPU 10 us each:
+ *   1 cudaLaunchKernel ka   0-1000     GPU 1010: ka's first, and long: loads
+ *   2 cudaLaunchKernel ka   1100-1105  GPU 1110
+ *   3 cudaLaunchKernel kb   1200-1205  GPU 1210: kb's first, but it took
+ *                                      the usual 5 us, under 5 + 300: its
+ *                                      code was loaded before (not marked)
+ *   4 cudaGraphLaunch       1300-1310  GPU 1320: runs kc (not modelled)
+ *   5 cudaLaunchKernel kc   1400-2000  GPU 2010: long, but kc ran in the
+ *                                      graph before: not marked
+ *   6 cuLaunchKernel kd     2100-2500  GPU 2510: a driver launch, never marked
+ * The usual cudaLaunchKernel is the lower median of 1000, 5, 5, 600: 5 us.
+ * Launch 1 loads, so its usual is 5 + 300 = 305 us (record_inside.h): it
+ * took 695 us more, all before its kernel could start (1010 - 305 = 705
+ * >= 695). Launch 5 took 595 us more, before its kernel (2010 - 1400 - 5 =
+ * 605 >= 595). Gaps: 100, 95, 195 (the graph launch is host time), 100 us.
+ * Without a profile kernel_load is 0: launch 3 loads too, and launch 1's
+ * set-up is 995 us; with CUDA_MODULE_LOADING=EAGER in the log nothing
+ * loads, and launch 1's set-up is 995 us again. */
+static const char *loads_log =
+  "call\t1\tcudaLaunchKernel\t1000000000\t1001000000\t1\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001100000\t1001105000\t2\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001200000\t1001205000\t3\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcudaGraphLaunch\t1001300000\t1001310000\t4\t0xa1\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaLaunchKernel\t1001400000\t1002000000\t5\t0x0\t0x0\t1\t32\t0\n"
+  "call\t1\tcuLaunchKernel\t1002100000\t1002500000\t6\t0x0\t0x0\t1\t32\t0\n"
+  "kernel\t1\t1001010000\t1001020000\t1\t32\t0\t0\tka\n"
+  "kernel\t2\t1001110000\t1001120000\t1\t32\t0\t0\tka\n"
+  "kernel\t3\t1001210000\t1001220000\t1\t32\t0\t0\tkb\n"
+  "kernel\t4\t1001320000\t1001330000\t1\t32\t0\t0\tkc\n"
+  "kernel\t5\t1002010000\t1002020000\t1\t32\t0\t0\tkc\n"
+  "kernel\t6\t1002510000\t1002520000\t1\t32\t0\t0\tkd\n"
+  "end\t6\t6\n";
+
+static void
+test_loads (void)
+{
+  g_autofree char *lazy = g_strconcat ("streamsim-record\t1\n", loads_log, NULL);
+  g_autoptr (RecordSchedule) rec = convert_ops (lazy, 2000);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "host 695.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us loads label=ka\n"
+                            "host 100.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=ka\n"
+                            "host 95.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kb\n"
+                            "host 195.000us\n"
+                            "host 595.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kc\n"
+                            "host 100.000us\n"
+                            "kernel default grid=1 block=32 time=10.000us label=kd\n");
+  g_assert_nonnull (strstr (rec->text, "host 695.000us   # inside cudaLaunchKernel, which took "
+                                       "1000.000us: set-up before its work started, beyond its "
+                                       "usual 305.000us"));
+  g_assert_nonnull (strstr (rec->text, "# CUDA_MODULE_LOADING not in the log, so LAZY"));
+  g_assert_cmpuint (rec->n_loads, ==, 1);
+  /* the loading kernel is issued where its set-up ended, 695 us */
+  assert_op_times (rec, 1, 695000, 1010000, 1020000);
+
+  g_autoptr (RecordSchedule) bare = convert (lazy, 2000, 0);
+  g_autofree char *without = statements (bare->text);
+  g_assert_true (g_str_has_prefix (without, "host 995.000us\n"
+                                            "kernel default grid=1 block=32 time=10.000us loads "
+                                            "label=ka\n"));
+  g_assert_nonnull (strstr (without, "time=10.000us loads label=kb\n"));
+  g_assert_cmpuint (bare->n_loads, ==, 2);
+
+  g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",
+                                        loads_log, NULL);
+  g_autoptr (RecordSchedule) none = convert_ops (eager, 2000);
+  g_autofree char *never = statements (none->text);
+  g_assert_true (g_str_has_prefix (never, "host 995.000us\n"
+                                          "kernel default grid=1 block=32 time=10.000us "
+                                          "label=ka\n"));
+  g_assert_cmpuint (none->n_loads, ==, 0);
+  g_assert_nonnull (strstr (none->text, "# CUDA_MODULE_LOADING as recorded: EAGER, no launch "
+                                        "loads code"));
+}
+
+/* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500
+ * us (2000 where the stream was idle at the call), the next one 250 us
+ * after one returns, the stream on 100 us after it returns. Calls (us after
+ * T0), streams s1 to s4, every launch 10 us:
+ *   launch s1            0-10      GPU 100-1000
+ *   cudaLaunchHostFunc s1  20-30   s1 busy until 1000: begins 1000 + 500 = 1500
+ *   launch s1            40-50     GPU 3100-3200: the function returned at
+ *                                  3100 - 100 = 3000: TIME 1500 us; the
+ *                                  thread is free again at 3000 + 250 = 3250
+ *   cudaStreamAddCallback s2 60-70 s2 idle: 70 + 2000 = 2070, but the thread
+ *                                  is busy until 3250: begins 3250
+ *   launch s2            80-90     GPU 5000-5100: returned at 4900: TIME 1650
+ *   cuLaunchHostFunc s3  100-110   no later work in s3: TIME 0, its row
+ *                                  where it could begin, 110 + 2000 = 2110
+ *   cudaLaunchHostFunc s4 120-130  idle: could begin at 2130
+ *   launch s4            6000-6010 GPU 6020-6030: issued at 6010, after the
+ *                                  function's return by its start (6020 -
+ *                                  100 = 5920): the host held s4, TIME 0
+ * No launch loads (each took the usual 10 us, under 10 + 300), no call is
+ * longer than usual; the gaps: six of 10 us and one of 5870 us. */
+static void
+test_hostfn (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t999990000\t999990100\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990200\t999990300\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990400\t999990500\t3\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999990600\t999990700\t4\t0xa4\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000010000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000020000\t1000030000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000050000\t7\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamAddCallback\t1000060000\t1000070000\t8\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000080000\t1000090000\t9\t0xa2\t0x0\t1\t32\t0\n"
+    "call\t1\tcuLaunchHostFunc\t1000100000\t1000110000\t10\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000120000\t1000130000\t11\t0xa4\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1006000000\t1006010000\t12\t0xa4\t0x0\t1\t32\t0\n"
+    "kernel\t5\t1000100000\t1001000000\t1\t32\t0\t0\tk\n"
+    "kernel\t7\t1003100000\t1003200000\t1\t32\t0\t0\tk\n"
+    "kernel\t9\t1005000000\t1005100000\t1\t32\t0\t0\tk\n"
+    "kernel\t12\t1006020000\t1006030000\t1\t32\t0\t0\tk\n"
+    "end\t12\t4\n";
+  g_autoptr (RecordSchedule) rec = convert_ops (text, 2000);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "stream s3\n"
+                            "stream s4\n"
+                            "kernel s1 grid=1 block=32 time=900.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s1 1500.000us\n"
+                            "host 10.000us\n"
+                            "kernel s1 grid=1 block=32 time=100.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s2 1650.000us\n"
+                            "host 10.000us\n"
+                            "kernel s2 grid=1 block=32 time=100.000us label=k\n"
+                            "host 10.000us\n"
+                            "hostfn s3 0.000us\n"
+                            "host 10.000us\n"
+                            "hostfn s4 0.000us\n"
+                            "host 5870.000us\n"
+                            "kernel s4 grid=1 block=32 time=10.000us label=k\n");
+  g_assert_nonnull (strstr (rec->text, "hostfn s1 1500.000us   # cudaLaunchHostFunc; the recorder "
+                                       "does not see the function run: its stream's next work "
+                                       "started 2100.000us after the stream reached it, less "
+                                       "500.000us before the callback thread began it"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s2 1650.000us   # cudaStreamAddCallback; the "
+                                       "recorder does not see the function run: its stream's "
+                                       "next work started 4930.000us after the stream reached "
+                                       "it, less 3180.000us"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s3 0.000us   # cuLaunchHostFunc; the recorder does "
+                                       "not see the function run: no later work in its stream"));
+  g_assert_nonnull (strstr (rec->text, "hostfn s4 0.000us   # cudaLaunchHostFunc; the recorder "
+                                       "does not see the function run: its stream's next work "
+                                       "was issued after it had returned"));
+  g_assert_cmpuint (rec->n_hostfn, ==, 4);
+  g_assert_cmpuint (rec->n_hostfn_estimated, ==, 2);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  /* each function's row: its run as estimated, or where it could begin */
+  assert_op_times (rec, 2, 20000, 1500000, 3000000);
+  assert_op_times (rec, 6, 60000, 3250000, 4900000);
+  assert_op_times (rec, 10, 100000, 2110000, 2110000);
+  assert_op_times (rec, 12, 120000, 2130000, 2130000);
 }
 
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
@@ -241,6 +548,38 @@ test_untimed_and_default_kind (void)
   g_assert_cmpint (rec->start[0], ==, -1);
   g_assert_cmpint (rec->start[1], ==, 3000);
   g_assert_cmpint (rec->end[1], ==, 9000);
+}
+
+/* cudaMemcpy from device to device does not wait for its copy (the
+ * runtime's API synchronization behavior): an async `d2d` in the default
+ * stream, timed by CUPTI alone. Calls (us after T0): a launch 0-5 (GPU
+ * 10-100), the copy 6-9 (GPU 101-102, behind the kernel), a launch 10-15
+ * (GPU 103-104), a device synchronize 16-110. The copy does not wait, so
+ * the gaps before and after it (1 + 1 us) add up to a `host` of 2 us; the
+ * one before the synchronize is left out. */
+static void
+test_d2d_memcpy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000005000\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaMemcpy\t1000006000\t1000009000\t2\t0x0\t0x0\t256\t3\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t3\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000016000\t1000110000\t4\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000010000\t1000100000\t1\t32\t0\t0\tk\n"
+    "copy\t2\t0\t1000101000\t1000102000\t256\t8\t3\t3\n"
+    "kernel\t3\t1000103000\t1000104000\t1\t32\t0\t0\tk\n"
+    "end\t4\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  /* the first launch of k loads its code (it took the usual 5 us) */
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us loads label=k\n"
+                            "d2d default 256B\n"
+                            "host 2.000us\n"
+                            "kernel default grid=1 block=32 time=1.000us label=k\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "(device to device: the host does not wait for it)"));
+  assert_op_times (rec, 1, 6000, 101000, 102000);
 }
 
 /* The third number of a copy's call is how many host bytes had no page
@@ -272,6 +611,606 @@ test_untouched_copies (void)
                                        "not yet resident"));
 }
 
+/* Event records that cudaEventElapsedTime measured, and a driver API launch.
+ * Calls (enter, us after T0; each returns 0.5 us later, and the gaps, 3.5
+ * us in all, stay under the minimum of 10 us: no host time is kept),
+ * events 0xe1 = 225 and 0xe2 = 226, all on the legacy stream:
+ *   1  cudaEventRecord e1              0    op 0
+ *   2  cudaLaunchKernel                1    op 1 (GPU 10-20 us)
+ *   3  cudaEventRecord e2              2    op 2
+ *   4  cudaEventElapsedTime(e1, e2)    3    the latest records: op 0 to op 2
+ *   5  cudaEventRecord e1              4    op 3
+ *   6  cuLaunchKernel                  5    driver API: op 4 (GPU 20-30 us)
+ *   7  cudaEventRecord e2              6    op 5
+ *   8  cudaEventElapsedTime_v2(e1, e2) 7    op 3 to op 5
+ *   9  cudaEventElapsedTime(e2, e1)    8    op 5 to op 3: ends before it starts, skipped
+ *   10 cudaEventElapsedTime(e1, e1)    9    one record twice: skipped
+ *   11 cudaEventElapsedTime(e1, e2)    10   op 3 to op 5 again: op 5 keeps its label
+ * So op 2 is labelled elapsed_from_op0 and op 5 elapsed_from_op3. Op 1 is
+ * k's first launch, alone in its group: `loads`. */
+static void
+test_elapsed_and_driver (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaEventRecord\t1000000000\t1000000500\t1\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000001000\t1000001500\t2\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000002000\t1000002500\t3\t0x0\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000003000\t1000003500\t4\t0x0\t0xe1\t226\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1000004000\t1000004500\t5\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000005000\t1000005500\t6\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000006000\t1000006500\t7\t0x0\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime_v2\t1000007000\t1000007500\t8\t0x0\t0xe1\t226\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000008000\t1000008500\t9\t0x0\t0xe2\t225\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000009000\t1000009500\t10\t0x0\t0xe1\t225\t0\t0\n"
+    "call\t1\tcudaEventElapsedTime\t1000010000\t1000010500\t11\t0x0\t0xe1\t226\t0\t0\n"
+    "kernel\t2\t1000010000\t1000020000\t1\t32\t0\t0\tk\n"
+    "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "end\t11\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "record e1 default\n"
+                            "kernel default grid=1 block=32 time=10.000us loads label=k\n"
+                            "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
+                            "record e1 default\n"
+                            "kernel default grid=1 block=32 time=10.000us label=k\n"
+                            "record e2 default label=" RECORD_ELAPSED_LABEL "3\n");
+  g_assert_cmpstr (RECORD_ELAPSED_LABEL, ==, "elapsed_from_op");
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  g_assert_cmpuint (rec->n_ops, ==, 6);
+}
+
+static void assert_log_error (const char *text, const char *expected);
+
+/* A stream capture (CUDA's fork and join, as cuda-samples' simpleCudaGraphs
+ * does it) between a kernel before it and a graph launch after it. Calls
+ * (enter-exit, us after T0); streams a1, a2, a3; `X` is the capture's stream
+ * where the recorder kept it (0xa1), else 0:
+ *   1-3  cudaStreamCreate a1, a2, a3           0-5
+ *   4    cudaLaunchKernel a1                   10-11   GPU 20-30: runs, op 0
+ *   5    cudaStreamBeginCapture X              12-13
+ *   6    cudaEventRecord e1 in a1              14-15   captured (a1 captures)
+ *   7    cudaStreamWaitEvent a2 e1             16-17   captured (a2 joins)
+ *   8    cudaMemsetAsync a2                    18-19   captured
+ *   9    cudaMemcpyAsync a1, cudaMemcpyDefault 20-20.4 captured: no CUPTI record
+ *   10   cudaLaunchKernel a3                   20.5-20.8 GPU 35-45: runs (a3 never joined)
+ *   11   cudaEventRecord e2 in a2              22-23   captured
+ *   12   cudaStreamWaitEvent a1 e2             24-25   captured
+ *   13   cudaLaunchHostFunc X                  26-27   captured
+ *   14   cudaStreamEndCapture X                28-29
+ *   15   cudaGraphLaunch X                     30-31   GPU 46-56: not modelled
+ *   16   cudaStreamSynchronize a1              32-60
+ * Seven calls captured, one not modelled; the host gaps between the ops
+ * that stay: 11 to 20.5 (9.5 us) and 20.8 to 32 (11.2 us). Without the
+ * capture's stream (an older log) the capturing streams are inferred from
+ * call 9, which has no CUPTI record: the same answer. Call 4 is k's first
+ * launch (1 us, the usual being the other's 0.3 us): `loads`. */
+static char *
+capture_log (const char *x)
+{
+  return g_strdup_printf (
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000004000\t1000005000\t3\t0xa3\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamBeginCapture\t1000012000\t1000013000\t5\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1000014000\t1000015000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000016000\t1000017000\t7\t0xa2\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000018000\t1000019000\t8\t0xa2\t0x0\t4096\t0\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1000020000\t1000020400\t9\t0xa1\t0x0\t1024\t4\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000020500\t1000020800\t10\t0xa3\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000022000\t1000023000\t11\t0xa2\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000024000\t1000025000\t12\t0xa1\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaLaunchHostFunc\t1000026000\t1000027000\t13\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamEndCapture\t1000028000\t1000029000\t14\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGraphLaunch\t1000030000\t1000031000\t15\t%s\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000032000\t1000060000\t16\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t4\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t10\t1000035000\t1000045000\t1\t32\t0\t0\tk\n"
+    "kernel\t15\t1000046000\t1000056000\t1\t32\t0\t0\tg\n"
+    "end\t16\t3\n", x, x, x, x);
+}
+
+static void
+test_capture (void)
+{
+  const char *streams[] = { "0xa1", "0x0" };
+  for (guint i = 0; i < G_N_ELEMENTS (streams); i++)
+    {
+      g_autofree char *text = capture_log (streams[i]);
+      g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+      g_autofree char *got = statements (rec->text);
+      g_assert_cmpstr (got, ==, "stream s1\n"
+                                "stream s2\n"
+                                "stream s3\n"
+                                "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                                "host 9.500us\n"
+                                "kernel s3 grid=1 block=32 time=10.000us label=k\n"
+                                "host 11.200us\n"
+                                "sync s1\n");
+      g_assert_cmpuint (rec->n_captured, ==, 7);
+      g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+      g_assert_nonnull (strstr (rec->text, "# captured into a graph: cudaMemcpyAsync"));
+      g_assert_nonnull (strstr (rec->text, "# not modelled: cudaGraphLaunch (its GPU work is "
+                                           "missing from predictions), 10.000us on the GPU"));
+    }
+}
+
+/* Memsets (logs since 2026-11-26 have their records; record_memset.h), one
+ * log written by hand. Calls (enter-exit, us after T0), CUPTI's records:
+ *   1  cudaStreamCreate s1 (0xa1)        0-1
+ *   2  cudaMemsetAsync s1, 4 MiB         10-12  GPU 20-30, device memory
+ *   3  cudaMemset (the call keeps no size) 13-15  GPU 31-32, 1000 B, device
+ *   4  cudaMemset_ptds                   16-18  GPU 33-34, 2 KiB, static device
+ *   5  cudaMemsetAsync s1, 512 B         19-21  GPU 35-36, pinned: a comment
+ *   6  cudaMemsetAsync s1, 0 B           22-23  no record: no GPU work
+ *   7  cuMemsetD32Async, stream and size not kept (an older recorder)
+ *                                        24-26  GPU 37-38, 4 KiB, device
+ *   8  cudaMemset2DAsync s1, 8 KiB       27-29  GPU 39-40, device
+ *   9  cudaMemsetAsync s1, 100 B         30-31  no record: taken as device
+ *   10 cudaDeviceSynchronize             40-50
+ * The synchronous ones run in the legacy (or per-thread) default stream and
+ * do not hold the host. Host gaps between the ops (min 2 us): 12-13 and
+ * 15-16 add up to 2 us; 18-24 (calls 5 and 6 are host time) 6 us; 26-27
+ * and 29-30 add up to 2 us; 31-40 9 us. No call is longer than usual (the
+ * two async memsets that are ops took 2 and 1 us: 1 us more than the
+ * usual, under the minimum), and the synchronize returned 10 us after the
+ * last work, its usual as the only one. */
+static void
+test_memsets (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000010000\t1000012000\t2\t0xa1\t0x0\t4194304\t0\t0\n"
+    "call\t1\tcudaMemset\t1000013000\t1000015000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemset_ptds\t1000016000\t1000018000\t4\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000019000\t1000021000\t5\t0xa1\t0x0\t512\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000022000\t1000023000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000024000\t1000026000\t7\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemset2DAsync\t1000027000\t1000029000\t8\t0xa1\t0x0\t8192\t0\t0\n"
+    "call\t1\tcudaMemsetAsync\t1000030000\t1000031000\t9\t0xa1\t0x0\t100\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000040000\t1000050000\t10\t0x0\t0x0\t0\t0\t0\n"
+    "memset\t2\t1000020000\t1000030000\t4194304\t0\t3\n"
+    "memset\t3\t1000031000\t1000032000\t1000\t0\t3\n"
+    "memset\t4\t1000033000\t1000034000\t2048\t0\t6\n"
+    "memset\t5\t1000035000\t1000036000\t512\t0\t2\n"
+    "memset\t7\t1000037000\t1000038000\t4096\t0\t3\n"
+    "memset\t8\t1000039000\t1000040000\t8192\t0\t3\n"
+    "end\t10\t6\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "memset s1 4MiB\n"
+                            "memset default 1000B\n"
+                            "host 2.000us\n"
+                            "stream per_thread\n"
+                            "memset per_thread 2KiB\n"
+                            "host 6.000us\n"
+                            "memset default 4KiB\n"
+                            "memset s1 8KiB\n"
+                            "host 2.000us\n"
+                            "memset s1 100B\n"
+                            "host 9.000us\n"
+                            "sync device\n");
+  const char *comments[] = {
+    "memset default 1000B   # cudaMemset (of device memory: the host does not wait for it), "
+    "1.000us on the GPU\n",
+    "memset per_thread 2KiB   # cudaMemset_ptds (of device memory: the host does not wait for "
+    "it), 1.000us on the GPU\n",
+    "# not modelled: cudaMemsetAsync (the language's memset is of device memory), in s1, 512B "
+    "of pinned memory, 1.000us on the GPU\n",
+    "# cudaMemsetAsync of 0 bytes: no GPU work\n",
+    "memset default 4KiB   # cuMemsetD32Async, the log keeps no stream for it (taken as the "
+    "call's handle), 1.000us on the GPU\n",
+    "memset s1 8KiB   # cudaMemset2DAsync, a 2D or 3D memset as one of its bytes, 1.000us on "
+    "the GPU\n",
+    "memset s1 100B   # cudaMemsetAsync, not timed by CUPTI (taken as device memory)\n",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (comments); i++)
+    g_assert_nonnull (strstr (rec->text, comments[i]));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_untimed, ==, 1);
+  /* ns from call 2 at 10 us: each memset from its call and CUPTI's record;
+   * the host statements where their gaps were */
+  g_assert_cmpuint (rec->n_ops, ==, 11);
+  assert_op_times (rec, 0, 0, 10000, 20000);
+  assert_op_times (rec, 1, 3000, 21000, 22000);
+  assert_op_times (rec, 2, 4000, 4000, 6000);
+  assert_op_times (rec, 3, 6000, 23000, 24000);
+  assert_op_times (rec, 4, 8000, 8000, 14000);
+  assert_op_times (rec, 5, 14000, 27000, 28000);
+  assert_op_times (rec, 6, 17000, 29000, 30000);
+  assert_op_times (rec, 7, 18000, 18000, 20000);
+  assert_op_times (rec, 8, 20000, -1, -1);
+  assert_op_times (rec, 9, 21000, 21000, 30000);
+  assert_op_times (rec, 10, 30000, 30000, 40000);
+}
+
+/* A memset record of the wrong width, or one that ends before it starts,
+ * names its line. */
+static void
+test_memset_records (void)
+{
+  assert_log_error ("streamsim-record\t1\n"
+                    "memset\t40\t1000005000\t1000007000\t4096\t0\n",
+                    "test.log:2:38: a memset record needs 7 tab-separated fields, this line has 6");
+  assert_log_error ("streamsim-record\t1\n"
+                    "memset\t40\t9\t7\t4096\t0\t3\n",
+                    "test.log:2:13: the memset ends (7) before it starts (9)");
+}
+
+/* Host time inside launches (record_inside.h). Four launches into s1 on an
+ * idle GPU (us after T0), one kernel each:
+ *   call 10-15 GPU 20-30; call 40-45 GPU 50-60;
+ *   call 70-170 GPU 172-180: it started only after the call returned;
+ *   call 200-300 GPU 210-220: it started 10 us into the call.
+ * The usual launch is the lower median of 5, 5, 100, 100: 5 us (the upper
+ * one, 100, would find nothing unusual). The third took 95 us more, all
+ * before its kernel could start (172 - 70 - 5 = 97 >= 95): host before it;
+ * the fourth took 95 us more, of which 210 - 200 - 5 = 5 us before its
+ * kernel started and 90 after: host on both sides. The gaps (25, 25, 30
+ * us) are host work as ever. The first launch is k's first, and without a
+ * profile (kernel_load 0) its usual 5 us are enough to load: `loads`. */
+static void
+test_inside_async (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000200000\t1000300000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
+    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
+    "end\t5\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                            "host 25.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "host 95.000us\n"
+                            "kernel s1 grid=1 block=32 time=8.000us label=k\n"
+                            "host 30.000us\n"
+                            "host 5.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 90.000us\n");
+  g_assert_nonnull (strstr (rec->text, "host 95.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: set-up before its work started, beyond its "
+                                       "usual 5.000us"));
+  g_assert_nonnull (strstr (rec->text, "host 90.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: host work after its work was submitted, "
+                                       "beyond its usual 5.000us"));
+  /* measured, ns from the first launch's call at 10 us (ops 4, 5, 7, 8,
+   * 9): the third kernel's set-up is 70-165 us, the kernel issued where it
+   * ended, at 165; the fourth's set-up is 200-205 us, its kernel issued at
+   * 205, and the host work after it 210-300 */
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  assert_op_times (rec, 4, 60000, 60000, 155000);
+  assert_op_times (rec, 5, 155000, 162000, 170000);
+  assert_op_times (rec, 7, 190000, 190000, 195000);
+  assert_op_times (rec, 8, 195000, 200000, 210000);
+  assert_op_times (rec, 9, 200000, 200000, 290000);
+}
+
+/* The only launch of a program (us after T0: call 0-3700, its kernel
+ * 115-295) has no other launch to show its usual time; of it, what the
+ * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
+ * host work after it (the model returns a launch before its kernel can
+ * start). The device synchronize after it (3701-3710) waited for nothing:
+ * the kernel had ended. The launch is its kernel's first, with nothing to
+ * compare it with: `loads`. */
+static void
+test_inside_alone (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1003700000\t1\t0x0\t0x0\t4096\t256\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1003701000\t1003710000\t2\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t1\t1000115000\t1000295000\t4096\t256\t0\t16\t_Z12vectorAddGPUPfS_S_i\n"
+    "end\t2\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
+                            "loads label=vectorAddGPU\n"
+                            "host 3585.000us\n"
+                            "sync device\n");
+  g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
+  assert_op_times (rec, 1, 115000, 115000, 3700000);
+}
+
+/* Blocking copies (us after T0): three cudaMemcpy of 800 B from pageable
+ * memory, H2D, and one of 64 KiB to pageable memory, D2H:
+ *   call 0-3500,    GPU 17-18:      returned 3482 us after its copy ended
+ *   call 3510-3526, GPU 3525-3527:  1 us before its copy ended
+ *   call 3530-3546, GPU 3545-3547:  1 us before
+ *   call 3550-3700, GPU 3560-3600:  D2H, 100 us after
+ * Pageable H2D copies usually return before their copy ends (the lower
+ * median of -1, -1, 3482 is -1), so all of the first one's 3482 us after
+ * its copy is host work after it, and its op ends for the host at 18 us.
+ * A pageable D2H ends with the host copying out of the staging buffer,
+ * which its rate covers: it stays whole. */
+static void
+test_inside_blocking_copy (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpy\t1000000000\t1003500000\t1\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003510000\t1003526000\t2\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003530000\t1003546000\t3\t0x0\t0x0\t800\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1003550000\t1003700000\t4\t0x0\t0x0\t65536\t2\t0\n"
+    "copy\t1\t0\t1000017000\t1000018000\t800\t1\t1\t3\n"
+    "copy\t2\t0\t1003525000\t1003527000\t800\t1\t1\t3\n"
+    "copy\t3\t0\t1003545000\t1003547000\t800\t1\t1\t3\n"
+    "copy\t4\t0\t1003560000\t1003600000\t65536\t2\t3\t1\n"
+    "end\t4\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "memcpy h2d 800B pageable\n"
+                            "host 3482.000us\n"
+                            "host 10.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy h2d 800B pageable\n"
+                            "host 4.000us\n"
+                            "memcpy d2h 64KiB pageable\n");
+  g_assert_nonnull (strstr (rec->text, "host 3482.000us   # inside cudaMemcpy, which took "
+                                       "3500.000us: host work after the GPU work it waited for "
+                                       "had ended (calls like it usually return by then)"));
+  assert_op_times (rec, 0, 0, 17000, 18000);
+  assert_op_times (rec, 1, 18000, 18000, 3500000);
+  assert_op_times (rec, 3, 3510000, 3525000, 3527000);
+  assert_op_times (rec, 7, 3550000, 3560000, 3700000);
+}
+
+/* Synchronizes (us after T0): three rounds of a launch into s1 and a
+ * cudaStreamSynchronize of s1:
+ *   launch 10-15 GPU 20-100,   sync 16-103:  returned 3 us after the kernel
+ *   launch 110-115 GPU 120-200, sync 116-250: 50 us after
+ *   launch 260-265 GPU 270-300, sync 266-304: 4 us after
+ * The usual return is the lower median of 3, 4, 50: 4 us; the second took
+ * 46 us more, host work after it, and it ends for the host at 204 us. The
+ * gaps of 1 us between each launch and its sync are left out: each sync
+ * waits for the GPU. The first launch, k's first, took the usual 5 us,
+ * enough without a profile: `loads`. */
+static void
+test_inside_sync (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000016000\t1000103000\t3\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000110000\t1000115000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000116000\t1000250000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000260000\t1000265000\t6\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000266000\t1000304000\t7\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000100000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000120000\t1000200000\t1\t32\t0\t0\tk\n"
+    "kernel\t6\t1000270000\t1000300000\t1\t32\t0\t0\tk\n"
+    "end\t7\t3\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=80.000us loads label=k\n"
+                            "sync s1\n"
+                            "host 7.000us\n"
+                            "kernel s1 grid=1 block=32 time=80.000us label=k\n"
+                            "sync s1\n"
+                            "host 46.000us\n"
+                            "host 10.000us\n"
+                            "kernel s1 grid=1 block=32 time=30.000us label=k\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "host 46.000us   # inside cudaStreamSynchronize, which "
+                                       "took 134.000us: host work after the GPU work it waited "
+                                       "for had ended, beyond the usual 4.000us after it"));
+  /* measured, ns from the first launch at 10 us: the second sync and the
+   * host work after it */
+  assert_op_times (rec, 4, 106000, 106000, 194000);
+  assert_op_times (rec, 5, 194000, 194000, 240000);
+}
+
+/* A launch the model charges more than the others of its group: one that
+ * loads its kernel's code, charged kernel_load (record_inside.h). Calls
+ * given directly (times in ns), modelled on dcgan's first launch of a
+ * cuDNN kernel on the H100 (23.2 us against the usual 6.0, kernel_load 9.1):
+ * three launches of 6, the loading one of 23 whose kernel started 30 after
+ * its call began. Its usual is 6 + 9 = 15: 8 more, at least the minimum of
+ * 2, is host time although it is not twice 15; all of it before the kernel
+ * (30 - 15 = 15 >= 8). The same call charged nothing is over twice the usual
+ * 6: 17 of host time, 17 before (30 - 6 = 24 >= 17). And one that took 2 more
+ * than 6 + 9 is host time too, 1 more is under the minimum. */
+static void
+test_inside_charged (void)
+{
+  for (guint charged = 0; charged <= 9; charged += 9)
+    {
+      const InsideCall calls[] = {
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 0, .exit = 6 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 10, .exit = 16 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 20, .exit = 26 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 100, .exit = 123, .timed = TRUE,
+          .start = 130, .end = 140, .charged = charged },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 200, .exit = 217, .charged = 9 },
+        { .kind = INSIDE_ASYNC, .group = "launch", .enter = 300, .exit = 316, .charged = 9 },
+      };
+      g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+      /* the group's usual, whatever the charge: the lower median of 6, 6, 6, 16, 17, 23 */
+      g_autofree gint64 *usual = record_inside_usual (calls, G_N_ELEMENTS (calls));
+      for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+        g_assert_cmpint (usual[i], ==, 6);
+      g_assert_cmpuint (host[3].usual, ==, 6 + charged);
+      g_assert_cmpuint (host[3].before, ==, charged > 0 ? 8 : 17);
+      g_assert_cmpuint (host[3].after, ==, 0);
+      g_assert_cmpuint (host[4].after, ==, 2);
+      g_assert_cmpuint (host[5].after, ==, 0);
+    }
+}
+
+/* What each synchronize waited for, on calls given directly (times in ns):
+ * a kernel in a blocking stream A (GPU 0-100), one in a nonblocking stream
+ * B (0-1000), event E recorded in A; then
+ *   sync of the legacy stream, 10-130: waits for A (blocking), not B: 100,
+ *     so 30 after; the other stream sync (1020-1023, after everything: 3)
+ *     makes the usual 3, and 27 is host time;
+ *   sync of E, 140-150: E was recorded after A's kernel: 100, so 10 after
+ *     its call; E recorded again in B (1000), synced at 1032-1036: 4; the
+ *     usual 4, so 6 is host time;
+ *   device sync, 160-1010: everything, 1000, so 10 after; another at
+ *     1040-1043: 3; the usual 3, so 7;
+ *   a free, 1050-1060: everything ended at 1000, so all 10 are host time. */
+static void
+test_inside_waits (void)
+{
+  const guint64 A = 0xa, B = 0xb, E = 0xe;
+  const InsideCall calls[] = {
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 0, .exit = 1, .stream = A, .timed = TRUE,
+      .start = 0, .end = 100 },
+    { .kind = INSIDE_ASYNC, .group = "launch", .enter = 2, .exit = 3, .stream = B,
+      .nonblocking = TRUE, .timed = TRUE, .start = 0, .end = 1000 },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 4, .exit = 5, .stream = A, .event = E,
+      .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 10,
+      .exit = 130, .stream = INSIDE_STREAM_LEGACY },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 140,
+      .exit = 150, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 160,
+      .exit = 1010 },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_STREAM, .group = "stream sync", .enter = 1020,
+      .exit = 1023, .stream = B, .nonblocking = TRUE },
+    { .kind = INSIDE_ASYNC, .group = "record", .enter = 1030, .exit = 1031, .stream = B,
+      .nonblocking = TRUE, .event = E, .records = TRUE },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_EVENT, .group = "event sync", .enter = 1032,
+      .exit = 1036, .event = E },
+    { .kind = INSIDE_BLOCKING, .waits = INSIDE_WAITS_DEVICE, .group = "device sync", .enter = 1040,
+      .exit = 1043 },
+    { .kind = INSIDE_FREE, .group = "free", .enter = 1050, .exit = 1060 },
+  };
+  g_autofree InsideHost *host = record_inside_find (calls, G_N_ELEMENTS (calls), 2);
+  const guint64 after[] = { 0, 0, 0, 27, 6, 7, 0, 0, 0, 0, 10 };
+  for (guint i = 0; i < G_N_ELEMENTS (calls); i++)
+    {
+      g_assert_cmpuint (host[i].before, ==, 0);
+      g_assert_cmpuint (host[i].after, ==, after[i]);
+    }
+  g_assert_cmpuint (host[3].usual, ==, 3);
+}
+
+/* The driver API's calls, logged outside any runtime call (us after T0):
+ *   cuLaunchKernel s1 10-15, GPU 20-30 (CUPTI: 512 B smem, 40 regs)
+ *   cuMemcpyHtoD_v2 40-60: the log keeps no size or direction; CUPTI's
+ *     record: 4096 B, H2D, from pageable memory, GPU 45-55
+ *   cuMemcpyDtoHAsync_v2 s1 70-72, 1 KiB into pinned memory
+ *   cuMemsetD32Async s1 73-74, 4 KiB of device memory, GPU 82-83: a memset
+ *   cuEventRecord e1 s1 75-76, cuStreamWaitEvent default e1 77-78
+ *   cuStreamSynchronize s1 80-90
+ *   cuMemcpyHtoD_v2 100-101 without a CUPTI record: no size, a comment
+ *   cuLaunchKernel_ptsz on stream 0 (the per-thread stream) 110-112, GPU 115-116
+ *   cuEventSynchronize e1 120-121, cuCtxSynchronize 130-131
+ *   cuLaunchHostFunc s1 132-133: a host function, with no later work in its
+ *     stream to show when it ran: TIME 0, its row where s1 reached it (133:
+ *     no profile, so no wake-up)
+ * Host gaps: 25, 10, 1 + 1 (added up, 2), 1 (left out), 2, 20, 8 and 9 us. */
+static void
+test_driver_calls (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t4\t128\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000040000\t1000060000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyDtoHAsync_v2\t1000070000\t1000072000\t4\t0xa1\t0x0\t1024\t2\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000073000\t1000074000\t5\t0xa1\t0x0\t4096\t0\t0\n"
+    "call\t1\tcuEventRecord\t1000075000\t1000076000\t6\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamWaitEvent\t1000077000\t1000078000\t7\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuStreamSynchronize\t1000080000\t1000090000\t8\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemcpyHtoD_v2\t1000100000\t1000101000\t9\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel_ptsz\t1000110000\t1000112000\t10\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcuEventSynchronize\t1000120000\t1000121000\t11\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuCtxSynchronize\t1000130000\t1000131000\t12\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchHostFunc\t1000132000\t1000133000\t13\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t4\t128\t512\t40\t_Z4gemmPf\n"
+    "copy\t3\t0\t1000045000\t1000055000\t4096\t1\t1\t3\n"
+    "copy\t4\t0\t1000080000\t1000081000\t1024\t2\t3\t2\n"
+    "memset\t5\t1000082000\t1000083000\t4096\t0\t3\n"
+    "kernel\t10\t1000115000\t1000116000\t1\t32\t0\t0\tk\n"
+    "end\t13\t5\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=4 block=128 smem=512B regs=40 time=10.000us label=gemm\n"
+                            "host 25.000us\n"
+                            "memcpy h2d 4KiB pageable\n"
+                            "host 10.000us\n"
+                            "d2h s1 1KiB\n"
+                            "memset s1 4KiB\n"
+                            "host 2.000us\n"
+                            "record e1 s1\n"
+                            "wait default e1\n"
+                            "host 2.000us\n"
+                            "sync s1\n"
+                            "host 20.000us\n"
+                            "stream per_thread\n"
+                            "kernel per_thread grid=1 block=32 time=1.000us label=k\n"
+                            "host 8.000us\n"
+                            "sync e1\n"
+                            "host 9.000us\n"
+                            "sync device\n"
+                            "hostfn s1 0.000us\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cuMemcpyHtoD_v2 (no CUPTI record, and the "
+                                       "log keeps no size for it)"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_ops, ==, 18);
+  assert_op_times (rec, 5, 63000, 72000, 73000);
+  assert_op_times (rec, 17, 122000, 123000, 123000);
+  /* the blocking driver copy's measured times: CUPTI's start, the call's return */
+  assert_op_times (rec, 2, 30000, 35000, 50000);
+}
+
+/* Short host gaps add up (us after T0): seven launches of 4 us each into
+ * the legacy stream, 0.8 us apart, with a device synchronize (24-30)
+ * after the fifth. Before the fourth launch the three gaps make 2.4 us, a
+ * `host`; the fifth's gap and the sync's (1.6 us) are left out when the
+ * sync waits for the GPU, and after it the two gaps make 1.6 us: left
+ * out. Each kernel starts after its call returned and runs 1 us. */
+static void
+test_short_gaps (void)
+{
+  const guint64 t0 = T0;
+  GString *log = g_string_new ("streamsim-record\t1\n");
+  /* ns after T0 */
+  const guint64 enter[] = { 0, 4800, 9600, 14400, 19200, 30800, 35600 };
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "call\t1\tcudaLaunchKernel\t%" G_GUINT64_FORMAT "\t%"
+                            G_GUINT64_FORMAT "\t%u\t0x0\t0x0\t1\t32\t0\n", t0 + enter[i],
+                            t0 + enter[i] + 4000, i + 1);
+  g_string_append_printf (log, "call\t1\tcudaDeviceSynchronize\t%" G_GUINT64_FORMAT "\t%"
+                          G_GUINT64_FORMAT "\t8\t0x0\t0x0\t0\t0\t0\n", t0 + 24000,
+                          t0 + 30000);
+  for (guint i = 0; i < 7; i++)
+    g_string_append_printf (log, "kernel\t%u\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
+                            "\t1\t32\t0\t0\tk\n", i + 1, t0 + enter[i] + 5000,
+                            t0 + enter[i] + 6000);
+  g_string_append (log, "end\t8\t7\n");
+  g_autofree char *text = g_string_free (log, FALSE);
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
+  /* the first launch is k's first, and took the usual 4 us: `loads` */
+  const char *first = "kernel default grid=1 block=32 time=1.000us loads label=k\n";
+  g_autofree char *want = g_strconcat (first, k, k, "host 2.400us\n", k, k, "sync device\n", k, k,
+                                       NULL);
+  g_assert_cmpstr (got, ==, want);
+  /* the added-up host time ends at the fourth launch's call, 14.4 us */
+  assert_op_times (rec, 3, 12000, 12000, 14400);
+}
+
 static void
 assert_log_error (const char *text, const char *expected)
 {
@@ -301,6 +1240,12 @@ test_log_errors (void)
                     "call\t1\tcudaMalloc\t30\t20\t1\t0x0\t0x0\t0\t0\t0\n",
                     "test.log:2:22: the call returns (20) before it begins (30)");
   assert_log_error ("streamsim-record\t1\n"
+                    "env\tCUDA_MODULE_LOADING\n",
+                    "test.log:2:5: an env record needs 3 tab-separated fields, this line has 2");
+  assert_log_error ("streamsim-record\t1\n"
+                    "env\t\tEAGER\n",
+                    "test.log:2:5: an env record needs the variable's name");
+  assert_log_error ("streamsim-record\t1\n"
                     "kernel\t1\t10\t20\t1\t1\n",
                     "test.log:2:18: a kernel record needs 9 tab-separated fields, this line has 6");
   assert_log_error ("streamsim-record\t1\n"
@@ -318,6 +1263,32 @@ test_log_errors (void)
                     "test.log:2:1: unknown record \"frob\"");
   assert_log_error ("streamsim-record\t1\n\xff\n",
                     "test.log:2:1: invalid UTF-8; a recorder log is UTF-8 text");
+}
+
+/* Times past the middle of the 64-bit range (a damaged log), where the
+ * host time inside a call has to be found without overflowing. The second
+ * synchronize (10^18 to 9.3 * 10^18 ns) ran 8.3 * 10^18 ns after the GPU's
+ * work (which ended at 40 ns), the first 10 ns: the usual is the lower
+ * median, 10 ns, and the rest, 8.3 * 10^18 - 10 ns, is host time. */
+static void
+test_extreme_times (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t40\t50\t2\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaDeviceSynchronize\t1000000000000000000\t9300000000000000000\t3\t0x0\t0x0"
+    "\t0\t0\t0\n"
+    "kernel\t1\t30\t40\t1\t32\t0\t0\tk\n"
+    "end\t3\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  /* the only launch: `loads` */
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us loads label=k\n"
+                            "sync device\n"
+                            "host 999999999999999.950us\n"
+                            "sync device\n"
+                            "host 8299999999999999.990us\n");
 }
 
 /* A launch of no blocks cannot be a statement: the message names the log's line. */
@@ -352,6 +1323,23 @@ test_schedule_errors (void)
   g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "test.log:3:1: the schedule language cannot "
                                                    "express this call: block=2048"));
+
+  /* A driver API blocking copy takes its direction from CUPTI's record
+   * when the log has none: a host-to-host record (CUPTI's kind 9) gives it
+   * none of the three, which is named at the call's line. */
+  const char *host_to_host =
+    "streamsim-record\t1\n"
+    "call\t1\tcuMemcpy\t10\t20\t1\t0x0\t0x0\t0\t0\t0\n"
+    "copy\t1\t0\t12\t18\t100\t9\t1\t1\n"
+    "end\t1\t1\n";
+  g_clear_error (&error);
+  g_autoptr (RecordLog) hh = parse (host_to_host, &error);
+  g_assert_no_error (error);
+  g_autoptr (RecordSchedule) refused = record_schedule_build (hh, &opt, &error);
+  g_assert_null (refused);
+  g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+  g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cuMemcpy of 100 bytes with copy "
+                                                   "kind 4, which is neither"));
 }
 
 int
@@ -362,7 +1350,24 @@ main (int argc, char **argv)
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
+  g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
+  g_test_add_func ("/record/capture", test_capture);
+  g_test_add_func ("/record/alone-inferred", test_alone_inferred);
+  g_test_add_func ("/record/loads", test_loads);
+  g_test_add_func ("/record/hostfn", test_hostfn);
+  g_test_add_func ("/record/memsets", test_memsets);
+  g_test_add_func ("/record/memset-records", test_memset_records);
+  g_test_add_func ("/record/inside-async", test_inside_async);
+  g_test_add_func ("/record/inside-alone", test_inside_alone);
+  g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
+  g_test_add_func ("/record/inside-sync", test_inside_sync);
+  g_test_add_func ("/record/inside-waits", test_inside_waits);
+  g_test_add_func ("/record/inside-charged", test_inside_charged);
+  g_test_add_func ("/record/driver-calls", test_driver_calls);
+  g_test_add_func ("/record/short-gaps", test_short_gaps);
+  g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
   return g_test_run ();

@@ -160,7 +160,7 @@ test_regression_file (gconstpointer data)
 
 /* A header of 300,000 empty columns: reading it once took time quadratic in
  * the line's length (each field's column counted from the line's start). It
- * must now be refused (no required columns) in well under a second; five
+ * must be refused (no required columns) in well under a second; five
  * allows for sanitizers and valgrind. */
 static void
 test_regression_wide_header (void)

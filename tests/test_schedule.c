@@ -100,17 +100,20 @@ test_statements (void)
     "sync device\n"                                 /* 15 op 11 */
     "sync default\n"                                /* 16 op 12 */
     "host 2ms\n"                                    /* 17 op 13 */
-    "  host 0\n";                                   /* 18 op 14 */
+    "  host 0\n"                                    /* 18 op 14 */
+    "memset s1 64MiB\n"                             /* 19 op 15 */
+    "hostfn s1 250us\n"                             /* 20 op 16 */
+    "kernel s1 grid=1 block=32 block_time=1us loads\n"; /* 21 op 17 */
   static const char *const kinds[] = {
     "h2d", "d2h", "d2d", "memcpy", "memcpy", "h2d", "kernel", "record", "wait",
-    "sync", "sync", "sync", "sync", "host", "host",
+    "sync", "sync", "sync", "sync", "host", "host", "memset", "hostfn", "kernel",
   };
   Schedule *sched = parse (text);
   const SchedOp *op;
 
   g_assert_cmpstr (schedule_device (sched), ==, "k20");
   g_assert_cmpuint (schedule_connections (sched), ==, 8);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 15);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 18);
   for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
       g_assert_cmpstr (schedule_op_kind_name (op_at (sched, i)), ==, kinds[i]);
@@ -205,6 +208,17 @@ test_statements (void)
   op = op_at (sched, 14);
   g_assert_cmpint (op->u.duration, ==, 0);
   g_assert_cmpuint (op->column, ==, 3); /* indented by two blanks */
+
+  op = op_at (sched, 15);
+  g_assert_cmpint (op->kind, ==, SCHED_OP_MEMSET);
+  g_assert_cmpuint (op->stream, ==, 1);
+  g_assert_cmpuint (op->u.bytes, ==, 64u << 20);
+  op = op_at (sched, 16);
+  g_assert_cmpint (op->kind, ==, SCHED_OP_HOSTFN);
+  g_assert_cmpuint (op->stream, ==, 1);
+  g_assert_cmpint (op->u.duration, ==, 250000);
+  g_assert_false (op_at (sched, 6)->u.kernel.loads);
+  g_assert_true (op_at (sched, 17)->u.kernel.loads);
 
   g_assert_cmpstr (schedule_copy_dir_name (SCHED_DIR_H2D), ==, "h2d");
   g_assert_cmpstr (schedule_copy_dir_name (SCHED_DIR_D2H), ==, "d2h");

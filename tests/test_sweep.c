@@ -10,6 +10,7 @@
 #include "sim/formats/schedule_parse.h"
 #include "sim/front/sweep.h"
 #include "support/cli_run.h"
+#include "support/picture.h"
 #include "support/temp_dir.h"
 
 #define PIPELINE SRCDIR "/traces/seed/pipeline.sched"
@@ -487,31 +488,14 @@ test_schedule_device (void)
   g_assert_cmpint (sweep_makespan (sweep, 1, 0), ==, makespan_by_api ("k20", point));
 }
 
-/* PNG width and height: big-endian at bytes 16 and 20 (the IHDR chunk). */
-static void
-assert_png_size (const char *path, guint width, guint height)
-{
-  g_autofree char *data = NULL;
-  gsize length = 0;
-  g_assert_true (g_file_get_contents (path, &data, &length, NULL));
-  g_assert_cmpuint (length, >, 24);
-  g_assert_cmpmem (data + 1, 3, "PNG", 3);
-  const unsigned char *p = (const unsigned char *) data;
-  g_assert_cmpuint (((guint) p[16] << 24) | ((guint) p[17] << 16) | ((guint) p[18] << 8) | p[19], ==, width);
-  g_assert_cmpuint (((guint) p[20] << 24) | ((guint) p[21] << 16) | ((guint) p[22] << 8) | p[23], ==, height);
-}
 
 /* The plot: a PNG of the requested size, through the API and the CLI;
  * a geometric sweep and a plain list both draw. */
 static void
 test_plot (void)
 {
-  g_autofree char *gnuplot = g_find_program_in_path ("gnuplot");
-  if (gnuplot == NULL)
-    {
-      g_test_skip ("gnuplot is not on PATH (Debian: apt-get install gnuplot-nox)");
-      return;
-    }
+  if (!picture_need_gnuplot ())
+    return;
   g_autofree char *dir = temp_dir_new ("test-sweep");
   g_autofree char *png = g_build_filename (dir, "sweep.png", NULL);
   const char *defines[] = { "nchunks=1..16*2", NULL };
@@ -525,7 +509,7 @@ test_plot (void)
   options.height = 500;
   g_assert_true (sweep_plot (sweep, PIPELINE, &options, png, &error));
   g_assert_no_error (error);
-  assert_png_size (png, 900, 500);
+  picture_assert_png_size (png, 900, 500);
 
   g_autofree char *svg = g_build_filename (dir, "sweep.svg", NULL);
   const char *args[] = { "sweep", PIPELINE, "-D", "nchunks=1,3,5", "--device", "c2050",

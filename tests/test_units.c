@@ -1,4 +1,4 @@
-/* test_units.c: sizes, times, bandwidths and plain numbers as written in schedules and profiles. */
+/* test_units.c: sizes, times, bandwidths, clocks, FLOP rates and plain numbers as written in schedules and profiles. */
 #include <glib.h>
 #include <string.h>
 
@@ -199,6 +199,72 @@ test_bandwidth (void)
   g_assert_cmpfloat (bw, ==, 7);
 }
 
+/* Clocks as data sheets give them, converted by hand: 1980MHz is 1.98e9 Hz. */
+static void
+test_frequency (void)
+{
+  static const char *const junk[] = { "1980", "1980 MHz", "1980mhz", "MHz", "1.98GB/s", "", "2e9Hz" };
+  double hz = 0;
+  const char *why;
+
+  g_assert_true (units_parse_frequency ("1980MHz", &hz, NULL));
+  g_assert_cmpfloat (hz, ==, 1.98e9);
+  g_assert_true (units_parse_frequency ("1.296GHz", &hz, NULL));
+  g_assert_cmpfloat_with_epsilon (hz, 1.296e9, 1e-3);
+  g_assert_true (units_parse_frequency ("706000kHz", &hz, NULL));
+  g_assert_cmpfloat (hz, ==, 706e6);
+  g_assert_true (units_parse_frequency ("50Hz", &hz, NULL));
+  g_assert_cmpfloat (hz, ==, 50);
+
+  hz = 7;
+  g_assert_false (units_parse_frequency ("-1MHz", &hz, &why));
+  g_assert_true (g_str_has_prefix (why, "negative"));
+  g_assert_false (units_parse_frequency ("0MHz", &hz, &why));
+  g_assert_nonnull (strstr (why, "positive"));
+  for (gsize i = 0; i < G_N_ELEMENTS (junk); i++)
+    {
+      g_assert_false (units_parse_frequency (junk[i], &hz, &why));
+      g_assert_nonnull (strstr (why, "Hz, kHz, MHz or GHz"));
+    }
+  g_assert_cmpfloat (hz, ==, 7);
+}
+
+/* FLOP rates in both spellings: 67TFLOP/s and 67TFLOPS are 67e12 per second,
+ * 622.08GFLOP/s 6.2208e11. */
+static void
+test_flops (void)
+{
+  static const char *const junk[] = { "67", "67TFLOP", "67 TFLOP/s", "67tflops", "67TFLOPs",
+                                      "67TB/s", "", "TFLOP/s" };
+  double flops = 0;
+  const char *why;
+
+  g_assert_true (units_parse_flops ("67TFLOP/s", &flops, NULL));
+  g_assert_cmpfloat (flops, ==, 67e12);
+  g_assert_true (units_parse_flops ("67TFLOPS", &flops, NULL));
+  g_assert_cmpfloat (flops, ==, 67e12);
+  g_assert_true (units_parse_flops ("622.08GFLOP/s", &flops, NULL));
+  g_assert_cmpfloat_with_epsilon (flops, 622.08e9, 1e-3);
+  g_assert_true (units_parse_flops ("1.2PFLOPS", &flops, NULL));
+  g_assert_cmpfloat (flops, ==, 1.2e15);
+  g_assert_true (units_parse_flops ("500MFLOP/s", &flops, NULL));
+  g_assert_cmpfloat (flops, ==, 5e8);
+  g_assert_true (units_parse_flops ("3FLOP/s", &flops, NULL));
+  g_assert_cmpfloat (flops, ==, 3);
+
+  flops = 7;
+  g_assert_false (units_parse_flops ("-1TFLOP/s", &flops, &why));
+  g_assert_true (g_str_has_prefix (why, "negative"));
+  g_assert_false (units_parse_flops ("0TFLOPS", &flops, &why));
+  g_assert_nonnull (strstr (why, "positive"));
+  for (gsize i = 0; i < G_N_ELEMENTS (junk); i++)
+    {
+      g_assert_false (units_parse_flops (junk[i], &flops, &why));
+      g_assert_nonnull (strstr (why, "TFLOP/s"));
+    }
+  g_assert_cmpfloat (flops, ==, 7);
+}
+
 static void
 test_uint (void)
 {
@@ -270,6 +336,8 @@ main (int argc, char **argv)
   g_test_add_func ("/units/time/units", test_time_units);
   g_test_add_func ("/units/time/bad", test_time_bad);
   g_test_add_func ("/units/bandwidth", test_bandwidth);
+  g_test_add_func ("/units/frequency", test_frequency);
+  g_test_add_func ("/units/flops", test_flops);
   g_test_add_func ("/units/uint", test_uint);
   g_test_add_func ("/units/format", test_format);
   return g_test_run ();

@@ -217,3 +217,40 @@ calib_fit_assign_on_submit (const SimTime *start, gsize n, SimTime blocked_until
 {
   return n > CALIB_FIT_MAX_CONNECTIONS && calib_fit_connections (start, n, blocked_until, NULL) == 0;
 }
+
+guint
+calib_fit_fp32_per_sm (int major, int minor)
+{
+  switch (major)
+    {
+    case 5:
+      return 128;
+    case 6:
+      return minor == 0 ? 64 : 128;
+    case 7:
+      return 64;
+    case 8:
+      return minor == 0 ? 64 : 128;
+    case 9:
+    case 10:
+    case 11:
+    case 12:
+      return 128;
+    default:
+      return 0;
+    }
+}
+
+double
+calib_fit_fp32_flops (int major, int minor, guint sm_count, double clock_hz)
+{
+  return 2.0 * sm_count * calib_fit_fp32_per_sm (major, minor) * clock_hz;
+}
+
+double
+calib_fit_memory_bandwidth (int memory_clock_khz, int bus_width_bits)
+{
+  if (memory_clock_khz <= 0 || bus_width_bits <= 0)
+    return 0;
+  return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8;
+}

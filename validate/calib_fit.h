@@ -75,4 +75,23 @@ guint calib_fit_connections (const SimTime *start, gsize n, SimTime blocked_unti
 #define CALIB_FIT_MAX_CONNECTIONS 32 /* CUDA_DEVICE_MAX_CONNECTIONS' range */
 gboolean calib_fit_assign_on_submit (const SimTime *start, gsize n, SimTime blocked_until);
 
+/* FP32 add, multiply or multiply-add results per clock per SM for a compute
+ * capability, from the CUDA C++ Programming Guide's table of arithmetic
+ * instruction throughput (64 on 6.0, 7.x and 8.0, 128 on 5.x, 6.1, 6.2, 8.6
+ * to 12.x); 0 for one the table here does not know. */
+guint calib_fit_fp32_per_sm (int major, int minor);
+
+/* The FP32 rate the data sheets give, an FMA counting as two operations:
+ * 2 x sm_count x calib_fit_fp32_per_sm x clock. 0 when the per-SM rate is
+ * unknown. */
+double calib_fit_fp32_flops (int major, int minor, guint sm_count, double clock_hz);
+
+/* Device memory's peak bandwidth, bytes per second, from the peak memory
+ * clock (cudaDevAttrMemoryClockRate, kHz) and the bus width
+ * (cudaDevAttrGlobalMemoryBusWidth, bits): two transfers per clock, as the
+ * CUDA samples' deviceQuery and bandwidthTest count them (an H100 SXM5's
+ * 2619 MHz and 5120 bits give its data sheet's 3.35 TB/s). 0 when either is
+ * not positive. */
+double calib_fit_memory_bandwidth (int memory_clock_khz, int bus_width_bits);
+
 #endif /* CALIB_FIT_H */

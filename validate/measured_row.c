@@ -10,7 +10,10 @@ engine_name (const SchedOp *op)
     case SCHED_OP_MEMCPY:
       return schedule_copy_dir_name (op->u.copy.dir);
     case SCHED_OP_KERNEL:
+    case SCHED_OP_MEMSET: /* cudaMemsetAsync runs on the SMs (memset_probe.cu) */
       return "compute";
+    case SCHED_OP_HOSTFN:
+      return "callback";
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
       return "stream";
@@ -24,7 +27,8 @@ op_has_stream (const SchedOp *op)
 {
   return op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY || op->kind == SCHED_OP_KERNEL
          || op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT
-         || op->kind == SCHED_OP_SYNC_STREAM;
+         || op->kind == SCHED_OP_SYNC_STREAM || op->kind == SCHED_OP_MEMSET
+         || op->kind == SCHED_OP_HOSTFN;
 }
 
 void

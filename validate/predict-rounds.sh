@@ -6,11 +6,14 @@
 # '[queues]\nassign_on_submit = false') on top of it into S.roundN.OTHER.predicted.csv;
 # then prints one line per round and rule: gpu, schedule, round, rule, makespan error %,
 # median and largest end error % of the measured makespan (`streamsim compare`).
-# The results folders' predict scripts call it. Run from the repository root;
-# $STREAMSIM (default build-speed/bin/streamsim).
+# The experiments' MANIFEST.md files give the call for each folder, e.g.
+#   validate/predict-rounds.sh h100 copy-queues shared own '[queues]\ndefault_copy_connections = 8'
+# Run from the repository root; $STREAMSIM (default build-speed/bin/streamsim);
+# $PREDICTED_DIR (default the measured rounds' folder) is where the predictions go.
 set -eu
 g=${1:?usage: predict-rounds.sh GPU FOLDER SHIPPED OTHER OVERRIDE}
 d=validate/results/$g/${2:?}
+out_dir=${PREDICTED_DIR:-$d}
 shipped=${3:?}
 other=${4:?}
 override=${5:?}
@@ -27,7 +30,7 @@ for m in "$d"/*.round*.measured.csv; do
   for rule in "$shipped" "$other"; do
     profile=$t/$g-run.ini
     [ "$rule" = "$other" ] && profile=$t/$other.ini
-    out=$d/$base.$rule.predicted.csv
+    out=$out_dir/$base.$rule.predicted.csv
     "$S" predict "traces/validation/$stem.sched" --device "$profile" --csv "$out" -q
     c=$("$S" compare "$out" "$m" --max-error 1000 2>&1) || true
     printf '%s %s %s %s %s %s %s\n' "$g" "$stem" "$round" "$rule" \

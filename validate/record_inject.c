@@ -3,9 +3,10 @@
  * The CUDA driver loads it into any program when CUDA_INJECTION64_PATH names
  * it, and calls InitializeInjection() once, at cuInit. From then on every
  * runtime API call is logged with its host times and the arguments the
- * schedule language can express (streams, events, sizes, grids), and every
- * kernel and copy the GPU runs comes back from CUPTI's activity records with
- * its device times. When the program exits the whole log is written, in one
+ * schedule language can express (streams, events, sizes, grids), so are the
+ * driver API calls that put work on the GPU or wait for it when no runtime
+ * call made them (driver_call_logged), and every kernel, copy and memset the
+ * GPU runs comes back from CUPTI's activity records with its device times. When the program exits the whole log is written, in one
  * go, to $STREAMSIM_RECORD_LOG (record_log.h describes the format; the
  * `streamsim-validate --record` command sets both variables and turns the
  * log into a schedule).
@@ -37,14 +38,18 @@ typedef struct
   uint64_t stream, event;
   uint64_t a[3];      /* per call: sizes and kinds, grid and block, flags */
   size_t parent;      /* the call in progress when this one began, if it nests */
+  int driver;         /* a driver API call made outside any runtime call */
 } Call;
+
+typedef enum { WORK_COPY, WORK_KERNEL, WORK_MEMSET } WorkKind;
 
 typedef struct
 {
-  int is_kernel;
+  WorkKind kind;
   uint32_t correlation, runtime_correlation;
   uint64_t start, end;
-  uint64_t a[5];      /* kernel: grid, block, smem, regs; copy: bytes, kind, src, dst */
+  uint64_t a[5];      /* kernel: grid, block, smem, regs; copy: bytes, kind, src, dst;
+                         memset: bytes, value, memory kind */
   char *name;         /* kernels */
 } Work;
 
@@ -59,9 +64,12 @@ static uint32_t (*links)[2]; /* driver correlation -> runtime correlation */
 static size_t n_links, cap_links;
 static uint32_t n_threads;
 static int failed; /* out of memory: the log says so rather than lie */
+/* CUDA_MODULE_LOADING as the process had it when the driver read it (at
+ * cuInit, which loads this library): whether first launches load code */
+static char *module_loading;
 
 static __thread uint32_t thread_number;
-static __thread size_t current_call = SIZE_MAX; /* the runtime call in progress */
+static __thread size_t current_call = SIZE_MAX; /* the logged call in progress */
 
 static int
 grow (void **array, size_t *cap, size_t n, size_t size)
@@ -92,6 +100,23 @@ static uint64_t
 dim_product (dim3 d)
 {
   return (uint64_t) d.x * d.y * d.z;
+}
+
+/* An event record's or wait's event and stream, of either API. */
+static void
+set_handles (Call *c, const void *event, const void *stream)
+{
+  c->event = (uint64_t) (uintptr_t) event;
+  c->stream = (uint64_t) (uintptr_t) stream;
+}
+
+/* cudaEventElapsedTime's (or cuEventElapsedTime's) two events: the start as
+ * the call's event, the end's handle as its first number. */
+static void
+set_elapsed (Call *c, const void *start, const void *end)
+{
+  c->event = (uint64_t) (uintptr_t) start;
+  c->a[0] = (uint64_t) (uintptr_t) end;
 }
 
 /* A copy call's arguments, for cudaMemcpy and cudaMemcpyAsync (each with
@@ -188,20 +213,14 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010:
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010:
-      {
-        /* cudaEventRecordWithFlags' parameters begin with the same two */
-        const cudaEventRecord_v3020_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->event;
-        c->stream = (uint64_t) (uintptr_t) p->stream;
-      }
+      /* cudaEventRecordWithFlags' parameters begin with the same two */
+      set_handles (c, ((const cudaEventRecord_v3020_params *) params)->event,
+                   ((const cudaEventRecord_v3020_params *) params)->stream);
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000:
-      {
-        const cudaStreamWaitEvent_v3020_params *p = params;
-        c->event = (uint64_t) (uintptr_t) p->event;
-        c->stream = (uint64_t) (uintptr_t) p->stream;
-      }
+      set_handles (c, ((const cudaStreamWaitEvent_v3020_params *) params)->event,
+                   ((const cudaStreamWaitEvent_v3020_params *) params)->stream);
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020:
       c->event = (uint64_t) (uintptr_t) ((const cudaEventSynchronize_v3020_params *) params)->event;
@@ -212,7 +231,272 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000:
-      c->stream = (uint64_t) (uintptr_t) ((const cudaMemsetAsync_v3020_params *) params)->stream;
+      {
+        const cudaMemsetAsync_v3020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        c->a[0] = p->count;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000:
+      c->a[0] = ((const cudaMemset_v3020_params *) params)->count;
+      break;
+    /* Calls the schedule language cannot express yet keep their stream and
+     * size, so that a later recorder can read them from the log. */
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000:
+      {
+        const cudaMemset2DAsync_v3020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        c->a[0] = (uint64_t) p->width * p->height;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000:
+      {
+        const cudaMemcpy2DAsync_v3020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        c->a[0] = (uint64_t) p->width * p->height;
+        c->a[1] = (uint64_t) p->kind;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamBeginCapture_v10000_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamBeginCaptureToGraph_v12030_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamEndCapture_v10000_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaGraphLaunch_v10000_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchHostFunc_ptsz_v10000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaLaunchHostFunc_v10000_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamAddCallback_v5000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamAddCallback_ptsz_v7000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamAddCallback_v5000_params *) params)->stream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+      {
+        const cudaMallocAsync_v11020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->hStream;
+        c->a[0] = p->size;
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaFreeAsync_v11020_params *) params)->hStream;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventElapsedTime_v12080:
+      /* both versions take (ms, start, end); CUDA 13's headers keep the older
+       * one's struct only among removed functions */
+      set_elapsed (c, ((const cudaEventElapsedTime_v12080_params *) params)->start,
+                   ((const cudaEventElapsedTime_v12080_params *) params)->end);
+      break;
+    default:
+      break;
+    }
+}
+
+/* Driver API calls made outside any runtime call (CuPy's, Triton's and
+ * XLA's launches, for example) are logged like runtime calls when they put
+ * work on the GPU or wait for it; the driver calls a runtime call makes are
+ * only linked to it. Polling (cuEventQuery, cuStreamQuery) is left out: it
+ * can run millions of times. */
+static int
+driver_call_logged (const char *name)
+{
+  static const char *const prefixes[] = {
+    "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamSynchronize",
+    "cuStreamWaitEvent", "cuEventRecord", "cuEventSynchronize", "cuCtxSynchronize",
+    "cuEventElapsedTime", "cuMemAllocAsync", "cuMemFreeAsync", "cuStreamAddCallback",
+  };
+  for (size_t i = 0; name != NULL && i < sizeof prefixes / sizeof prefixes[0]; i++)
+    if (strncmp (name, prefixes[i], strlen (prefixes[i])) == 0)
+      return 1;
+  return 0;
+}
+
+/* An async driver copy's stream and bytes: the four functions' parameters
+ * are laid out alike (cuMemcpyAsync_params is one of them). */
+static void
+driver_copy (Call *c, const void *params, enum cudaMemcpyKind kind)
+{
+  const cuMemcpyAsync_params *p = params;
+  c->stream = (uint64_t) (uintptr_t) p->hStream;
+  c->a[0] = p->ByteCount;
+  c->a[1] = (uint64_t) kind;
+}
+
+/* A driver memset's stream and bytes: N elements (a 2D memset's width
+ * times its height) of 1, 2 or 4 bytes. */
+static void
+driver_memset (Call *c, CUstream stream, size_t elements, uint64_t element_size)
+{
+  c->stream = (uint64_t) (uintptr_t) stream;
+  c->a[0] = (uint64_t) elements * element_size;
+}
+
+/* A logged driver call's arguments, in the runtime calls' fields: a copy's
+ * bytes and cudaMemcpyKind, a launch's grid, block and dynamic shared
+ * memory, a memset's bytes, the stream and event. */
+static void
+read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
+{
+  switch (id)
+    {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+      {
+        const cuLaunchKernel_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->hStream;
+        c->a[0] = (uint64_t) p->gridDimX * p->gridDimY * p->gridDimZ;
+        c->a[1] = (uint64_t) p->blockDimX * p->blockDimY * p->blockDimZ;
+        c->a[2] = p->sharedMemBytes;
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      {
+        const CUlaunchConfig *config = ((const cuLaunchKernelEx_params *) params)->config;
+        if (config != NULL)
+          {
+            c->stream = (uint64_t) (uintptr_t) config->hStream;
+            c->a[0] = (uint64_t) config->gridDimX * config->gridDimY * config->gridDimZ;
+            c->a[1] = (uint64_t) config->blockDimX * config->blockDimY * config->blockDimZ;
+            c->a[2] = config->sharedMemBytes;
+          }
+      }
+      break;
+    /* the direction is the function's */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2_ptsz:
+      driver_copy (c, params, cudaMemcpyHostToDevice);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2_ptsz:
+      driver_copy (c, params, cudaMemcpyDeviceToHost);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2_ptsz:
+      driver_copy (c, params, cudaMemcpyDeviceToDevice);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync_ptsz:
+      driver_copy (c, params, cudaMemcpyDefault);
+      break;
+    /* blocking copies: their size and the function's direction (their
+     * stream is the default one) */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2_ptds:
+      c->a[0] = ((const cuMemcpyHtoD_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyHostToDevice;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2_ptds:
+      c->a[0] = ((const cuMemcpyDtoH_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDeviceToHost;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2_ptds:
+      c->a[0] = ((const cuMemcpyDtoD_v2_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDeviceToDevice;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy_ptds:
+      c->a[0] = ((const cuMemcpy_params *) params)->ByteCount;
+      c->a[1] = cudaMemcpyDefault;
+      break;
+    /* memsets, which the schedule language cannot express yet: their
+     * stream and size, for a later conversion of the log */
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async_ptsz:
+      {
+        const cuMemsetD8Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 1);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16Async_ptsz:
+      {
+        const cuMemsetD16Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 2);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async_ptsz:
+      {
+        const cuMemsetD32Async_params *p = params;
+        driver_memset (c, p->hStream, p->N, 4);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D8Async_ptsz:
+      {
+        const cuMemsetD2D8Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 1);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D16Async_ptsz:
+      {
+        const cuMemsetD2D16Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 2);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD2D32Async_ptsz:
+      {
+        const cuMemsetD2D32Async_params *p = params;
+        driver_memset (c, p->hStream, p->Width * p->Height, 4);
+      }
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD8_v2_params *) params)->N, 1);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD16_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD16_v2_params *) params)->N, 2);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2_ptds:
+      driver_memset (c, NULL, ((const cuMemsetD32_v2_params *) params)->N, 4);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize_ptsz:
+      c->stream = (uint64_t) (uintptr_t) ((const cuStreamSynchronize_params *) params)->hStream;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord:
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz:
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags:
+    case CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz:
+      /* cuEventRecordWithFlags' parameters begin with the same two */
+      set_handles (c, ((const cuEventRecord_params *) params)->hEvent,
+                   ((const cuEventRecord_params *) params)->hStream);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent:
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz:
+      set_handles (c, ((const cuStreamWaitEvent_params *) params)->hEvent,
+                   ((const cuStreamWaitEvent_params *) params)->hStream);
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuEventSynchronize:
+      c->event = (uint64_t) (uintptr_t) ((const cuEventSynchronize_params *) params)->hEvent;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime:
+    case CUPTI_DRIVER_TRACE_CBID_cuEventElapsedTime_v2:
+      set_elapsed (c, ((const cuEventElapsedTime_params *) params)->hStart,
+                   ((const cuEventElapsedTime_params *) params)->hEnd);
       break;
     default:
       break;
@@ -260,16 +544,49 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
   const CUpti_CallbackData *cb = data;
   if (domain == CUPTI_CB_DOMAIN_DRIVER_API)
     {
-      /* A driver call made by the runtime call in progress: kernels' and
-       * copies' records may carry its correlation rather than the runtime's. */
-      if (cb->callbackSite != CUPTI_API_ENTER || current_call == SIZE_MAX)
-        return;
-      pthread_mutex_lock (&lock);
-      if (grow ((void **) &links, &cap_links, n_links, sizeof *links))
+      if (current_call != SIZE_MAX)
         {
-          links[n_links][0] = cb->correlationId;
-          links[n_links][1] = calls[current_call].correlation;
-          n_links++;
+          pthread_mutex_lock (&lock);
+          Call *c = &calls[current_call];
+          if (cb->callbackSite == CUPTI_API_ENTER)
+            {
+              /* A driver call made by the call in progress: kernels' and
+               * copies' records may carry its correlation rather than the
+               * runtime's. */
+              if (grow ((void **) &links, &cap_links, n_links, sizeof *links))
+                {
+                  links[n_links][0] = cb->correlationId;
+                  links[n_links][1] = c->correlation;
+                  n_links++;
+                }
+            }
+          else if (c->driver && c->correlation == cb->correlationId)
+            {
+              /* the logged driver call returns */
+              c->exit = now ();
+              current_call = c->parent;
+            }
+          pthread_mutex_unlock (&lock);
+          return;
+        }
+      if (cb->callbackSite != CUPTI_API_ENTER || !driver_call_logged (cb->functionName))
+        return;
+      uint64_t t = now ();
+      pthread_mutex_lock (&lock);
+      if (thread_number == 0)
+        thread_number = ++n_threads;
+      if (grow ((void **) &calls, &cap_calls, n_calls, sizeof *calls))
+        {
+          Call *c = &calls[n_calls];
+          memset (c, 0, sizeof *c);
+          c->name = cb->functionName;
+          c->thread = thread_number;
+          c->enter = t;
+          c->correlation = cb->correlationId;
+          c->driver = 1;
+          read_driver_arguments (c, id, cb->functionParams);
+          c->parent = SIZE_MAX;
+          current_call = n_calls++;
         }
       pthread_mutex_unlock (&lock);
       return;
@@ -325,7 +642,7 @@ keep_record (const CUpti_Activity *record)
   if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL || record->kind == CUPTI_ACTIVITY_KIND_KERNEL)
     {
       const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *) record;
-      w.is_kernel = 1;
+      w.kind = WORK_KERNEL;
       w.correlation = k->correlationId;
       w.start = k->start;
       w.end = k->end;
@@ -346,6 +663,17 @@ keep_record (const CUpti_Activity *record)
       w.a[1] = m->copyKind;
       w.a[2] = m->srcKind;
       w.a[3] = m->dstKind;
+    }
+  else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET)
+    {
+      const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *) record;
+      w.kind = WORK_MEMSET;
+      w.correlation = m->correlationId;
+      w.start = m->start;
+      w.end = m->end;
+      w.a[0] = m->bytes;
+      w.a[1] = m->value;
+      w.a[2] = m->memoryKind;
     }
   else
     return;
@@ -393,6 +721,12 @@ write_log (void)
       return;
     }
   fprintf (f, "streamsim-record\t1\n");
+  if (module_loading != NULL)
+    {
+      fprintf (f, "env\tCUDA_MODULE_LOADING\t");
+      write_name (f, module_loading);
+      fputc ('\n', f);
+    }
   if (failed)
     fprintf (f, "incomplete\tout of memory while recording\n");
   for (size_t i = 0; i < n_calls; i++)
@@ -409,7 +743,7 @@ write_log (void)
   for (size_t i = 0; i < n_works; i++)
     {
       const Work *w = &works[i];
-      if (w->is_kernel)
+      if (w->kind == WORK_KERNEL)
         {
           fprintf (f, "kernel\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t", w->correlation,
                    (unsigned long long) w->start, (unsigned long long) w->end,
@@ -418,6 +752,11 @@ write_log (void)
           write_name (f, w->name);
           fputc ('\n', f);
         }
+      else if (w->kind == WORK_MEMSET)
+        fprintf (f, "memset\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\n", w->correlation,
+                 (unsigned long long) w->start, (unsigned long long) w->end,
+                 (unsigned long long) w->a[0], (unsigned long long) w->a[1],
+                 (unsigned long long) w->a[2]);
       else
         fprintf (f, "copy\t%u\t%u\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", w->correlation,
                  w->runtime_correlation, (unsigned long long) w->start,
@@ -454,11 +793,15 @@ InitializeInjection (void)
       || (r = cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API)) != CUPTI_SUCCESS
       || (r = cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed)) != CUPTI_SUCCESS
       || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS
-      || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS)
+      || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS
+      || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMSET)) != CUPTI_SUCCESS)
     {
       report (r, "setting up CUPTI");
       return 0;
     }
+  const char *loading = getenv ("CUDA_MODULE_LOADING");
+  if (loading != NULL)
+    module_loading = strdup (loading);
   /* Registered after the CUDA runtime's own exit handler (the runtime
    * initializes the driver, which loads us), so it runs before the runtime
    * tears its context down. */

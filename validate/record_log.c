@@ -91,27 +91,30 @@ read_call (RecordLog *log, const LogLine *l)
   return TRUE;
 }
 
+/* A kernel, copy or memset record: its numeric fields from field 1 on. */
 static gboolean
-read_work (RecordLog *log, const LogLine *l, gboolean is_kernel)
+read_work (RecordLog *log, const LogLine *l, RecordWorkKind kind)
 {
-  RecordWork w = { .is_kernel = is_kernel, .name = "" };
+  static const char *const names[] = { "copy", "kernel", "memset" };
+  RecordWork w = { .kind = kind, .name = "" };
   guint64 v[8];
-  guint n = is_kernel ? 7 : 8;
+  /* fields after the correlation(s) and the two times */
+  guint n = kind == RECORD_WORK_KERNEL ? 7 : kind == RECORD_WORK_COPY ? 8 : 6;
   if (!numbers (l, 1, n, 10, v))
     return FALSE;
-  if (v[0] > G_MAXUINT32 || (!is_kernel && v[1] > G_MAXUINT32))
+  if (v[0] > G_MAXUINT32 || (kind == RECORD_WORK_COPY && v[1] > G_MAXUINT32))
     return fail (l, 1, "a correlation id is a 32-bit number");
   w.correlation = (guint32) v[0];
-  guint t = is_kernel ? 1 : 2;
-  if (!is_kernel)
+  guint t = kind == RECORD_WORK_COPY ? 2 : 1;
+  if (kind == RECORD_WORK_COPY)
     w.runtime_correlation = (guint32) v[1];
   w.start = v[t];
   w.end = v[t + 1];
   if (w.end < w.start)
     return fail (l, t + 2, "the %s ends (%" G_GUINT64_FORMAT ") before it starts (%"
-                 G_GUINT64_FORMAT ")", is_kernel ? "kernel" : "copy", w.end, w.start);
-  memcpy (w.a, v + t + 2, 4 * sizeof (guint64));
-  if (is_kernel)
+                 G_GUINT64_FORMAT ")", names[kind], w.end, w.start);
+  memcpy (w.a, v + t + 2, (n - t - 2) * sizeof (guint64));
+  if (kind == RECORD_WORK_KERNEL)
     w.name = g_string_chunk_insert_const (log->strings, l->fields[8]);
   g_array_append_val (log->works, w);
   return TRUE;
@@ -127,23 +130,34 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     const char *kind;
     guint fields;
   } shapes[] = { { "call", 11 }, { "link", 3 }, { "kernel", 9 }, { "copy", 9 },
-                 { "incomplete", 2 }, { "end", 3 } };
+                 { "memset", 7 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
   guint want = 0;
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     if (strcmp (kind, shapes[i].kind) == 0)
       want = shapes[i].fields;
   if (want == 0)
-    return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, incomplete "
-                 "or end)", kind);
+    return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, memset, "
+                 "env, incomplete or end)", kind);
   if (*ended)
     return fail (l, 0, "a record after the log's end line");
   if (n != want)
-    return fail (l, MIN (n, want) - 1, "a %s record needs %u tab-separated fields, this line "
-                 "has %u", kind, want, n);
+    return fail (l, MIN (n, want) - 1, "%s %s record needs %u tab-separated fields, this line "
+                 "has %u", strchr ("aeiou", kind[0]) != NULL ? "an" : "a", kind, want, n);
   if (strcmp (kind, "call") == 0)
     return read_call (log, l);
-  if (strcmp (kind, "kernel") == 0 || strcmp (kind, "copy") == 0)
-    return read_work (log, l, kind[0] == 'k');
+  if (strcmp (kind, "kernel") == 0)
+    return read_work (log, l, RECORD_WORK_KERNEL);
+  if (strcmp (kind, "copy") == 0)
+    return read_work (log, l, RECORD_WORK_COPY);
+  if (strcmp (kind, "memset") == 0)
+    return read_work (log, l, RECORD_WORK_MEMSET);
+  if (strcmp (kind, "env") == 0)
+    {
+      if (l->fields[1][0] == '\0')
+        return fail (l, 1, "an env record needs the variable's name");
+      g_hash_table_replace (log->env, g_strdup (l->fields[1]), g_strdup (l->fields[2]));
+      return TRUE;
+    }
   if (strcmp (kind, "incomplete") == 0)
     {
       g_free (log->incomplete);
@@ -163,7 +177,7 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     }
   if (v[0] != log->calls->len || v[1] != log->works->len)
     return fail (l, 1, "the end line counts %" G_GUINT64_FORMAT " calls and %" G_GUINT64_FORMAT
-                 " kernels and copies, the log holds %u and %u", v[0], v[1], log->calls->len,
+                 " kernels, copies and memsets, the log holds %u and %u", v[0], v[1], log->calls->len,
                  log->works->len);
   *ended = TRUE;
   return TRUE;
@@ -182,6 +196,7 @@ record_log_parse (const char *path, const char *text, gsize length, GError **err
   log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
   log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
   log->links = g_hash_table_new (NULL, NULL);
+  log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   log->strings = g_string_chunk_new (4096);
 
   gboolean ended = FALSE, ok = TRUE;
@@ -262,6 +277,7 @@ record_log_free (RecordLog *log)
   g_array_unref (log->calls);
   g_array_unref (log->works);
   g_hash_table_unref (log->links);
+  g_hash_table_unref (log->env);
   g_free (log->incomplete);
   g_string_chunk_free (log->strings);
   g_free (log);

@@ -4,7 +4,9 @@
  *
  *   streamsim-record 1                      first line: format and version
  *   call THREAD NAME ENTER EXIT CORR STREAM EVENT A0 A1 A2
- *       one runtime API call, in the order the calls began: the calling
+ *       one runtime API call, or a driver API call made outside any runtime
+ *       call that puts work on the GPU or waits for it ("cuLaunchKernel"),
+ *       in the order the calls began: the calling
  *       thread (1 for the first), the function's name as CUPTI gives it
  *       ("cudaMemcpyAsync", "cudaLaunchKernel_ptsz"), its host times in ns,
  *       its correlation id, the stream and event handles it took (hex, 0x0
@@ -14,7 +16,16 @@
  *       resident when the call began (explicit H2D and D2H kinds only; 0 in
  *       logs of streamsim before 2026-11-24, which did not look); a launch's
  *       grid and block (threads, all dimensions multiplied) and dynamic
- *       shared memory; a stream's flags and priority
+ *       shared memory; a stream's flags and priority; and, in logs of
+ *       streamsim since 2026-11-26 (0 before): a memset's bytes (width
+ *       times height for 2D copies and memsets, and the 2D copy's kind), a
+ *       stream-ordered allocation's bytes, the stream of stream capture,
+ *       graph launches, host functions and stream-ordered allocations, and
+ *       for cudaEventElapsedTime its start event as EVENT and the end
+ *       event's handle as A0; and in logs of recorders newer than those
+ *       of traces/real's corpus (0 in its logs): a driver API memset's
+ *       stream and bytes, cudaMemset's bytes, and a driver API blocking
+ *       copy's bytes and cudaMemcpyKind
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the
@@ -23,6 +34,13 @@
  *   copy CORR RUNTIME_CORR START END BYTES COPYKIND SRCKIND DSTKIND
  *       a copy the GPU ran; the kinds are CUPTI's (CUpti_ActivityMemcpyKind,
  *       CUpti_ActivityMemoryKind: 1 pageable, 2 pinned)
+ *   memset CORR START END BYTES VALUE MEMKIND
+ *       a memset the GPU ran (logs since 2026-11-26), its value and the
+ *       kind of memory set (CUpti_ActivityMemoryKind: 3 device)
+ *   env NAME VALUE                          an environment variable the CUDA driver
+ *       reads, as the process had it when the recorder started (at cuInit);
+ *       logged only when set. The recorder keeps CUDA_MODULE_LOADING (logs
+ *       since 2026-11-27; older logs say nothing of it)
  *   incomplete WHY                          the recorder ran out of memory
  *   end N_CALLS N_WORKS                     last line: the log is whole
  *
@@ -44,12 +62,20 @@ typedef struct
   guint64 a[3];
 } RecordCall;
 
+typedef enum
+{
+  RECORD_WORK_COPY,
+  RECORD_WORK_KERNEL,
+  RECORD_WORK_MEMSET,
+} RecordWorkKind;
+
 typedef struct
 {
-  gboolean is_kernel;
+  RecordWorkKind kind;
   guint32 correlation, runtime_correlation;
   guint64 start, end;
-  guint64 a[4];       /* kernel: grid, block, smem, regs; copy: bytes, copy kind, src, dst kind */
+  guint64 a[4];       /* kernel: grid, block, smem, regs; copy: bytes, copy kind, src, dst
+                         kind; memset: bytes, value, memory kind */
   const char *name;   /* kernels; "" when CUPTI gave none */
 } RecordWork;
 
@@ -59,6 +85,7 @@ typedef struct
   GArray *calls;      /* RecordCall */
   GArray *works;      /* RecordWork */
   GHashTable *links;  /* driver correlation -> runtime correlation (GUINT_TO_POINTER) */
+  GHashTable *env;    /* `env` lines: name -> value (owned strings) */
   char *incomplete;   /* why, or NULL */
   GStringChunk *strings;
 } RecordLog;

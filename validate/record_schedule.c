@@ -2,6 +2,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/core/located_error.h"
+#include "record_alone.h"
+#include "record_capture.h"
+#include "record_hostfn.h"
+#include "record_inside.h"
+#include "record_loads.h"
+#include "record_memset.h"
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
@@ -29,6 +35,8 @@ typedef enum
   CALL_SYNC_STREAM,
   CALL_SYNC_DEVICE,
   CALL_FREE,          /* waits for the device: `sync device` */
+  CALL_MEMSET,        /* any memset function (record_memset.h) */
+  CALL_HOSTFN,        /* a host function or stream callback */
   CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
 } CallKind;
 
@@ -53,6 +61,35 @@ static const struct
   { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
   { "cudaFree", CALL_FREE },
   { "cudaFreeHost", CALL_FREE },
+  { "cudaLaunchHostFunc", CALL_HOSTFN },
+  { "cudaStreamAddCallback", CALL_HOSTFN },
+  /* the driver API's, logged when no runtime call made them; a blocking
+   * copy's size and direction are then read from CUPTI's record (the log
+   * keeps none for them) or from its name */
+  { "cuLaunchKernel", CALL_KERNEL },
+  { "cuLaunchKernelEx", CALL_KERNEL },
+  { "cuMemcpyAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync", CALL_COPY },
+  { "cuMemcpyHtoDAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoHAsync", CALL_COPY },
+  { "cuMemcpyDtoHAsync_v2", CALL_COPY },
+  { "cuMemcpyDtoDAsync", CALL_COPY },
+  { "cuMemcpyDtoDAsync_v2", CALL_COPY },
+  { "cuMemcpy", CALL_MEMCPY },
+  { "cuMemcpyHtoD", CALL_MEMCPY },
+  { "cuMemcpyHtoD_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoH", CALL_MEMCPY },
+  { "cuMemcpyDtoH_v2", CALL_MEMCPY },
+  { "cuMemcpyDtoD", CALL_MEMCPY },
+  { "cuMemcpyDtoD_v2", CALL_MEMCPY },
+  { "cuEventRecord", CALL_RECORD },
+  { "cuEventRecordWithFlags", CALL_RECORD },
+  { "cuStreamWaitEvent", CALL_WAIT },
+  { "cuEventSynchronize", CALL_SYNC_EVENT },
+  { "cuStreamSynchronize", CALL_SYNC_STREAM },
+  { "cuCtxSynchronize", CALL_SYNC_DEVICE },
+  { "cuLaunchHostFunc", CALL_HOSTFN },
+  { "cuStreamAddCallback", CALL_HOSTFN },
 };
 
 /* Families of calls that put work on the GPU; those not named above are
@@ -60,7 +97,17 @@ static const struct
 static const char *const gpu_work_prefixes[] = {
   "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
   "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync",
+  /* the driver API's, logged when no runtime call made them */
+  "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
+  "cuMemAllocAsync", "cuMemFreeAsync",
 };
+
+/* A driver API function ("cuLaunchKernel"), not a runtime one. */
+static gboolean
+is_driver (const char *name)
+{
+  return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
+}
 
 /* The name without a per-thread-default-stream suffix; *per_thread set when
  * there was one (stream 0 then means the per-thread stream). */
@@ -74,20 +121,24 @@ classify (const char *name, gboolean *per_thread)
   for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
     if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
       return known_calls[i].kind;
+  if (record_memset_is (name))
+    return CALL_MEMSET;
   for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
     if (g_str_has_prefix (name, gpu_work_prefixes[i]))
       return CALL_NOT_MODELLED;
   return CALL_HOST;
 }
 
-/* A call's GPU work: the kernel or copies CUPTI reported for it, joined. */
+/* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
 typedef struct
 {
   gboolean timed;
   guint64 start, end;
   gboolean pageable;
   guint copy_kind;
+  guint64 copy_bytes;   /* the copy records' bytes, added up */
   const RecordWork *kernel;
+  const RecordWork *memset;
 } CallWork;
 
 typedef struct
@@ -105,9 +156,16 @@ typedef struct
   gboolean per_thread_declared;
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
-  guint64 *alone_time;  /* per call: the median of the same kernel's solo runs, 0 if none */
-  GHashTable *usual;    /* function name -> its calls' median duration (guint64 *) */
-  guint64 gpu_done;     /* the latest end of the GPU work of the calls so far */
+  guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
+  gboolean log_has_memsets; /* the log has memset records (record_memset.h) */
+  AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
+  gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
+  HostfnTime *hostfn;   /* per call: a host function's time (record_hostfn.h) */
+  guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
+                           from to it, + 1; 0 if none */
+  guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
+  gboolean *captured;   /* per call: a stream capture took it into a graph */
+  InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
   guint64 t0;
   GError **error;
@@ -143,13 +201,6 @@ static void
 append_time (GString *s, guint64 ns)
 {
   g_string_append_printf (s, "%" G_GUINT64_FORMAT ".%03uus", ns / 1000, (guint) (ns % 1000));
-}
-
-static int
-compare_guint64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
 }
 
 /* The readable part of a (mangled) kernel name: "_Z6vecAddPfS_i" -> vecAdd,
@@ -291,32 +342,72 @@ work_end (const Builder *b, const CallWork *w)
   return w->timed ? since_t0 (b, w->end) : -1;
 }
 
-static gboolean
-write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread)
+/* A copy's bytes and cudaMemcpyKind: the call's, except where the log
+ * kept none (the driver API's blocking copies: their name's direction and
+ * CUPTI's bytes) or the kind is cudaMemcpyDefault (CUPTI's direction). */
+static void
+copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 {
-  guint kind = (guint) c->a[1];
-  if (kind == KIND_DEFAULT && w->timed)
-    kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
-         : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
-         : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+  *bytes = c->a[0];
+  *kind = (guint) c->a[1];
+  if (is_driver (c->name) && c->a[0] == 0)
+    {
+      *bytes = w->copy_bytes;
+      *kind = strstr (c->name, "HtoD") != NULL ? KIND_H2D
+            : strstr (c->name, "DtoH") != NULL ? KIND_D2H
+            : strstr (c->name, "DtoD") != NULL ? KIND_D2D : KIND_DEFAULT;
+    }
+  if (*kind == KIND_DEFAULT && w->timed)
+    *kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
+          : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
+          : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+}
+
+/* A call's kind in the schedule: classify()'s, except that a blocking
+ * copy from device to device is an async one in its default stream, for
+ * the host does not wait for it ("no host-side synchronization is
+ * performed", the runtime's API synchronization behavior; reduction's host
+ * went on 140 us before such a copy ended). */
+static CallKind
+call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
+{
+  CallKind kind = classify (c->name, per_thread);
+  guint64 bytes;
+  guint copy_kind;
+  if (kind != CALL_MEMCPY)
+    return kind;
+  copy_shape (c, w, &bytes, &copy_kind);
+  return copy_kind == KIND_D2D ? CALL_COPY : kind;
+}
+
+static gboolean
+write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread,
+            guint64 issue)
+{
+  guint64 bytes;
+  guint kind;
+  copy_shape (c, w, &bytes, &kind);
   const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
   if (dir == NULL)
     return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
-                 "host to device, device to host nor device to device", c->name, c->a[0], kind);
+                 "host to device, device to host nor device to device", c->name, bytes, kind);
   if (sync)
     g_string_append_printf (b->text, "memcpy %s ", dir);
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
-  append_size (b->text, c->a[0]);
+  append_size (b->text, bytes);
   /* The language says untouched or not, for the whole buffer; the log says
    * how much (record_inject.c): the majority decides, the comment says it. */
-  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], c->a[0]);
+  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
-    g_string_append (b->text, cold * 2 > c->a[0] ? " pageable untouched" : " pageable");
+    g_string_append (b->text, cold * 2 > bytes ? " pageable untouched" : " pageable");
   g_string_append_printf (b->text, "   # %s", c->name);
+  gboolean ignored;
+  if (!sync && classify (c->name, &ignored) == CALL_MEMCPY)
+    g_string_append (b->text, " (device to device: the host does not wait for it)");
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
-                            100.0 * (double) cold / (double) c->a[0]);
+                            100.0 * (double) cold / (double) bytes);
   if (w->timed)
     {
       g_string_append (b->text, ", ");
@@ -332,17 +423,60 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   SimTime start = work_start (b, w), end = work_end (b, w);
   if (sync)
     {
-      /* a blocking copy ends for the host when the call returns */
-      start = start >= 0 ? start : since_t0 (b, c->enter);
+      /* a blocking copy ends for the host when the call returns (or where
+       * the host work after it began: write_call) */
+      start = start >= 0 ? start : since_t0 (b, issue);
       end = MAX (end, since_t0 (b, c->exit));
     }
-  op_times (b, c->enter, start, end);
+  op_times (b, issue, start, end);
   return TRUE;
 }
 
-static gboolean
-write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone, gboolean per_thread)
+/* The comment after a kernel's statement: where its time= came from. */
+static void
+kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean loads)
 {
+  g_autoptr (GString) text = g_string_new (NULL);
+  if (loads)
+    g_string_append (text, "its kernel's first launch in the process: it loads the code "
+                     "(CUDA_MODULE_LOADING lazy)");
+  if (!w->timed)
+    {
+      g_string_append_printf (text, "%snot timed by CUPTI: time=0", text->len > 0 ? "; " : "");
+      b->rec->n_untimed++;
+    }
+  else if (a->how != ALONE_RAN_ALONE)
+    {
+      g_string_append_printf (text, "%sran ", text->len > 0 ? "; " : "");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " beside other kernels");
+      if (a->how == ALONE_LONE_RUNS)
+        g_string_append_printf (text, "; time= is the median of the same kernel's runs alone "
+                                "(%u)", a->runs);
+      else if (a->how == ALONE_INFERRED)
+        {
+          g_string_append (text, ", which oversubscribed the SMs; time= inferred: scaled by its "
+                           "busy period's ");
+          append_time (text, a->period);
+          g_string_append (text, " over the kernels' ");
+          append_time (text, (guint64) (a->held + 0.5));
+          g_string_append (text, " of occupancy x duration (record_alone.h)");
+          b->rec->n_inferred++;
+        }
+      else if (a->how == ALONE_ROOM)
+        g_string_append (text, ", which left room on the SMs: time= as it ran");
+      else
+        g_string_append (text, "; no profile to tell their share of the SMs: time= as it ran");
+    }
+  if (text->len > 0)
+    g_string_append_printf (b->text, "   # %s", text->str);
+}
+
+static gboolean
+write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
   const RecordWork *k = w->kernel;
   guint64 grid = k != NULL ? k->a[0] : c->a[0], block = k != NULL ? k->a[1] : c->a[1];
   if (grid == 0 || block == 0)
@@ -359,89 +493,107 @@ write_kernel (Builder *b, const RecordCall *c, const CallWork *w, guint64 alone,
   if (k != NULL && k->a[3] > 0)
     g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
   g_string_append (b->text, " time=");
-  guint64 ran = w->timed ? w->end - w->start : 0;
-  append_time (b->text, alone > 0 ? alone : ran);
+  const AloneTime *a = &b->alone[index];
+  append_time (b->text, w->timed ? a->time : 0);
+  if (b->loads[index])
+    {
+      g_string_append (b->text, " loads");
+      b->rec->n_loads++;
+    }
   g_autofree char *label = k != NULL ? kernel_label (k->name) : g_strdup ("");
   if (label[0] != '\0')
     g_string_append_printf (b->text, " label=%s", label);
-  if (!w->timed)
-    {
-      g_string_append (b->text, "   # not timed by CUPTI: time=0");
-      b->rec->n_untimed++;
-    }
-  else if (alone > 0)
-    {
-      g_string_append (b->text, "   # ran ");
-      append_time (b->text, ran);
-      g_string_append (b->text, " beside other kernels; time= is the median of its runs alone");
-    }
+  kernel_comment (b, w, a, b->loads[index]);
   line_end (b);
-  op_times (b, c->enter, work_start (b, w), work_end (b, w));
+  op_times (b, issue, work_start (b, w), work_end (b, w));
   return TRUE;
 }
 
-/* How much longer than usual a call that does not wait for the GPU took:
- * the first copy's or launch's set-up inside the runtime (milliseconds),
- * which the profile's call costs do not include. It becomes host time after
- * the op when it is at least the call's usual duration and `min_host_ns`.
- * cudaFree and cudaFreeHost wait for the device and then do host work
- * (unpinning memory can take milliseconds): what they took after the GPU's
- * last work ended counts the same way. */
-static guint64
-excess_time (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
+static void write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w,
+                                gboolean per_thread, const char *why);
+
+/* A memset call as a `memset` statement (record_memset.h); a memset the
+ * statement cannot stand for is a comment, and one of no bytes nothing. */
+static void
+write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+              guint64 issue)
 {
-  guint64 took = call_took (c);
-  guint64 extra;
-  if (kind == CALL_FREE)
-    extra = c->exit > MAX (c->enter, b->gpu_done) ? c->exit - MAX (c->enter, b->gpu_done) : 0;
-  else if (kind == CALL_KERNEL || kind == CALL_RECORD || kind == CALL_WAIT
-           || (kind == CALL_COPY && !w->pageable))
+  MemsetShape m;
+  record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+  if (m.what == MEMSET_EMPTY)
     {
-      const guint64 *usual = g_hash_table_lookup (b->usual, c->name);
-      guint64 median = usual != NULL ? *usual : took;
-      if (took < 2 * median)
-        return 0;
-      extra = took - median;
+      comment (b, "%s of 0 bytes: no GPU work", c->name);
+      return;
+    }
+  if (m.what != MEMSET_OP)
+    {
+      write_not_modelled (b, c, w, per_thread,
+                          m.what == MEMSET_NOT_DEVICE ? "the language's memset is of device memory"
+                          : "no CUPTI record, and the log keeps no size for it");
+      return;
+    }
+  g_string_append_printf (b->text, "memset %s ",
+                          stream_name (b, m.sync ? (per_thread ? HANDLE_PER_THREAD : HANDLE_LEGACY)
+                                                 : c->stream, per_thread));
+  append_size (b->text, m.bytes);
+  g_string_append_printf (b->text, "   # %s", c->name);
+  if (m.sync)
+    g_string_append (b->text, " (of device memory: the host does not wait for it)");
+  if (m.rows)
+    g_string_append (b->text, ", a 2D or 3D memset as one of its bytes");
+  if (m.no_stream)
+    g_string_append (b->text, ", the log keeps no stream for it (taken as the call's handle)");
+  if (m.untimed)
+    {
+      g_string_append (b->text, ", not timed by CUPTI (taken as device memory)");
+      b->rec->n_untimed++;
     }
   else
-    return 0;
-  return extra >= b->opt->min_host_ns ? extra : 0;
+    {
+      g_string_append (b->text, ", ");
+      append_time (b->text, w->end - w->start);
+      g_string_append (b->text, " on the GPU");
+    }
+  line_end (b);
+  op_times (b, issue, work_start (b, w), work_end (b, w));
 }
 
+/* A host function or stream callback as a `hostfn` (record_hostfn.h). */
 static void
-find_usual_durations (Builder *b)
+write_hostfn (Builder *b, guint index, gboolean per_thread, guint64 issue)
 {
-  g_autoptr (GHashTable) all = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                      (GDestroyNotify) g_array_unref);
-  for (guint i = 0; i < b->log->calls->len; i++)
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const HostfnTime *h = &b->hostfn[index];
+  g_string_append_printf (b->text, "hostfn %s ", stream_name (b, c->stream, per_thread));
+  b->rec->n_hostfn++;
+  append_time (b->text, h->time);
+  g_string_append_printf (b->text, "   # %s; the recorder does not see the function run: ", c->name);
+  if (h->how == HOSTFN_ESTIMATED)
     {
-      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
-      GArray *d = g_hash_table_lookup (all, c->name);
-      if (d == NULL)
-        {
-          d = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (all, (gpointer) c->name, d);
-        }
-      guint64 took = call_took (c);
-      g_array_append_val (d, took);
+      g_string_append (b->text, "its stream's next work started ");
+      append_time (b->text, h->next_start - h->ready);
+      g_string_append (b->text, " after the stream reached it, less ");
+      append_time (b->text, h->begin - h->ready);
+      g_string_append_printf (b->text, " before the callback thread began it (the profile's "
+                              "wake-up%s, or the function before it) and the profile's resume",
+                              h->idle ? " where the stream was idle at the call" : "");
+      b->rec->n_hostfn_estimated++;
     }
-  b->usual = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-  GHashTableIter it;
-  gpointer name, durations;
-  g_hash_table_iter_init (&it, all);
-  while (g_hash_table_iter_next (&it, &name, &durations))
-    {
-      GArray *d = durations;
-      g_array_sort (d, compare_guint64);
-      g_hash_table_insert (b->usual, name, g_memdup2 (&g_array_index (d, guint64, d->len / 2),
-                                                      sizeof (guint64)));
-    }
+  else if (h->how == HOSTFN_ISSUED_LATE)
+    g_string_append (b->text, "its stream's next work was issued after it had returned; "
+                     "TIME is unknown, taken as 0");
+  else
+    g_string_append (b->text, "no later work in its stream shows when it returned; TIME is "
+                     "unknown, taken as 0");
+  line_end (b);
+  /* its row: the run as estimated, or the earliest it could have run */
+  op_times (b, issue, since_t0 (b, h->begin), since_t0 (b, h->end));
 }
 
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (CallKind kind, const RecordCall *c)
+makes_op (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
@@ -449,13 +601,117 @@ makes_op (CallKind kind, const RecordCall *c)
     case CALL_STREAM_CREATE:
     case CALL_NOT_MODELLED:
       return FALSE;
+    case CALL_MEMSET:
+      {
+        MemsetShape m;
+        record_memset_shape (c, w->memset, b->log_has_memsets, &m);
+        return m.what == MEMSET_OP;
+      }
     case CALL_COPY:
     case CALL_MEMCPY:
-      /* host to host, or empty: no GPU work, host time */
-      return c->a[0] > 0 && c->a[1] != KIND_H2H;
+      {
+        /* host to host, or empty: no GPU work, host time */
+        guint64 bytes;
+        guint copy_kind;
+        copy_shape (c, w, &bytes, &copy_kind);
+        return bytes > 0 && copy_kind != KIND_H2H;
+      }
     default:
       return TRUE;
     }
+}
+
+/* The schedule's name for a stream, for a comment: declares nothing. */
+static char *
+stream_label (const Builder *b, guint64 handle, gboolean per_thread)
+{
+  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+    return g_strdup ("default");
+  if (handle == 0 || handle == HANDLE_PER_THREAD)
+    return g_strdup ("per_thread");
+  const char *name = g_hash_table_lookup (b->streams, &handle);
+  return name != NULL ? g_strdup (name) : g_strdup_printf ("stream 0x%" G_GINT64_MODIFIER "x", handle);
+}
+
+/* A call whose GPU work the language cannot express, as a comment with
+ * what is known of that work (a memset's stream, size and memory, from the
+ * call and CUPTI's record). */
+static void
+write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_thread,
+                    const char *why)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "not modelled: %s (%s)", c->name, why);
+  if (w->memset != NULL)
+    {
+      g_autofree char *stream = stream_label (b, c->stream, per_thread);
+      g_string_append_printf (text, ", in %s, ", stream);
+      append_size (text, w->memset->a[0]);
+      g_string_append_printf (text, " of %s memory", record_memset_memory_name (w->memset->a[2]));
+    }
+  if (w->timed)
+    {
+      g_string_append (text, ", ");
+      append_time (text, w->end - w->start);
+      g_string_append (text, " on the GPU");
+    }
+  comment (b, "%s", text->str);
+  b->rec->n_not_modelled++;
+}
+
+/* Whether a call holds the host until GPU work is done: a synchronize, a
+ * blocking copy, a copy from or to pageable memory. */
+static gboolean
+waits_for_gpu (CallKind kind, const CallWork *w)
+{
+  return kind == CALL_MEMCPY || kind == CALL_SYNC_EVENT || kind == CALL_SYNC_STREAM
+         || kind == CALL_SYNC_DEVICE || kind == CALL_FREE || (kind == CALL_COPY && w->pageable);
+}
+
+/* The `host` statement for the host time inside an op's call
+ * (record_inside.h): before the op (`before`), or after it. */
+static void
+write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHost *in,
+              gboolean before, gboolean blocking_op)
+{
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append_printf (why, "inside %s, which took ", c->name);
+  append_time (why, call_took (c));
+  if (before)
+    {
+      g_string_append (why, ": set-up before its work started, beyond its usual ");
+      append_time (why, in->usual);
+      write_host (b, c->enter, c->enter + in->before, why->str);
+      return;
+    }
+  if (in->kind == INSIDE_FREE)
+    g_string_append (why, " (host work after the GPU was idle)");
+  else if (in->kind == INSIDE_BLOCKING && in->usual > 0)
+    {
+      g_string_append (why, ": host work after the GPU work it waited for had ended, beyond "
+                       "the usual ");
+      append_time (why, in->usual);
+      g_string_append (why, " after it");
+    }
+  else if (in->kind == INSIDE_BLOCKING)
+    g_string_append (why, ": host work after the GPU work it waited for had ended (calls like "
+                     "it usually return by then)");
+  else if (in->no_usual)
+    g_string_append (why, ": host work after its work had started (its only call of the kind: "
+                     "no usual time to go by)");
+  else
+    {
+      g_string_append (why, ": host work after its work was submitted, beyond its usual ");
+      append_time (why, in->usual);
+    }
+  if (blocking_op)
+    {
+      /* a synchronize or blocking copy ends for the host where the host work
+       * began (an async copy from pageable memory keeps CUPTI's end) */
+      SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
+      *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
+    }
+  write_host (b, c->exit - in->after, c->exit, why->str);
 }
 
 /* One call as statements: `kind` and `per_thread` as classify() found
@@ -465,7 +721,13 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
-  SimTime enter = since_t0 (b, c->enter), exit = since_t0 (b, MAX (c->exit, c->enter));
+  const InsideHost *in = &b->inside[index];
+  gboolean blocking_op = kind != CALL_COPY && waits_for_gpu (kind, w);
+  if (op && in->before > 0)
+    write_inside (b, c, w, in, TRUE, blocking_op);
+  /* the op is issued where the set-up before it ended */
+  guint64 issue = c->enter + (op ? in->before : 0);
+  SimTime enter = since_t0 (b, issue), exit = since_t0 (b, MAX (c->exit, c->enter));
   switch (kind)
     {
     case CALL_HOST:
@@ -475,24 +737,38 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       break;
     case CALL_COPY:
     case CALL_MEMCPY:
-      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread))
+      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread, issue))
         return FALSE;
+      if (!op && is_driver (c->name) && c->a[0] == 0 && !w->timed)
+        write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
     case CALL_KERNEL:
-      if (!write_kernel (b, c, w, b->alone_time[index], per_thread))
+      if (!write_kernel (b, index, per_thread, issue))
         return FALSE;
+      break;
+    case CALL_MEMSET:
+      write_memset (b, c, w, per_thread, issue);
+      break;
+    case CALL_HOSTFN:
+      write_hostfn (b, index, per_thread, issue);
       break;
     case CALL_RECORD:
       g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
                               stream_name (b, c->stream, per_thread));
+      if (b->elapsed_from[index] > 0 && b->op_of_call[b->elapsed_from[index] - 1] > 0)
+        {
+          guint from = b->op_of_call[b->elapsed_from[index] - 1] - 1;
+          g_string_append_printf (b->text, " label=" RECORD_ELAPSED_LABEL "%u   # the program "
+                                  "timed op %u to here with cudaEventElapsedTime", from, from);
+        }
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_WAIT:
       g_string_append_printf (b->text, "wait %s %s", stream_name (b, c->stream, per_thread),
                               event_name (b, c->event));
       line_end (b);
-      op_times (b, c->enter, -1, -1);
+      op_times (b, issue, -1, -1);
       break;
     case CALL_SYNC_EVENT:
     case CALL_SYNC_STREAM:
@@ -505,95 +781,311 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       if (kind == CALL_FREE)
         g_string_append_printf (b->text, "   # %s waits for the device", c->name);
       line_end (b);
-      op_times (b, c->enter, enter, exit);
+      op_times (b, issue, enter, exit);
       break;
     case CALL_NOT_MODELLED:
-      comment (b, "not modelled: %s (its GPU work is missing from predictions)", c->name);
-      b->rec->n_not_modelled++;
+      write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
-  guint64 extra = op ? excess_time (b, kind, c, w) : 0;
-  if (extra > 0)
-    {
-      g_autoptr (GString) why = g_string_new (NULL);
-      g_string_append_printf (why, "inside %s, which took ", c->name);
-      append_time (why, call_took (c));
-      g_string_append (why, kind == CALL_FREE ? " (host work after the GPU was idle)"
-                                              : " (set-up beyond its usual time)");
-      if (kind == CALL_FREE) /* the sync ended where the host work began */
-        g_array_index (b->end, SimTime, b->end->len - 1) = since_t0 (b, c->exit - extra);
-      write_host (b, c->exit - extra, c->exit, why->str);
-    }
-  if (w->timed)
-    b->gpu_done = MAX (b->gpu_done, w->end);
+  if (op && in->after > 0)
+    write_inside (b, c, w, in, FALSE, blocking_op);
   return TRUE;
 }
 
-static int
-compare_start (gconstpointer a, gconstpointer b, gpointer work)
+/* The host time from one op's call returning (`from`) to the next one's
+ * (`to`): a `host` statement when it is at least the minimum; shorter gaps
+ * are added up in `*short_gaps` (between two calls that wait for the GPU),
+ * and become one when their sum reaches the minimum, so that a stretch of
+ * launches loses less than the minimum in all, not that much per launch. */
+static void
+write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
 {
-  const CallWork *x = &((const CallWork *) work)[*(const guint *) a];
-  const CallWork *y = &((const CallWork *) work)[*(const guint *) b];
-  return x->start < y->start ? -1 : x->start > y->start;
+  if (to <= from)
+    return;
+  if (to - from >= b->opt->min_host_ns)
+    {
+      write_host (b, from, to, NULL);
+      return;
+    }
+  *short_gaps += to - from;
+  if (*short_gaps < b->opt->min_host_ns)
+    return;
+  g_autoptr (GString) why = g_string_new (NULL);
+  g_string_append (why, "host gaps under ");
+  append_time (why, b->opt->min_host_ns);
+  g_string_append (why, " since the last call that waited for the GPU, added up");
+  write_host (b, to - *short_gaps, to, why->str);
+  *short_gaps = 0;
 }
 
-/* Kernels that ran with no other kernel on the GPU, per shape, give the
- * time= of that shape's kernels that shared it. */
+/* A call's stream as record_inside.h and record_hostfn.h key it: the
+ * legacy default stream (where a blocking copy runs too), the per-thread
+ * one, or the handle. */
+static guint64
+stream_key (const RecordCall *c, CallKind kind, gboolean per_thread)
+{
+  guint64 handle = c->stream;
+  return (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
+         ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+}
+
+/* How the host time inside a call is found (record_inside.h): per call,
+ * what kind of call it is, what it waits for, and its group. Blocking
+ * copies are grouped by direction and host memory, whatever their
+ * function: the driver stages them alike. */
+static void
+inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall *ic)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
+  gboolean per_thread;
+  CallKind kind = call_kind (c, w, &per_thread);
+  guint64 handle = c->stream;
+  *ic = (InsideCall) {
+    .group = c->name, .enter = c->enter, .exit = MAX (c->exit, c->enter), .event = c->event,
+    .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
+    .records = kind == CALL_RECORD && !b->captured[index],
+  };
+  ic->stream = stream_key (c, kind, per_thread);
+  ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
+  if (b->captured[index] || !makes_op (b, kind, c, w))
+    return;
+  guint64 bytes;
+  guint copy_kind;
+  switch (kind)
+    {
+    case CALL_KERNEL:
+    case CALL_MEMSET:
+    case CALL_HOSTFN:
+    case CALL_RECORD:
+    case CALL_WAIT:
+      ic->kind = INSIDE_ASYNC;
+      break;
+    case CALL_COPY:
+    case CALL_MEMCPY:
+      copy_shape (c, w, &bytes, &copy_kind);
+      if (kind == CALL_COPY && !w->pageable)
+        ic->kind = INSIDE_ASYNC;
+      else if (!(w->pageable && copy_kind == KIND_D2H))
+        {
+          ic->kind = INSIDE_BLOCKING;
+          ic->waits = INSIDE_WAITS_OWN;
+          ic->group = copy_kind == KIND_H2D ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
+                    : copy_kind == KIND_D2H ? "blocking d2h" : "blocking d2d";
+        }
+      break;
+    case CALL_SYNC_EVENT:
+    case CALL_SYNC_STREAM:
+    case CALL_SYNC_DEVICE:
+      ic->kind = INSIDE_BLOCKING;
+      ic->waits = kind == CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
+                : kind == CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
+      break;
+    case CALL_FREE:
+      ic->kind = INSIDE_FREE;
+      break;
+    default:
+      break;
+    }
+}
+
+static void find_loads (Builder *b, const guint *order, const gint64 *usual);
+
+/* The host time inside every call, from the calls in the order they began;
+ * and on the way, from the calls' usual times, which launches load their
+ * code (find_loads), since the model charges those more. */
+static void
+find_inside (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autoptr (GHashTable) nonblocking = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      if (classify (c->name, &per_thread) == CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
+        g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
+    }
+  g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    inside_call (b, order[k], nonblocking, &calls[k]);
+  g_autofree gint64 *usual_k = record_inside_usual (calls, n);
+  g_autofree gint64 *usual = g_new0 (gint64, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    usual[order[k]] = usual_k[k];
+  find_loads (b, order, usual);
+  /* the model charges a loading launch the profile's kernel_load more */
+  for (guint k = 0; k < n; k++)
+    if (b->loads[order[k]] && b->opt->profile != NULL)
+      calls[k].charged = (guint64) b->opt->profile->host_kernel_load;
+  g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
+  b->inside = g_new0 (InsideHost, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->inside[order[k]] = found[k];
+}
+
+/* What each call is to a stream capture (record_capture.h), and so which
+ * calls a capture took. */
+static void
+find_captured (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree CaptureRole *role = g_new0 (CaptureRole, MAX (n, 1));
+  g_autofree gboolean *timed = g_new0 (gboolean, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      CallKind kind = classify (c->name, &per_thread);
+      timed[i] = b->work[i].timed;
+      role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
+              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET || kind == CALL_HOSTFN
+              ? CAPTURE_ROLE_OTHER_WORK
+              : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
+              : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
+              : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
+              : g_str_has_prefix (c->name, "cudaStreamEndCapture") ? CAPTURE_ROLE_END
+              : CAPTURE_ROLE_OTHER;
+    }
+  b->captured = record_capture_find (b->log, order, role, timed);
+}
+
+static gboolean
+is_elapsed_time (const char *name)
+{
+  return g_str_has_prefix (name, "cudaEventElapsedTime") || g_str_has_prefix (name, "cuEventElapsedTime");
+}
+
+/* The pairs of event records that cudaEventElapsedTime calls measured: the
+ * latest record of each of its two events before the call, in the order the
+ * calls began (`order`). A record that ends several such intervals keeps
+ * the first; a pair whose end was recorded before its start is skipped. */
+static void
+find_elapsed_pairs (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  b->elapsed_from = g_new0 (guint, MAX (n, 1));
+  b->op_of_call = g_new0 (guint, MAX (n, 1));
+  g_autofree guint *position = g_new0 (guint, MAX (n, 1));
+  /* event handle -> its latest record call + 1 */
+  g_autoptr (GHashTable) latest = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      position[i] = k;
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      if (classify (c->name, &per_thread) == CALL_RECORD && !b->captured[i])
+        g_hash_table_insert (latest, g_memdup2 (&c->event, sizeof c->event), GUINT_TO_POINTER (i + 1));
+      else if (is_elapsed_time (c->name))
+        {
+          guint64 end_event = c->a[0];
+          guint from = GPOINTER_TO_UINT (g_hash_table_lookup (latest, &c->event));
+          guint to = GPOINTER_TO_UINT (g_hash_table_lookup (latest, &end_event));
+          if (from == 0 || to == 0 || from == to || position[from - 1] > position[to - 1]
+              || b->elapsed_from[to - 1] != 0)
+            continue;
+          b->elapsed_from[to - 1] = from;
+        }
+    }
+}
+
+/* A kernel's share of the GPU recorded on: min(1, grid / (SMs x blocks per
+ * SM for its shape)); -1 without a profile or where no SM holds a block. */
+static double
+occupancy (const GpuProfile *profile, const RecordWork *k)
+{
+  if (profile == NULL || k->a[1] == 0 || k->a[1] > G_MAXUINT || k->a[3] > G_MAXUINT)
+    return -1;
+  guint per_sm = gpu_profile_blocks_per_sm (profile, (guint) k->a[1], k->a[2], (guint) k->a[3]);
+  if (per_sm == 0 || profile->sm_count == 0)
+    return -1;
+  return MIN (1.0, (double) k->a[0] / ((double) profile->sm_count * per_sm));
+}
+
+/* Each timed kernel's time alone (record_alone.h), per call. */
 static void
 find_alone_times (Builder *b)
 {
   guint n = b->log->calls->len;
-  b->alone_time = g_new0 (guint64, n);
-  GArray *kernels = g_array_new (FALSE, FALSE, sizeof (guint));
+  b->alone = g_new0 (AloneTime, MAX (n, 1));
+  g_autoptr (GArray) calls = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) kernels = g_array_new (FALSE, FALSE, sizeof (AloneKernel));
+  g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < n; i++)
-    if (b->work[i].kernel != NULL && b->work[i].timed)
-      g_array_append_val (kernels, i);
-  g_array_sort_with_data (kernels, compare_start, b->work);
-  gboolean *shared = g_new0 (gboolean, kernels->len);
-  guint64 latest_end = 0;
-  for (guint i = 0; i < kernels->len; i++)
     {
-      const CallWork *w = &b->work[g_array_index (kernels, guint, i)];
-      shared[i] = i > 0 && latest_end > w->start;
-      if (i + 1 < kernels->len && b->work[g_array_index (kernels, guint, i + 1)].start < w->end)
-        shared[i] = TRUE;
-      latest_end = MAX (latest_end, w->end);
-    }
-  /* shape key -> durations alone */
-  GHashTable *alone = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                             (GDestroyNotify) g_array_unref);
-  char **keys = g_new0 (char *, kernels->len);
-  for (guint i = 0; i < kernels->len; i++)
-    {
-      const RecordWork *k = b->work[g_array_index (kernels, guint, i)].kernel;
-      keys[i] = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
-                                 k->name, k->a[0], k->a[1], k->a[2]);
-      if (shared[i])
+      const CallWork *w = &b->work[i];
+      if (w->kernel == NULL || !w->timed)
         continue;
-      GArray *times = g_hash_table_lookup (alone, keys[i]);
-      if (times == NULL)
-        {
-          times = g_array_new (FALSE, FALSE, sizeof (guint64));
-          g_hash_table_insert (alone, g_strdup (keys[i]), times);
-        }
-      guint64 d = k->end - k->start;
-      g_array_append_val (times, d);
+      const RecordWork *k = w->kernel;
+      char *key = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
+                                   k->name, k->a[0], k->a[1], k->a[2]);
+      g_ptr_array_add (keys, key);
+      AloneKernel ak = { .start = k->start, .end = k->end, .key = key,
+                         .occupancy = occupancy (b->opt->profile, k) };
+      g_array_append_val (kernels, ak);
+      g_array_append_val (calls, i);
     }
-  for (guint i = 0; i < kernels->len; i++)
+  g_autofree AloneTime *found = record_alone_find ((const AloneKernel *) kernels->data, kernels->len);
+  for (guint j = 0; j < calls->len; j++)
+    b->alone[g_array_index (calls, guint, j)] = found[j];
+}
+
+/* Which launches load their kernel's code (record_loads.h), given each
+ * call's usual time. */
+static void
+find_loads (Builder *b, const guint *order, const gint64 *usual)
+{
+  guint n = b->log->calls->len;
+  g_autofree guint *position = g_new0 (guint, MAX (n, 1));
+  g_autofree gboolean *may_load = g_new0 (gboolean, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    position[order[k]] = k;
+  for (guint i = 0; i < n; i++)
     {
-      GArray *times = shared[i] ? g_hash_table_lookup (alone, keys[i]) : NULL;
-      if (times == NULL)
-        continue;
-      g_array_sort (times, compare_guint64);
-      guint64 median = g_array_index (times, guint64, times->len / 2);
-      b->alone_time[g_array_index (kernels, guint, i)] = MAX (median, 1);
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      may_load[i] = classify (c->name, &per_thread) == CALL_KERNEL && !is_driver (c->name)
+                    && !b->captured[i];
     }
-  for (guint i = 0; i < kernels->len; i++)
-    g_free (keys[i]);
-  g_free (keys);
-  g_hash_table_unref (alone);
-  g_free (shared);
-  g_array_unref (kernels);
+  const GpuProfile *p = b->opt->profile;
+  b->loads = record_loads_find (b->log, b->call_of_work, position, may_load, usual,
+                                p != NULL ? (guint64) p->host_kernel_load : 0);
+}
+
+/* Host functions' times, from the work of their streams (record_hostfn.h). */
+static void
+find_hostfn (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  g_autofree HostfnCall *calls = g_new0 (HostfnCall, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      const CallWork *w = &b->work[i];
+      gboolean per_thread;
+      CallKind kind = call_kind (c, w, &per_thread);
+      gboolean work = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL
+                      || kind == CALL_MEMSET;
+      calls[k] = (HostfnCall) {
+        .role = b->captured[i] ? HOSTFN_ROLE_OTHER
+              : kind == CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
+              : work ? HOSTFN_ROLE_WORK : HOSTFN_ROLE_OTHER,
+        .stream = stream_key (c, kind, per_thread),
+        .enter = c->enter, .exit = MAX (c->exit, c->enter),
+        .timed = w->timed, .start = w->start, .end = w->end,
+      };
+    }
+  const GpuProfile *p = b->opt->profile;
+  HostfnCosts costs = { 0 };
+  if (p != NULL)
+    costs = (HostfnCosts) { .wake = (guint64) p->hostfn_wake, .wake_idle = (guint64) p->hostfn_wake_idle,
+                            .next = (guint64) p->hostfn_next, .resume = (guint64) p->hostfn_resume };
+  g_autofree HostfnTime *found = record_hostfn_find (calls, n, &costs);
+  b->hostfn = g_new0 (HostfnTime, MAX (n, 1));
+  for (guint k = 0; k < n; k++)
+    b->hostfn[order[k]] = found[k];
 }
 
 /* Each kernel and copy record joined to the runtime call that started it:
@@ -603,6 +1095,7 @@ join_work (Builder *b)
 {
   guint n = b->log->calls->len;
   b->work = g_new0 (CallWork, n);
+  b->call_of_work = g_new0 (guint, MAX (b->log->works->len, 1));
   b->by_correlation = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n; i++)
     {
@@ -620,17 +1113,22 @@ join_work (Builder *b)
       for (guint t = 0; t < 3 && call == 0; t++)
         if (tries[t] != 0)
           call = GPOINTER_TO_UINT (g_hash_table_lookup (b->by_correlation, GUINT_TO_POINTER (tries[t])));
+      b->log_has_memsets |= r->kind == RECORD_WORK_MEMSET;
       if (call == 0)
         continue;
+      b->call_of_work[j] = call;
       CallWork *w = &b->work[call - 1];
       w->start = w->timed ? MIN (w->start, r->start) : r->start;
       w->end = w->timed ? MAX (w->end, r->end) : r->end;
       w->timed = TRUE;
-      if (r->is_kernel)
+      if (r->kind == RECORD_WORK_KERNEL)
         w->kernel = r;
+      else if (r->kind == RECORD_WORK_MEMSET)
+        w->memset = r;
       else
         {
           w->copy_kind = (guint) r->a[1];
+          w->copy_bytes += r->a[0];
           w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
         }
     }
@@ -660,8 +1158,22 @@ write_header (Builder *b)
 {
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
-  comment (b, "Kernel times are measured durations; host gaps under %" G_GUINT64_FORMAT
-           " ns are left out.", b->opt->min_host_ns);
+  comment (b, "Kernel times are their times alone: as measured, or where a kernel shared the "
+           "GPU as its comment says; host gaps under %" G_GUINT64_FORMAT
+           " ns are added up until they reach that, and left out where a call that waits "
+           "for the GPU comes first.", b->opt->min_host_ns);
+  gboolean recorded;
+  gboolean lazy = record_loads_lazy (b->log, &recorded);
+  comment (b, "CUDA_MODULE_LOADING %s: %s", recorded ? "as recorded" : "not in the log, so LAZY "
+           "(unset: LAZY since CUDA 12.2)", lazy ? "a kernel's first runtime launch loads its "
+           "code (`loads`)" : "EAGER, no launch loads code");
+  if (b->opt->profile != NULL)
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
+             "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
+  else
+    comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
+             "keep the times they ran, and host functions' and loading launches' costs are "
+             "taken as 0.");
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
@@ -728,7 +1240,6 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   rec->n_threads = count_threads (log);
   join_work (&b);
   find_alone_times (&b);
-  find_usual_durations (&b);
   write_header (&b);
 
   guint n = log->calls->len;
@@ -736,16 +1247,28 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   for (guint i = 0; i < n; i++)
     order[i] = i;
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
+  find_captured (&b, order);
+  find_elapsed_pairs (&b, order);
+  find_hostfn (&b, order);
+  find_inside (&b, order);
 
   /* The first op's call is time 0; what came before it is set-up. */
   gboolean ok = TRUE, started = FALSE;
-  guint64 last_exit = 0;
+  guint64 last_exit = 0, short_gaps = 0;
   for (guint k = 0; k < n && ok; k++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
       gboolean per_thread;
-      CallKind kind = classify (c->name, &per_thread);
-      gboolean op = makes_op (kind, c);
+      CallKind kind = call_kind (c, &b.work[order[k]], &per_thread);
+      if (b.captured[order[k]])
+        {
+          /* no GPU work at the call: it runs when the graph is launched */
+          b.call_line = c->line;
+          comment (&b, "captured into a graph: %s (it runs where the graph is launched)", c->name);
+          rec->n_captured++;
+          continue;
+        }
+      gboolean op = makes_op (&b, kind, c, &b.work[order[k]]);
       if (!started && op)
         {
           started = TRUE;
@@ -753,11 +1276,18 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
           last_exit = c->enter;
         }
       b.call_line = c->line;
-      if (op && c->enter > last_exit && c->enter - last_exit >= opt->min_host_ns)
-        write_host (&b, last_exit, c->enter, NULL);
+      if (op)
+        {
+          write_gap (&b, last_exit, c->enter, &short_gaps);
+          /* after the host time before it, if any */
+          b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
+        }
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         last_exit = MAX (c->exit, c->enter);
+      /* after a call that waits for the GPU the host's lag starts anew */
+      if (op && waits_for_gpu (kind, &b.work[order[k]]))
+        short_gaps = 0;
     }
   g_free (order);
   if (ok)
@@ -773,8 +1303,14 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
-  g_free (b.alone_time);
-  g_hash_table_unref (b.usual);
+  g_free (b.alone);
+  g_free (b.call_of_work);
+  g_free (b.loads);
+  g_free (b.hostfn);
+  g_free (b.elapsed_from);
+  g_free (b.captured);
+  g_free (b.op_of_call);
+  g_free (b.inside);
   g_array_unref (b.origin);
   if (!ok)
     {

@@ -1,37 +1,73 @@
 /* record_schedule.h: a recorded program (record_log.h) turned into a schedule, and the times it measured.
  *
- * Each runtime call the language can express becomes a statement, in the
- * order the calls began: cudaStreamCreate* a `stream` (in creation order,
- * where it was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when
- * CUPTI saw pageable host memory), cudaMemcpy `memcpy`, cudaLaunchKernel*
- * `kernel` (grid and block as thread counts, smem= and regs= as CUPTI
- * reported them, label= from the kernel's name), cudaEventRecord `record`,
+ * Each call the language can express becomes a statement, in the order the
+ * calls began: cudaStreamCreate* a `stream` (in creation order, where it
+ * was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when CUPTI saw
+ * pageable host memory), cudaMemcpy `memcpy` (from device to device,
+ * which the host does not wait for, a `d2d` in its default stream),
+ * cudaLaunchKernel* `kernel`
+ * (grid and block as thread counts, smem= and regs= as CUPTI reported them,
+ * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
  * and cudaDeviceSynchronize `sync`, and cudaFree and cudaFreeHost, which wait
- * for the device, `sync device`. Host time between two such calls becomes
- * `host` when it is at least `min_host_ns`; what ran before the first one
- * (context creation, allocations) is left out. Calls that put work on the
- * GPU that the language cannot express (cudaMemsetAsync, 2D copies, graphs,
- * host functions, ...) become comments and are counted: their GPU time is
- * missing from a prediction. Every other call is host time.
+ * for the device, `sync device`; every memset function a `memset` of
+ * device memory (record_memset.h), cudaLaunchHostFunc and
+ * cudaStreamAddCallback a `hostfn` whose time is read from its stream
+ * (record_hostfn.h). The driver API's launches, copies, memsets, host
+ * functions, records, waits and synchronizes logged outside any runtime
+ * call (cuLaunchKernel, cuMemcpyHtoD, ... as cuDNN, cuBLASLt, cuFFT and CuPy
+ * make them) become the same statements; a blocking driver copy's size and
+ * direction come from CUPTI's record where the log has none. A runtime
+ * launch that loaded its kernel's code gets `loads` (record_loads.h).
  *
- * A kernel's time= is how long it ran. A kernel that ran alongside another
- * kernel was slowed by the sharing, which the model adds itself; so when
- * launches of the same kernel (name, grid, block, shared memory) ran alone,
- * their median is used instead, and the statement's comment says which. */
+ * Host time between two such calls becomes `host` when it is at least
+ * `min_host_ns`; shorter gaps are added up and become `host` when their sum
+ * reaches `min_host_ns`, until a call that waits for the GPU (so a stretch
+ * of launches loses less than `min_host_ns` in all); what ran before the
+ * first one (context creation, allocations) is left out. Host time inside a
+ * call beyond what the model charges for it becomes `host` before or after
+ * its statement (record_inside.h). Calls that put work on the GPU that the
+ * language cannot express (2D copies, graphs, memsets of host memory,
+ * stream-ordered allocation, ...) become comments, with what is known of
+ * their work (a memset's stream, bytes and memory), and are counted: their
+ * GPU time is missing from a prediction. Every other call is host time.
+ *
+ * Calls that a stream capture took into a graph put no work on the GPU
+ * where they were made (record_capture.h): they become comments, and the
+ * graph's work is cudaGraphLaunch's, which is not modelled.
+ *
+ * An event record that a cudaEventElapsedTime call measured to, from an
+ * earlier record, gets label=elapsed_from_opN, N being the earlier record's
+ * op: `streamsim compare --regions` reports that interval as a region
+ * (COMPARE_ELAPSED_LABEL in sim/front/compare.h is the same prefix).
+ *
+ * A kernel's time= is its time alone (record_alone.h): how long it ran, or,
+ * where it shared the GPU with other kernels, the median of the same
+ * kernel's lone runs, or a time inferred from how far the kernels beside it
+ * oversubscribed the SMs; the statement's comment says which.
+ *
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs, the
+ * host functions' wake-up and resume, and the host time a loading launch
+ * costs (kernel_load); without it none of those is known (taken as 0), and
+ * shared kernels without lone runs keep the times they ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 
 #include <glib.h>
 #include "record_log.h"
+#include "sim/core/gpu_profile.h"
 #include "sim/core/schedule.h"
 #include "sim/core/sim_time.h"
 
+/* The label prefix of a record that closes an interval the program timed. */
+#define RECORD_ELAPSED_LABEL "elapsed_from_op"
+
 typedef struct
 {
-  guint64 min_host_ns; /* shorter host gaps are left out */
+  guint64 min_host_ns; /* shorter host gaps are added up (above) */
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
+  const GpuProfile *profile; /* the GPU recorded on (above), or NULL */
 } RecordOptions;
 
 typedef struct
@@ -43,7 +79,12 @@ typedef struct
   SimTime *start;      /* -1 where nothing timed it (records and waits: */
   SimTime *end;        /*   marker_times.h derives them) */
   guint n_not_modelled;/* calls whose GPU work the schedule leaves out */
-  guint n_untimed;     /* kernels and copies CUPTI returned no record for */
+  guint n_captured;    /* calls a stream capture took into a graph (record_capture.h) */
+  guint n_untimed;     /* kernels, copies and memsets CUPTI returned no record for */
+  guint n_loads;       /* launches marked `loads` */
+  guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
+  guint n_hostfn;      /* `hostfn` statements */
+  guint n_hostfn_estimated; /* ... whose time was read from their stream */
   guint n_threads;     /* host threads that made CUDA calls */
 } RecordSchedule;
 

@@ -3,7 +3,7 @@
 #
 # Usage: validate/run-suite.sh [REPS] [ROUNDS]   (from the repository root)
 # Needs build-gpu/validate/streamsim-validate (or $STREAMSIM_VALIDATE), built
-# where GLib is (see the README's "Validating against your GPU"), and for
+# where GLib is (validate/README.md, "The whole suite"), and for
 # exact copy times libcupti.so.13 beside it or in the CUDA toolkit (without it
 # copies are timed with events, which disturb few-connection runs). Writes into
 # $OUT (default ./validate-out): run.log, and results-<gpu>.tar.gz holding

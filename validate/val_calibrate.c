@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "sim/formats/profile_file.h"
+#include "sim/formats/profile_keys.h"
 #include "kernels/spin.h"
 #include "sim/formats/units.h"
+#include "calib_fit.h"
 #include "val_bench.h"
 #include "val_calibrate.h"
 #include "val_cuda.h"
@@ -36,6 +38,37 @@ fill_kernel_limits (Bench *b)
                   "sharedMemPerBlockOptin); each block also reserves %zu bytes of shared memory "
                   "(reservedSharedMemPerBlock), which the model does not count",
                   p->reservedSharedMemPerBlock);
+}
+
+/* The numbers a model scaling kernel times between devices reads: the
+ * device's peak clocks and bus width, and the FP32 rate they give. */
+static gboolean
+fill_device_rates (Bench *b, GError **error)
+{
+  const struct cudaDeviceProp *p = &b->dev->prop;
+  GpuProfile *f = &b->prof;
+  int clock_khz = 0, memory_khz = 0, bus_bits = 0;
+  if (!VAL_CUDA (cudaDeviceGetAttribute (&clock_khz, cudaDevAttrClockRate, 0), error)
+      || !VAL_CUDA (cudaDeviceGetAttribute (&memory_khz, cudaDevAttrMemoryClockRate, 0), error)
+      || !VAL_CUDA (cudaDeviceGetAttribute (&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0), error))
+    return FALSE;
+  f->sm_clock = clock_khz > 0 ? clock_khz * 1e3 : 0;
+  val_bench_note (b, "kernel.sm_clock", "cudaDevAttrClockRate: the SMs' peak clock, %d kHz",
+                  clock_khz);
+  /* Beyond what a profile holds, the key is left out (unknown) rather than
+   * the whole profile refused. */
+  double memory = calib_fit_memory_bandwidth (memory_khz, bus_bits);
+  f->memory_bandwidth = memory <= PROFILE_MAX_BANDWIDTH ? memory : 0;
+  val_bench_note (b, "kernel.memory_bandwidth",
+                  "cudaDevAttrMemoryClockRate %d kHz x cudaDevAttrGlobalMemoryBusWidth %d bits "
+                  "x 2 transfers per clock: the peak, as deviceQuery computes it (a data sheet "
+                  "may round it, or give less)", memory_khz, bus_bits);
+  f->fp32_flops = calib_fit_fp32_flops (p->major, p->minor, f->sm_count, f->sm_clock);
+  val_bench_note (b, "kernel.fp32_flops",
+                  "2 x %u SMs x %u FP32 results per clock per SM (CUDA C++ Programming Guide, "
+                  "arithmetic instruction throughput, compute capability %d.%d) x the peak clock",
+                  f->sm_count, calib_fit_fp32_per_sm (p->major, p->minor), p->major, p->minor);
+  return TRUE;
 }
 
 static gboolean
@@ -171,7 +204,7 @@ val_calibrate_run (const ValDevice *dev, const ValProbeResults *probes, const ch
       fprintf (stderr, "calibrate: limits\n");
       fill_kernel_limits (&b);
       fill_queues (&b);
-      ok = bench_kernel_keys (&b, error);
+      ok = bench_kernel_keys (&b, error) && fill_device_rates (&b, error);
     }
   if (ok)
     {
@@ -179,6 +212,7 @@ val_calibrate_run (const ValDevice *dev, const ValProbeResults *probes, const ch
       g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
       b.prof.names[0] = name;
       b.prof.description = g_strdup_printf ("%s, calibrated by streamsim-validate", dev->gpu);
+      b.prof.calibrated = TRUE;
       b.prof.gpu = g_strdup (dev->gpu);
       b.prof.driver = g_strdup (dev->driver);
       b.prof.cuda = g_strdup (dev->cuda);

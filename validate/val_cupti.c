@@ -1,4 +1,4 @@
-/* val_cupti.c: memcpy activity records from a libcupti loaded at run time (see val_cupti.h). */
+/* val_cupti.c: memcpy and memset activity records from a libcupti loaded at run time (see val_cupti.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -90,12 +90,23 @@ buffer_completed (CUcontext ctx, uint32_t stream, uint8_t *buffer, size_t size, 
   while (the_cupti != NULL && valid > 0
          && the_cupti->next (buffer, valid, &record) == CUPTI_SUCCESS)
     {
-      if (record->kind != CUPTI_ACTIVITY_KIND_MEMCPY || !collecting)
+      if (!collecting)
         continue;
-      const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *) record;
-      if (m->start == 0 && m->end == 0)
+      ValCuptiCopy c;
+      if (record->kind == CUPTI_ACTIVITY_KIND_MEMCPY)
+        {
+          const CUpti_ActivityMemcpy6 *m = (const CUpti_ActivityMemcpy6 *) record;
+          c = (ValCuptiCopy) { m->streamId, (SimTime) m->start, (SimTime) m->end, m->bytes, FALSE };
+        }
+      else if (record->kind == CUPTI_ACTIVITY_KIND_MEMSET)
+        {
+          const CUpti_ActivityMemset4 *m = (const CUpti_ActivityMemset4 *) record;
+          c = (ValCuptiCopy) { m->streamId, (SimTime) m->start, (SimTime) m->end, m->bytes, TRUE };
+        }
+      else
         continue;
-      ValCuptiCopy c = { m->streamId, (SimTime) m->start, (SimTime) m->end, m->bytes };
+      if (c.start == 0 && c.end == 0)
+        continue;
       g_array_append_val (records, c);
     }
   memset (buffer, 0, size);
@@ -217,7 +228,9 @@ val_cupti_open (GError **error)
    * microseconds when each repeat enabled it anew). */
   if (!cupti_ok (c, c->register_callbacks (buffer_requested, buffer_completed),
                  "cuptiActivityRegisterCallbacks", error)
-      || !cupti_ok (c, c->enable (CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable", error))
+      || !cupti_ok (c, c->enable (CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable", error)
+      || !cupti_ok (c, c->enable (CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityEnable (memset)",
+                    error))
     {
       val_cupti_free (c);
       return NULL;
@@ -231,7 +244,10 @@ val_cupti_free (ValCupti *c)
   if (c == NULL)
     return;
   if (c->disable != NULL)
-    c->disable (CUPTI_ACTIVITY_KIND_MEMCPY);
+    {
+      c->disable (CUPTI_ACTIVITY_KIND_MEMCPY);
+      c->disable (CUPTI_ACTIVITY_KIND_MEMSET);
+    }
   if (c->flush != NULL && the_cupti == c)
     c->flush (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   g_mutex_lock (&records_lock);
@@ -310,6 +326,8 @@ gboolean
 val_cupti_stop (ValCupti *c, GError **error)
 {
   return cupti_ok (c, c->disable (CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityDisable", error)
+         && cupti_ok (c, c->disable (CUPTI_ACTIVITY_KIND_MEMSET), "cuptiActivityDisable (memset)",
+                      error)
          && cupti_ok (c, c->flush (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll",
                       error);
 }

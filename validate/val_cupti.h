@@ -1,4 +1,4 @@
-/* val_cupti.h: copy start and end times from CUPTI's activity records, with nothing added to the streams.
+/* val_cupti.h: copy and memset start and end times from CUPTI's activity records, with nothing added to the streams.
  *
  * Timing events around copies are stream operations of their own: each
  * costs the host about a microsecond and a half to record, and with few
@@ -22,11 +22,12 @@ typedef struct
   SimTime start;     /* host clock */
   SimTime end;
   guint64 bytes;
+  gboolean memset;   /* a memset record (cudaMemsetAsync), not a copy's */
 } ValCuptiCopy;
 
 typedef struct ValCupti ValCupti;
 
-/* Loads libcupti and starts recording memcpy activity. NULL (and an error
+/* Loads libcupti and starts recording memcpy and memset activity. NULL (and an error
  * saying why) when CUPTI is not available. Call after the CUDA context
  * exists. */
 ValCupti *val_cupti_open (GError **error);
@@ -44,7 +45,7 @@ gboolean val_cupti_stream_id (ValCupti *cupti, cudaStream_t stream, guint32 *id,
  * the host clock. */
 gboolean val_cupti_begin (ValCupti *cupti, GError **error);
 /* Stops collecting; the device must be idle. The copies seen since begin,
- * sorted by stream and start time. */
+ * and memsets seen since begin, sorted by stream and start time. */
 gboolean val_cupti_end (ValCupti *cupti, GError **error);
 /* Stops recording for good (before runs that must not be traced). */
 gboolean val_cupti_stop (ValCupti *cupti, GError **error);

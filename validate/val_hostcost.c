@@ -28,9 +28,9 @@ struct ValHostProbe
 
 /* Mean and median time from one call to the next over `n` calls in a row,
  * as the harness issues a schedule: one host clock read between calls, no
- * sync in between. (A first version synced every 100 calls; in tiny-copies
- * the calls then cost 4.1 us each against 2.7 us in the probe of the same
- * process, the queue state being what differed.) The mean is what the
+ * sync in between. (A probe that synced every 100 calls measured 2.7 us a
+ * call where tiny-copies' calls, issued without syncs, cost 4.1 us in the
+ * same process: the queue state is what differed.) The mean is what the
  * model uses (calib_fit_mean says why); the median goes into the metadata
  * beside it. */
 static gboolean

@@ -166,9 +166,11 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
                        info->done_none);
   char *window = g_strdup_printf ("%" G_GINT64_FORMAT, info->clock_window);
   char *timing = info->cupti != NULL
-    ? g_strdup_printf ("kernels: %%globaltimer; copies: CUPTI memcpy records (%s); records and "
+    ? g_strdup_printf ("kernels: %%globaltimer; copies and memsets: CUPTI memcpy and memset "
+                       "records (%s); host functions: their own host clock reads; records and "
                        "waits: derived from their stream", info->cupti)
-    : g_strdup_printf ("kernels: %%globaltimer; copies: %s", val_timing_name (info->timing));
+    : g_strdup_printf ("kernels: %%globaltimer; copies and memsets: %s; host functions: their "
+                       "own host clock reads", val_timing_name (info->timing));
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   char *date = g_date_time_format_iso8601 (now);
   const char *meta[] = {
@@ -407,7 +409,7 @@ static int
 record (const Options *opt, int argc, char **argv)
 {
   ValRecordOptions ro = { .schedule = opt->record, .csv = opt->csv, .log = opt->log,
-                          .min_host_ns = 2000 };
+                          .min_host_ns = 2000, .device = opt->device };
   const char *why = NULL;
   if (opt->record == NULL)
     {
@@ -431,7 +433,10 @@ record (const Options *opt, int argc, char **argv)
     }
   /* the program inherits it, and the schedule says it */
   if (opt->connections > 0)
-    val_device_set_connections ((guint) opt->connections);
+    {
+      val_device_set_connections ((guint) opt->connections);
+      ro.connections = (guint) opt->connections;
+    }
   return val_record_main (&ro);
 }
 
@@ -443,8 +448,8 @@ main (int argc, char **argv)
     { "reps", 'n', 0, G_OPTION_ARG_INT, &opt.reps, "Timed repeats; each field is the median (default 10)", "N" },
     { "warmup", 0, 0, G_OPTION_ARG_INT, &opt.warmup, "Untimed repeats first (default 2)", "N" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &opt.csv, "Write the measured timeline here (default: stdout)", "FILE" },
-    { "connections", 0, 0, G_OPTION_ARG_INT, &opt.connections, "CUDA_DEVICE_MAX_CONNECTIONS, 1..32 (default: the schedule's, else the driver's)", "N" },
-    { "device", 0, 0, G_OPTION_ARG_STRING, &opt.device, "Profile name of this GPU, for time= lists and the CSV (default: from the GPU's name, e.g. h100)", "NAME" },
+    { "connections", 0, 0, G_OPTION_ARG_INT, &opt.connections, "CUDA_DEVICE_MAX_CONNECTIONS, 1..32 (default: the schedule's, else the driver's; converting a --log: the run's, for the schedule)", "N" },
+    { "device", 0, 0, G_OPTION_ARG_STRING, &opt.device, "Profile name of this GPU, for time= lists and the CSV (default: from the GPU's name, e.g. h100); with --record, of the GPU recorded on", "NAME" },
     { "timing", 0, 0, G_OPTION_ARG_STRING, &opt.timing, "How copies are timed: cupti (default; events when libcupti is missing) or events", "HOW" },
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &opt.defines, "Override a `let` parameter (repeatable)", "NAME=VALUE" },
     { "calibrate", 0, 0, G_OPTION_ARG_NONE, &opt.calibrate, "Measure this GPU and write its device profile (with -o)", NULL },

@@ -6,6 +6,7 @@
 #include "marker_times.h"
 #include "measured_row.h"
 #include "sim/formats/output_file.h"
+#include "sim/formats/profile_file.h"
 #include "record_log.h"
 #include "record_schedule.h"
 #include "sim/core/schedule.h"
@@ -144,6 +145,40 @@ write_timeline (const ValRecordOptions *opt, RecordSchedule *rec, const ValDevic
   return timeline_writer_finish (w, error);
 }
 
+/* The profile of the GPU recorded on (--device, else the GPU's own), for
+ * kernels' shares of the SMs and the costs of host functions and loading
+ * launches, in `profile` (cleared where there is none: `*found` FALSE).
+ * FALSE, with the message said, when --device names no profile. */
+static gboolean
+load_profile (const ValRecordOptions *opt, const ValDevice *dev, GpuProfile *profile,
+              gboolean *found)
+{
+  const char *name = opt->device != NULL ? opt->device : dev != NULL ? dev->profile_name : NULL;
+  *found = FALSE;
+  if (name == NULL)
+    {
+      fprintf (stderr, "streamsim-validate: warning: no --device: kernels that shared an "
+               "oversubscribed GPU keep the times they ran, and host functions' and loading "
+               "launches' costs are taken as 0\n");
+      return TRUE;
+    }
+  g_autoptr (GError) error = NULL;
+  if (!profile_load (name, profile, &error))
+    {
+      gpu_profile_clear (profile);
+      if (opt->device != NULL)
+        {
+          complain (EXIT_INPUT, "--device: %s", error->message);
+          return FALSE;
+        }
+      fprintf (stderr, "streamsim-validate: warning: %s; converting without a profile\n",
+               error->message);
+      return TRUE;
+    }
+  *found = TRUE;
+  return TRUE;
+}
+
 static int
 convert (const ValRecordOptions *opt, const ValDevice *dev)
 {
@@ -153,12 +188,18 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
     return complain (error->code == RECORD_ERROR_IO ? EXIT_SYSTEM : EXIT_INPUT, "%s",
                      error->message);
   g_auto (GStrv) lines = header (opt, dev);
+  GpuProfile profile = { 0 };
+  gboolean have_profile;
+  if (!load_profile (opt, dev, &profile, &have_profile))
+    return EXIT_INPUT;
   RecordOptions ropt = {
     .min_host_ns = (guint64) opt->min_host_ns,
-    .connections = opt->program != NULL ? val_device_connections () : 0,
+    .connections = opt->program != NULL ? val_device_connections () : opt->connections,
     .header = (const char *const *) lines,
+    .profile = have_profile ? &profile : NULL,
   };
   g_autoptr (RecordSchedule) rec = record_schedule_build (log, &ropt, &error);
+  gpu_profile_clear (&profile);
   if (rec == NULL)
     return complain (EXIT_INPUT, "%s", error->message);
   if (!output_file_set_contents (opt->schedule, rec->text, strlen (rec->text), &error))
@@ -170,8 +211,17 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
   if (rec->n_not_modelled > 0)
     fprintf (stderr, "; %u calls put GPU work the schedule cannot express (see its "
              "\"not modelled\" comments)", rec->n_not_modelled);
+  if (rec->n_captured > 0)
+    fprintf (stderr, "; %u calls were captured into graphs", rec->n_captured);
   if (rec->n_untimed > 0)
-    fprintf (stderr, "; %u kernels or copies had no CUPTI record", rec->n_untimed);
+    fprintf (stderr, "; %u kernels, copies or memsets had no CUPTI record", rec->n_untimed);
+  if (rec->n_loads > 0)
+    fprintf (stderr, "; %u launches load their kernel's code", rec->n_loads);
+  if (rec->n_inferred > 0)
+    fprintf (stderr, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
+  if (rec->n_hostfn > 0)
+    fprintf (stderr, "; %u host functions, %u of them timed from their streams", rec->n_hostfn,
+             rec->n_hostfn_estimated);
   fputc ('\n', stderr);
   return 0;
 }

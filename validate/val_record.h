@@ -11,6 +11,9 @@ typedef struct
   const char *log;       /* where the recorder's log goes; with no program, the log to read */
   gint64 min_host_ns;    /* host gaps shorter than this are left out */
   char **program;        /* the command to run, NULL-ended; NULL to read `log` only */
+  const char *device;    /* the profile of the GPU recorded on; NULL: this GPU's, or none
+                            when only converting (record_schedule.h says what it is for) */
+  guint connections;     /* converting only: the run's connections for the schedule; 0: none */
 } ValRecordOptions;
 
 /* Returns the exit status: 0, 2 (bad input: an unreadable log, a bad

@@ -6,6 +6,7 @@
 #include "val_clock.h"
 #include "val_cuda.h"
 #include "val_cupti.h"
+#include "val_hostfn.h"
 #include "val_untouched.h"
 #include "kernels/spin.h"
 
@@ -23,8 +24,10 @@ typedef struct
   unsigned long long block_ns;
   guint waves;
   guint slot;
-  /* timing events: copies get a start and an end event, records and waits
-   * one event right after them; NULL where none */
+  /* host functions: their slot in ValRun's hostfns */
+  guint hostfn;
+  /* timing events: copies and memsets get a start and an end event, records
+   * and waits one event right after them; NULL where none */
   cudaEvent_t ev_a, ev_b;
 } OpPlan;
 
@@ -44,6 +47,14 @@ struct ValRun
   SpinSlot *slots_host;
   guint n_slots;
   void *dev_buf, *d2d_buf, *pinned_buf, *pageable_buf;
+  ValHostFn *hostfns;    /* one per hostfn op */
+  guint n_hostfns;
+  /* The next spin_launch_fresh copy a `loads` kernel gets. A launch that
+   * loads its kernel's code is a first launch in the process, and every
+   * repeat (warm-up, timed, untimed) is to measure one: each `loads` op
+   * takes a copy never launched before in every repeat, and the run fails
+   * once the SPIN_FRESH_INSTANCES copies are used up. */
+  guint next_fresh;
   ValCupti *cupti;
   guint32 *cupti_ids;    /* CUPTI's id of each schedule stream */
 };
@@ -161,6 +172,11 @@ plan_kernel (ValRun *run, const SchedOp *op, OpPlan *p, const char *const *names
         return FALSE;
       p->block_ns = (unsigned long long) ((t + p->waves / 2) / p->waves);
     }
+  if (k->loads && p->smem > SPIN_FRESH_MAX_SMEM)
+    return op_error (run, op, error,
+                     "a `loads` kernel with %zu bytes of dynamic shared memory: the harness can "
+                     "give a kernel whose code is not loaded at most %u (raising its limit would "
+                     "load it)", p->smem, SPIN_FRESH_MAX_SMEM);
   p->slot = run->n_slots++;
   return TRUE;
 }
@@ -172,6 +188,8 @@ alloc_buffers (ValRun *run, GError **error)
   for (gsize i = 0; i < run->n_ops; i++)
     {
       const SchedOp *op = schedule_op (run->sched, i);
+      if (op->kind == SCHED_OP_MEMSET)
+        dev = MAX (dev, op->u.bytes); /* memsets write the device buffer */
       if (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
         continue;
       guint64 b = op->u.copy.bytes;
@@ -312,6 +330,27 @@ create_streams (ValRun *run, GError **error)
   return TRUE;
 }
 
+/* With CUDA_MODULE_LOADING=EAGER every kernel is loaded when the context
+ * is made, and a `loads` kernel runs as a plain one. */
+static void
+warn_eager_loading (const Schedule *sched)
+{
+  const char *mode = g_getenv ("CUDA_MODULE_LOADING");
+  if (mode == NULL || g_ascii_strcasecmp (mode, "LAZY") == 0)
+    return;
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      if (op->kind == SCHED_OP_KERNEL && op->u.kernel.loads)
+        {
+          g_printerr ("streamsim-validate: %s:%u:%u: CUDA_MODULE_LOADING=%s: this `loads` "
+                      "kernel's code is loaded before it is launched\n",
+                      schedule_path (sched), op->line, op->column, mode);
+          return;
+        }
+    }
+}
+
 ValRun *
 val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *names,
              GError **error)
@@ -336,7 +375,9 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
         {
         case SCHED_OP_COPY:
         case SCHED_OP_MEMCPY:
-          plan_copy (run, op, p);
+        case SCHED_OP_MEMSET:
+          if (op->kind != SCHED_OP_MEMSET)
+            plan_copy (run, op, p);
           if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error)
               || !VAL_CUDA (cudaEventCreate (&p->ev_b), error))
             goto fail;
@@ -350,11 +391,19 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
           if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error))
             goto fail;
           break;
+        case SCHED_OP_HOSTFN:
+          p->hostfn = run->n_hostfns++;
+          break;
         default:
           break;
         }
     }
 
+  run->hostfns = g_new0 (ValHostFn, MAX (run->n_hostfns, 1));
+  for (gsize i = 0; i < run->n_ops; i++)
+    if (schedule_op (sched, i)->kind == SCHED_OP_HOSTFN)
+      run->hostfns[run->plan[i].hostfn].ns = schedule_op (sched, i)->u.duration;
+  warn_eager_loading (sched);
   run->slots_host = g_new0 (SpinSlot, MAX (run->n_slots, 1));
   if (!VAL_CUDA (cudaMalloc ((void **) &run->slots, MAX (run->n_slots, 1) * sizeof (SpinSlot)),
                  error))
@@ -401,6 +450,7 @@ val_run_free (ValRun *run)
   free (run->pageable_buf);
   unmap_untouched (run);
   g_free (run->slots_host);
+  g_free (run->hostfns);
   g_free (run->streams);
   g_free (run->events);
   g_free (run->plan);
@@ -440,8 +490,29 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
       call = "cudaMemcpy";
       break;
     case SCHED_OP_KERNEL:
-      rc = spin_launch (p->grid, p->block, p->smem, s, p->block_ns, &run->slots[p->slot]);
+      if (!op->u.kernel.loads)
+        rc = spin_launch (p->grid, p->block, p->smem, s, p->block_ns, &run->slots[p->slot]);
+      else if (run->next_fresh >= SPIN_FRESH_INSTANCES)
+        return op_error (run, op, error,
+                         "a `loads` kernel takes a kernel never launched before in every repeat, "
+                         "and the harness's %d are used up: ask for fewer repeats",
+                         SPIN_FRESH_INSTANCES);
+      else
+        rc = spin_launch_fresh (run->next_fresh++, p->grid, p->block, p->smem, s, p->block_ns,
+                                &run->slots[p->slot]);
       call = "kernel launch";
+      break;
+    case SCHED_OP_MEMSET:
+      if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, s), error))
+        return FALSE;
+      rc = cudaMemsetAsync (run->dev_buf, 0, op->u.bytes, s);
+      call = "cudaMemsetAsync";
+      if (rc == cudaSuccess && events)
+        return VAL_CUDA (cudaEventRecord (p->ev_b, s), error);
+      break;
+    case SCHED_OP_HOSTFN:
+      rc = val_hostfn_launch (&run->hostfns[p->hostfn], s);
+      call = "cudaLaunchHostFunc";
       break;
     case SCHED_OP_RECORD:
       rc = cudaEventRecord (run->events[op->event], s);
@@ -536,6 +607,7 @@ collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *
     {
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
+    case SCHED_OP_MEMSET:
       if (timing != VAL_TIMING_EVENTS)
         return TRUE; /* CUPTI's pass, or not timed */
       if (!event_time (run, p->ev_a, &t->start[i], error))
@@ -563,6 +635,15 @@ collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *
         t->end[i] = val_clock_from_gpu (run->clock, slot->end);
         return TRUE;
       }
+    case SCHED_OP_HOSTFN:
+      {
+        const ValHostFn *fn = &run->hostfns[p->hostfn];
+        if (fn->start < 0 || fn->end < 0)
+          return op_error (run, op, error, "the host function left no timing: it did not run");
+        t->start[i] = fn->start;
+        t->end[i] = fn->end;
+        return TRUE;
+      }
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
       if (timing != VAL_TIMING_EVENTS)
@@ -580,11 +661,27 @@ collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *
     }
 }
 
-/* Gives each copy op its CUPTI record: records of one stream, in start
- * order, are that stream's copies in issue order. A copy the driver split
- * into several transfers (pageable memory goes through a staging buffer in
- * chunks) shows as several records: they are merged until their bytes make
- * up the op's. */
+/* The next CUPTI record at or after `r` of stream `id` and of the kind
+ * (memset or copy) asked for; `n` when there is none. Records are sorted
+ * by stream, then start. */
+static gsize
+next_record (const ValRun *run, gsize r, guint32 id, gboolean memset)
+{
+  gsize n = val_cupti_n_copies (run->cupti);
+  for (; r < n; r++)
+    {
+      const ValCuptiCopy *c = val_cupti_copy (run->cupti, r);
+      if (c->stream_id == id && c->memset == memset)
+        return r;
+    }
+  return n;
+}
+
+/* Gives each copy and memset op its CUPTI records: records of one stream
+ * and kind, in start order, are that stream's copies (or memsets) in issue
+ * order. A copy the driver split into several transfers (pageable memory
+ * goes through a staging buffer in chunks) shows as several records: they
+ * are merged until their bytes make up the op's. A memset is one record. */
 static gboolean
 collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error)
 {
@@ -592,42 +689,45 @@ collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error
   for (guint s = 0; s < run->n_streams; s++)
     {
       guint32 id = run->cupti_ids[s];
-      gsize r = 0;
-      while (r < n && val_cupti_copy (run->cupti, r)->stream_id != id)
-        r++;
+      gsize r_copy = next_record (run, 0, id, FALSE), r_set = next_record (run, 0, id, TRUE);
       for (gsize i = 0; i < run->n_ops; i++)
         {
           const SchedOp *op = schedule_op (run->sched, i);
-          if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || op->stream != s)
+          gboolean is_set = op->kind == SCHED_OP_MEMSET;
+          if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY && !is_set)
+              || op->stream != s)
             continue;
+          guint64 want = is_set ? op->u.bytes : op->u.copy.bytes;
+          gsize *r = is_set ? &r_set : &r_copy;
           guint64 bytes = 0;
           t->start[i] = -1;
-          while (bytes < op->u.copy.bytes && r < n
-                 && val_cupti_copy (run->cupti, r)->stream_id == id)
+          while (bytes < want && *r < n)
             {
-              const ValCuptiCopy *c = val_cupti_copy (run->cupti, r++);
+              const ValCuptiCopy *c = val_cupti_copy (run->cupti, *r);
+              *r = next_record (run, *r + 1, id, is_set);
               if (t->start[i] < 0)
                 t->start[i] = c->start;
               t->end[i] = c->end;
-              bytes += MAX (c->bytes, 1);
+              bytes += is_set ? want : MAX (c->bytes, 1);
+            }
+          if (bytes < want)
+            {
+              g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
+                           "%s:%u: CUPTI reported no (or too few) %s records for this op "
+                           "(stream %s); try --timing events", schedule_path (run->sched),
+                           op->line, is_set ? "memset" : "copy",
+                           schedule_stream (run->sched, s)->name);
+              return FALSE;
             }
           /* A blocking copy (cudaMemcpy, or pageable memory, which goes
            * through a staging buffer the CPU copies to or from) is done for
            * the program only when the call returns: CUPTI sees the DMA
            * alone, which for a pageable D2H ends before the CPU has copied
            * the data out of the staging buffer. */
-          if (bytes >= op->u.copy.bytes
+          if (!is_set
               && (op->kind == SCHED_OP_MEMCPY
                   || (op->u.copy.pageable && op->u.copy.dir != SCHED_DIR_D2D)))
             t->end[i] = MAX (t->end[i], returned[i]);
-          if (bytes < op->u.copy.bytes)
-            {
-              g_set_error (error, VAL_ERROR, VAL_ERROR_CUDA,
-                           "%s:%u: CUPTI reported no (or too few) copy records for this op "
-                           "(stream %s); try --timing events", schedule_path (run->sched),
-                           op->line, schedule_stream (run->sched, s)->name);
-              return FALSE;
-            }
         }
     }
   return TRUE;
@@ -647,6 +747,8 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
     return FALSE;
   if (timing == VAL_TIMING_CUPTI && !val_cupti_begin (run->cupti, error))
     return FALSE;
+  for (guint k = 0; k < run->n_hostfns; k++)
+    val_hostfn_reset (&run->hostfns[k]);
 
   SimTime *returned = g_new (SimTime, MAX (run->n_ops, 1));
   gboolean ok = TRUE;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# regenerate.sh: redraws the example pictures of the README from the seed schedules.
+# regenerate.sh: redraws the example pictures of plots/README.md from the seed schedules and the H200 results.
 # Usage: plots/examples/regenerate.sh [STREAMSIM]   (default: build/bin/streamsim)
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)

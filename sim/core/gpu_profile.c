@@ -81,15 +81,19 @@ gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 }
 
 SimTime
-gpu_profile_call_cost (const GpuProfile *p, SchedOpKind kind)
+gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
 {
-  switch (kind)
+  switch (op->kind)
     {
     case SCHED_OP_KERNEL:
-      return p->host_kernel_launch;
+      return p->host_kernel_launch + (op->u.kernel.loads ? p->host_kernel_load : 0);
+    case SCHED_OP_MEMSET:
+      return p->host_memset > 0 ? p->host_memset : p->host_kernel_launch;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       return p->host_memcpy_async;
+    case SCHED_OP_HOSTFN: /* an enqueue, as a record is; its own cost is not measured yet */
+      return p->host_event_record;
     case SCHED_OP_RECORD:
       return p->host_event_record;
     case SCHED_OP_WAIT:
@@ -107,6 +111,7 @@ gpu_profile_submit_latency (const GpuProfile *p, SchedOpKind kind)
   switch (kind)
     {
     case SCHED_OP_KERNEL:
+    case SCHED_OP_MEMSET:
       return p->launch_latency;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
@@ -150,6 +155,13 @@ gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
   GpuLink link = gpu_profile_link (p, copy);
   double transfer = (double) copy->bytes / link.bandwidth * 1e9;
   return link.latency + (SimTime) llround (transfer);
+}
+
+SimTime
+gpu_profile_memset_time (const GpuProfile *p, guint64 bytes)
+{
+  g_return_val_if_fail (p->memset.bandwidth > 0, 0);
+  return p->memset.latency + (SimTime) llround ((double) bytes / p->memset.bandwidth * 1e9);
 }
 
 gboolean

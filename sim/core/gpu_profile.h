@@ -26,6 +26,9 @@ typedef struct
    * NULL-ended; kernel `time=` lists are matched against these. */
   char *names[GPU_PROFILE_MAX_NAMES + 1];
   char *description;
+  /* [device] calibrated: the numbers were measured on the device by
+   * streamsim-validate --calibrate, not estimated from data sheets. */
+  gboolean calibrated;
 
   /* [copy] */
   guint copy_engines;        /* 1: one engine and queue for both directions */
@@ -38,6 +41,12 @@ typedef struct
   GpuLink d2d;
   double duplex_factor;      /* speed of each direction while both run, (0, 1] */
 
+  /* [kernel] memset_bandwidth and memset_latency: a memset of device memory
+   * runs on the SMs, as a kernel of one block per SM for latency + bytes /
+   * bandwidth (engines/MODEL.md). Bandwidth 0 when the profile has not
+   * measured it. */
+  GpuLink memset;
+
   /* [host]: time each API call holds the host thread */
   SimTime host_kernel_launch;
   SimTime host_memcpy_async;
@@ -45,12 +54,20 @@ typedef struct
   SimTime host_event_record;
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
+  SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
+  SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
+  /* the driver's callback thread (host functions, eng_callback.c) */
+  SimTime hostfn_wake;       /* its stream reached a host function while the thread was idle, to its start */
+  SimTime hostfn_wake_idle;  /* the same where the stream was idle when the function was issued */
+  SimTime hostfn_next;       /* one host function's return to the start of the next one waiting */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
   SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+  SimTime module_load;       /* the GPU idle to the start of a kernel whose launch loads its code */
+  SimTime hostfn_resume;     /* a host function's return to its stream going on */
 
   /* [queues] */
   guint max_connections;     /* 1 before Kepler, 32 after */
@@ -73,6 +90,12 @@ typedef struct
   guint max_concurrent_kernels;
   gboolean deferred_completion;   /* Fermi: completions held until a launch run ends */
   gboolean connection_serializes; /* kernels of one connection never overlap */
+  /* What the device can do, for scaling kernel times from one device to
+   * another; the engine model does not read them. 0 where the profile does
+   * not say (unknown). */
+  double sm_clock;             /* Hz, the SMs' highest (boost) clock */
+  double memory_bandwidth;     /* bytes per second, device memory's peak */
+  double fp32_flops;           /* FP32 operations per second at sm_clock, an FMA counting 2 */
 
   /* [info]: where the numbers come from (free text, may be NULL) */
   char *gpu, *driver, *cuda, *date, *source;
@@ -102,9 +125,9 @@ guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 /* The numbers the profile gives one op; the model and the invariant checker
  * (eng_check.c) both read them here, so they cannot disagree on them. */
 
-/* Host time an API call of this kind holds the host thread (synchronize
- * calls: the call itself, before or after its wait; host work: 0). */
-SimTime gpu_profile_call_cost (const GpuProfile *profile, SchedOpKind kind);
+/* Host time the API call of op holds the host thread (synchronize calls: the
+ * call itself, before or after its wait; host work: 0). */
+SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
 
 /* From the end of a call to its op's place in its device queue: launch
  * latency for kernels, copy_submit for copies, 0 otherwise. */
@@ -117,6 +140,13 @@ GpuLink gpu_profile_link (const GpuProfile *profile, const SchedCopy *copy);
  * whole ns. The model runs copies for this long and the checker holds it to
  * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */
 SimTime gpu_profile_copy_time (const GpuProfile *profile, const SchedCopy *copy);
+/* How long a memset of `bytes` takes on an idle GPU: memset_latency + bytes
+ * / memset_bandwidth, in whole ns (the bandwidth must be set). */
+SimTime gpu_profile_memset_time (const GpuProfile *profile, guint64 bytes);
+/* The kernel a memset runs as on the SMs: one block of GPU_MEMSET_BLOCK
+ * threads per SM, each for the memset's time (the model and the checker
+ * both take it from here). */
+#define GPU_MEMSET_BLOCK 256
 /* Whether a copy goes through the driver's pinned staging buffer: one from
  * or to pageable host memory (a d2d copy touches no host memory, whatever
  * it is marked). eng_copy.c says what that changes. */

@@ -43,6 +43,7 @@ schedule_free (Schedule *sched)
   g_array_unref (sched->event_lines);
   g_hash_table_unref (sched->event_index);
   g_free (sched->ops);
+  g_free (sched->copied_ops);
   g_array_unref (sched->times);
   g_array_unref (sched->time_lists);
   g_free (sched);
@@ -220,7 +221,8 @@ schedule_copy_dir_name (SchedCopyDir dir)
 
 /* What the switch below can give; test_schedule checks the two agree. */
 static const char *const kind_names[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
-                                          "record", "wait", "sync", "host", NULL };
+                                          "record", "wait", "sync", "host", "memset",
+                                          "hostfn", NULL };
 
 const char *const *
 schedule_kind_names (void)
@@ -251,6 +253,10 @@ schedule_op_kind_name (const SchedOp *op)
       return "sync";
     case SCHED_OP_HOST:
       return "host";
+    case SCHED_OP_MEMSET:
+      return "memset";
+    case SCHED_OP_HOSTFN:
+      return "hostfn";
     }
   g_return_val_if_reached ("?");
 }

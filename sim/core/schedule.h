@@ -29,6 +29,8 @@ typedef enum
   SCHED_OP_SYNC_EVENT,  /* cudaEventSynchronize (event) */
   SCHED_OP_SYNC_DEVICE, /* cudaDeviceSynchronize () */
   SCHED_OP_HOST,        /* CPU work on the host thread */
+  SCHED_OP_MEMSET,      /* cudaMemsetAsync of device memory (stream) */
+  SCHED_OP_HOSTFN,      /* cudaLaunchHostFunc (stream): host code run when the stream reaches it */
 } SchedOpKind;
 
 typedef enum
@@ -59,6 +61,7 @@ typedef struct
   guint32 regs;      /* registers per thread, 0 = unspecified */
   SimTime block_time; /* >= 0 when given by block_time=, else -1 */
   guint32 times;     /* index of a time list (schedule_time_list), or SCHED_NONE */
+  gboolean loads;    /* `loads`: this launch loads the kernel's code (its first, with lazy loading) */
 } SchedKernel;
 
 typedef struct
@@ -73,8 +76,8 @@ typedef struct
 } SchedCopy;
 
 /* One run-time statement. `stream` is meaningful for COPY, MEMCPY (always the
- * default stream), KERNEL, RECORD, WAIT and SYNC_STREAM; `event` for RECORD,
- * WAIT and SYNC_EVENT. */
+ * default stream), KERNEL, MEMSET, HOSTFN, RECORD, WAIT and SYNC_STREAM;
+ * `event` for RECORD, WAIT and SYNC_EVENT. */
 typedef struct
 {
   SchedOpKind kind;
@@ -87,7 +90,8 @@ typedef struct
   {
     SchedCopy copy;     /* COPY, MEMCPY */
     SchedKernel kernel; /* KERNEL */
-    SimTime duration;   /* HOST */
+    SimTime duration;   /* HOST, HOSTFN */
+    guint64 bytes;      /* MEMSET */
   } u;
 } SchedOp;
 

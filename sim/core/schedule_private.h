@@ -35,6 +35,11 @@ struct Schedule
 
   GArray *times;            /* SchedDeviceTime, the lists back to back */
   GArray *time_lists;       /* ScheduleTimeList */
+
+  /* A copy's ops as copied, which schedule_set_order permutes
+   * (schedule_edit.c); NULL for a parsed schedule. */
+  SchedOp *copied_ops;
+  gsize n_copied_ops;
 };
 
 /* An empty schedule holding only the default stream. */

@@ -1,4 +1,4 @@
-/* sim_queue.c: the discrete-event core, a binary heap keyed on (time, sequence), a model's source and a few timers. */
+/* sim_queue.c: the discrete-event core: a binary heap of events keyed on (time, sequence), a heap of ordered sources, a few timers, and the steps left for the current instant. */
 #include "sim_queue.h"
 
 typedef struct
@@ -20,6 +20,26 @@ struct SimTimer
   SimQueue *queue;
 };
 
+struct SimSource
+{
+  SimSourceFunc func;
+  gpointer arg;
+  guint64 tag;
+  SimQueue *queue;
+  guint pos;            /* its entry in the queue's source heap, or NO_POS */
+};
+
+/* A source's earliest event, kept in the heap entry itself so that the heap
+ * compares keys without following the pointer. */
+typedef struct
+{
+  SimTime when;
+  guint64 seq;
+  SimSource *source;
+} SimSourceKey;
+
+#define NO_POS G_MAXUINT
+
 struct SimQueue
 {
   SimEvent *heap;
@@ -28,11 +48,14 @@ struct SimQueue
   guint64 next_seq;
   SimTime now;
 
-  /* the model's own events (sim_queue_set_source) */
-  SimSourceFunc source_func;
-  gpointer source_arg;
-  SimTime source_when;   /* SIM_TIME_NEVER: none */
-  guint64 source_seq;
+  /* ordered sources with an event, a min-heap on their earliest one */
+  SimSourceKey *sources;
+  guint n_sources, sources_cap;
+  GPtrArray *all_sources; /* every source made, freed with the queue */
+
+  /* steps (sim_queue_post), a stack: the next to run is the last */
+  SimEvent *steps;
+  gsize n_steps, steps_cap;
 
   /* timers (sim_queue_timer_new), and the pending one that fires first */
   SimTimer timers[SIM_QUEUE_MAX_TIMERS];
@@ -46,7 +69,7 @@ sim_queue_new (void)
   SimQueue *queue = g_new0 (SimQueue, 1);
   queue->cap = 64;
   queue->heap = g_new (SimEvent, queue->cap);
-  queue->source_when = SIM_TIME_NEVER;
+  queue->all_sources = g_ptr_array_new_with_free_func (g_free);
   return queue;
 }
 
@@ -56,6 +79,9 @@ sim_queue_free (SimQueue *queue)
   if (queue == NULL)
     return;
   g_free (queue->heap);
+  g_free (queue->sources);
+  g_free (queue->steps);
+  g_ptr_array_unref (queue->all_sources);
   g_free (queue);
 }
 
@@ -132,22 +158,52 @@ sim_queue_pending (const SimQueue *queue)
   return queue->len;
 }
 
-void
-sim_queue_set_source (SimQueue *queue, SimSourceFunc func, gpointer arg)
-{
-  g_return_if_fail (queue != NULL && func != NULL);
-  queue->source_func = func;
-  queue->source_arg = arg;
-  queue->source_when = SIM_TIME_NEVER;
-}
+/* ---- Steps ---- */
 
 void
-sim_queue_source_next (SimQueue *queue, SimTime when, guint64 seq)
+sim_queue_post (SimQueue *queue, SimEventFunc func, gpointer arg, guint64 tag)
 {
-  /* Like sim_queue_schedule: an event in the past is a model bug. */
-  g_assert (when >= queue->now);
-  queue->source_when = when;
-  queue->source_seq = seq;
+  if (queue->n_steps == queue->steps_cap)
+    {
+      queue->steps_cap = MAX (queue->steps_cap * 2, 64);
+      queue->steps = g_renew (SimEvent, queue->steps, queue->steps_cap);
+    }
+  queue->steps[queue->n_steps++] = (SimEvent) { queue->now, 0, func, arg, tag };
+}
+
+gsize
+sim_queue_steps (const SimQueue *queue)
+{
+  return queue->n_steps;
+}
+
+/* Steps [from, n_steps) were posted in this order by one event or step:
+ * reversed, the first posted is the next to run. */
+static inline void
+steps_reverse_from (SimQueue *queue, gsize from)
+{
+  SimEvent *lo = queue->steps + from, *hi = queue->steps + queue->n_steps;
+  while (hi - lo > 1)
+    {
+      SimEvent t = *lo;
+      *lo++ = *--hi;
+      *hi = t;
+    }
+}
+
+/* Runs the steps the event just run left, and those they post, until none
+ * is left. */
+static void
+run_steps (SimQueue *queue)
+{
+  steps_reverse_from (queue, 0);
+  while (queue->n_steps > 0)
+    {
+      SimEvent step = queue->steps[--queue->n_steps];
+      gsize mark = queue->n_steps;
+      step.func (queue, queue->now, step.arg, step.tag);
+      steps_reverse_from (queue, mark);
+    }
 }
 
 guint64
@@ -158,23 +214,138 @@ sim_queue_take_seq (SimQueue *queue, guint64 n)
   return first;
 }
 
-gboolean
-sim_queue_peek (const SimQueue *queue, SimTime *when, guint64 *seq)
+/* ---- Ordered sources ---- */
+
+SimSource *
+sim_queue_source_new (SimQueue *queue, SimSourceFunc func, gpointer arg, guint64 tag)
 {
-  const SimTimer *t = queue->timer_first;
-  if (queue->len == 0 && t == NULL)
-    return FALSE;
-  if (queue->len > 0
-      && (t == NULL || key_before (queue->heap[0].when, queue->heap[0].seq, t->when, t->seq)))
+  g_return_val_if_fail (queue != NULL && func != NULL, NULL);
+  SimSource *source = g_new (SimSource, 1);
+  *source = (SimSource) { func, arg, tag, queue, NO_POS };
+  g_ptr_array_add (queue->all_sources, source);
+  return source;
+}
+
+static inline gboolean
+source_before (const SimSourceKey *a, const SimSourceKey *b)
+{
+  return key_before (a->when, a->seq, b->when, b->seq);
+}
+
+static inline void
+source_put (SimQueue *queue, guint i, SimSourceKey key)
+{
+  queue->sources[i] = key;
+  key.source->pos = i;
+}
+
+/* Moves the entry at i up to its place. */
+static void
+sources_up (SimQueue *queue, guint i)
+{
+  SimSourceKey key = queue->sources[i];
+  while (i > 0 && source_before (&key, &queue->sources[(i - 1) / 2]))
     {
-      *when = queue->heap[0].when;
-      *seq = queue->heap[0].seq;
+      source_put (queue, i, queue->sources[(i - 1) / 2]);
+      i = (i - 1) / 2;
     }
+  source_put (queue, i, key);
+}
+
+/* Moves the entry at i down to its place. */
+static void
+sources_down (SimQueue *queue, guint i)
+{
+  SimSourceKey key = queue->sources[i];
+  for (;;)
+    {
+      guint c = 2 * i + 1;
+      if (c >= queue->n_sources)
+        break;
+      if (c + 1 < queue->n_sources && source_before (&queue->sources[c + 1], &queue->sources[c]))
+        c++;
+      if (!source_before (&queue->sources[c], &key))
+        break;
+      source_put (queue, i, queue->sources[c]);
+      i = c;
+    }
+  source_put (queue, i, key);
+}
+
+void
+sim_queue_source_next (SimSource *source, SimTime when, guint64 seq)
+{
+  g_return_if_fail (source != NULL);
+  SimQueue *queue = source->queue;
+  guint i = source->pos;
+  if (when == SIM_TIME_NEVER)
+    {
+      if (i == NO_POS)
+        return;
+      source->pos = NO_POS;
+      if (i != --queue->n_sources)
+        {
+          source_put (queue, i, queue->sources[queue->n_sources]);
+          sources_down (queue, i);
+          sources_up (queue, i);
+        }
+      return;
+    }
+  /* Like sim_queue_schedule: an event in the past is a model bug. */
+  g_assert (when >= queue->now);
+  SimSourceKey key = { when, seq, source };
+  if (i == NO_POS)
+    {
+      if (queue->n_sources == queue->sources_cap)
+        {
+          queue->sources_cap = MAX (queue->sources_cap * 2, 8);
+          queue->sources = g_renew (SimSourceKey, queue->sources, queue->sources_cap);
+        }
+      i = queue->n_sources++;
+      source_put (queue, i, key);
+      sources_up (queue, i);
+      return;
+    }
+  gboolean later = source_before (&queue->sources[i], &key);
+  source_put (queue, i, key);
+  if (later)
+    sources_down (queue, i);
   else
+    sources_up (queue, i);
+}
+
+gboolean
+sim_queue_peek_other (const SimQueue *queue, const SimSource *source, SimTime *when,
+                      guint64 *seq)
+{
+  SimTime w = SIM_TIME_NEVER;
+  guint64 q = G_MAXUINT64;
+  if (queue->len > 0)
     {
-      *when = t->when;
-      *seq = t->seq;
+      w = queue->heap[0].when;
+      q = queue->heap[0].seq;
     }
+  const SimTimer *t = queue->timer_first;
+  if (t != NULL && key_before (t->when, t->seq, w, q))
+    {
+      w = t->when;
+      q = t->seq;
+    }
+  /* the other sources' earliest: the top, or when `source` is the top, the
+   * earlier of its children */
+  guint first = 0, last = 0;
+  if (queue->n_sources > 0 && queue->sources[0].source == source)
+    first = 1, last = 2;
+  for (guint i = first; i <= last && i < queue->n_sources; i++)
+    if (key_before (queue->sources[i].when, queue->sources[i].seq, w, q))
+      {
+        w = queue->sources[i].when;
+        q = queue->sources[i].seq;
+      }
+  if (w == SIM_TIME_NEVER)
+    return FALSE;
+  *when = w;
+  *seq = q;
   return TRUE;
 }
 
@@ -248,7 +419,7 @@ sim_queue_run (SimQueue *queue)
   guint64 count = 0;
   for (;;)
     {
-      /* the earliest of the heap's top, the first timer and the source */
+      /* the earliest of the heap's top, the first timer and the first source */
       SimTime when = SIM_TIME_NEVER;
       guint64 seq = G_MAXUINT64;
       int pick = -1;
@@ -265,14 +436,15 @@ sim_queue_run (SimQueue *queue)
           seq = t->seq;
           pick = RUN_TIMER;
         }
-      if (queue->source_when != SIM_TIME_NEVER
-          && key_before (queue->source_when, queue->source_seq, when, seq))
+      if (queue->n_sources > 0
+          && key_before (queue->sources[0].when, queue->sources[0].seq, when, seq))
         pick = RUN_SOURCE;
 
       if (pick == RUN_SOURCE)
         {
-          queue->now = queue->source_when;
-          queue->source_func (queue, queue->now, queue->source_arg);
+          SimSource *source = queue->sources[0].source;
+          queue->now = queue->sources[0].when;
+          source->func (queue, queue->now, source->arg, source->tag);
         }
       else if (pick == RUN_TIMER)
         {
@@ -289,6 +461,8 @@ sim_queue_run (SimQueue *queue)
         }
       else
         break;
+      if (queue->n_steps > 0)
+        run_steps (queue);
       count++;
     }
   return count;

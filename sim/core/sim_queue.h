@@ -1,9 +1,16 @@
-/* sim_queue.h: the discrete-event core, a priority queue of timed events.
+/* sim_queue.h: the discrete-event core, one queue of timed events in (time, sequence) order.
  *
  * The core knows nothing of GPUs. A model schedules events (a callback and a
- * pointer) at simulated times; sim_queue_run() pops them in order of time and
+ * pointer) at simulated times; sim_queue_run() runs them in order of time and
  * calls them. Events at the same time run in the order they were scheduled
- * (a sequence number breaks ties), so a run is deterministic. */
+ * (a sequence number breaks ties), so a run is deterministic.
+ *
+ * Besides plain events the queue holds two kinds of event a model keeps
+ * itself, both ordered with the rest by the same (time, sequence) key:
+ * ordered sources (many events of a regular shape, handed over one at a time)
+ * and timers (an event pending at most once). And it holds steps: work an
+ * event leaves for the same instant, run once that event has returned, as
+ * Redis's ae.c runs beforesleep (sim_queue_post). */
 #ifndef SIM_QUEUE_H
 #define SIM_QUEUE_H
 
@@ -17,6 +24,7 @@ typedef struct SimQueue SimQueue;
 typedef void (*SimEventFunc) (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
 SimQueue *sim_queue_new (void);
+/* Frees the queue with its sources and timers. */
 void sim_queue_free (SimQueue *queue);
 
 /* Schedules func(arg, tag) at `when`, which must not lie in the past. */
@@ -29,31 +37,52 @@ SimTime sim_queue_now (const SimQueue *queue);
 /* Runs events until none is left. Returns the number of events run. */
 guint64 sim_queue_run (SimQueue *queue);
 
-/* Events waiting to run in the heap (a source's own events and timers not
- * counted). */
+/* Plain events waiting to run (sources' events and timers not counted). */
 gsize sim_queue_pending (const SimQueue *queue);
 
-/* ---- Events a model orders itself ----
+/* ---- Steps ----
  *
- * A model with many events of a regular shape (the kernel engine's block
- * groups: each kernel's end in the order they were dispatched) may keep them
- * in structures of its own instead of the heap. It takes each such event's
- * sequence number from sim_queue_take_seq() at the moment it would have
- * called sim_queue_schedule(), and tells the queue the key (time, sequence)
- * of its earliest one; sim_queue_run() then calls `func` whenever that key
- * comes before every event of the heap, exactly where the event would have
- * run had it been scheduled. One source per queue. */
-typedef void (*SimSourceFunc) (SimQueue *queue, SimTime now, gpointer arg);
+ * A step is work at the current instant that an event (or a step) leaves
+ * for after it returns, instead of calling it: func(queue, now, arg, tag)
+ * runs once the caller is done, before any later event, so that no part of
+ * a model runs while another is half-way through a change. The steps a step
+ * posts run next, in the order posted, before the steps posted earlier by
+ * others: depth first, the order the same calls made directly would have
+ * had. Steps take no sequence number. */
+void sim_queue_post (SimQueue *queue, SimEventFunc func, gpointer arg, guint64 tag);
+/* How many steps wait: a caller compares it before and after a call to
+ * learn whether the call posted any. */
+gsize sim_queue_steps (const SimQueue *queue);
 
-void sim_queue_set_source (SimQueue *queue, SimSourceFunc func, gpointer arg);
-/* The source's earliest event; `when` SIM_TIME_NEVER: it has none. */
-void sim_queue_source_next (SimQueue *queue, SimTime when, guint64 seq);
 /* Takes `n` consecutive sequence numbers, as n calls to sim_queue_schedule()
  * would; returns the first. */
 guint64 sim_queue_take_seq (SimQueue *queue, guint64 n);
-/* The key of the earliest event of the heap and the timers (the source's
- * not counted); FALSE when there is none. */
-gboolean sim_queue_peek (const SimQueue *queue, SimTime *when, guint64 *seq);
+
+/* ---- Ordered sources ----
+ *
+ * A model with many events of a regular shape (one kernel's block groups,
+ * which end in the order they were dispatched) keeps them in a structure of
+ * its own and hands the queue only the earliest. It takes each event's
+ * sequence number from sim_queue_take_seq() at the moment it would have
+ * called sim_queue_schedule(), and tells the queue the key (time, sequence)
+ * of its earliest event; sim_queue_run() calls the source's function when
+ * that key comes before every other event, exactly where the event would
+ * have run had it been scheduled. What the source buys is the freedom to
+ * run several of its events at once when nothing else comes between them
+ * (sim_queue_peek_other says until when). */
+typedef struct SimSource SimSource;
+typedef void (*SimSourceFunc) (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
+
+/* A source with no event yet; the queue owns it. */
+SimSource *sim_queue_source_new (SimQueue *queue, SimSourceFunc func, gpointer arg,
+                                 guint64 tag);
+/* The source's earliest event (not in the past); `when` SIM_TIME_NEVER: it
+ * has none. */
+void sim_queue_source_next (SimSource *source, SimTime when, guint64 seq);
+/* The key of the earliest event of the queue that is not `source`'s (NULL:
+ * of any); FALSE when there is none. */
+gboolean sim_queue_peek_other (const SimQueue *queue, const SimSource *source,
+                               SimTime *when, guint64 *seq);
 
 /* ---- Timers ----
  *

@@ -11,6 +11,7 @@
 const ProfileKey profile_keys[] = {
   { "device", "description", PROFILE_KEY_TEXT, PROFILE_FIELD (description), 0, 0, FALSE },
   { "device", "inherits", PROFILE_KEY_INHERITS, 0, 0, 0, FALSE },
+  { "device", "calibrated", PROFILE_KEY_BOOL, PROFILE_FIELD (calibrated), 0, 0, TRUE },
 
   { "copy", "engines", PROFILE_KEY_UINT, PROFILE_FIELD (copy_engines), 1, 8, FALSE },
   { "copy", "h2d_pinned_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_pinned.bandwidth), 0, 0, FALSE },
@@ -35,11 +36,18 @@ const ProfileKey profile_keys[] = {
   { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0, FALSE },
   { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
   { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
+  { "host", "memset", PROFILE_KEY_TIME, PROFILE_FIELD (host_memset), 0, 0, TRUE },
+  { "host", "kernel_load", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_load), 0, 0, TRUE },
+  { "host", "hostfn_wake", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake), 0, 0, TRUE },
+  { "host", "hostfn_wake_idle", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake_idle), 0, 0, TRUE },
+  { "host", "hostfn_next", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_next), 0, 0, TRUE },
 
   { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },
   { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
   { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
+  { "latency", "module_load", PROFILE_KEY_TIME, PROFILE_FIELD (module_load), 0, 0, TRUE },
+  { "latency", "hostfn_resume", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_resume), 0, 0, TRUE },
 
   { "queues", "max_connections", PROFILE_KEY_UINT, PROFILE_FIELD (max_connections), 1, 32, FALSE },
   { "queues", "default_connections", PROFILE_KEY_UINT, PROFILE_FIELD (default_connections), 1, 32, FALSE },
@@ -58,6 +66,11 @@ const ProfileKey profile_keys[] = {
   { "kernel", "max_concurrent_kernels", PROFILE_KEY_UINT, PROFILE_FIELD (max_concurrent_kernels), 1, 1024, FALSE },
   { "kernel", "deferred_completion", PROFILE_KEY_BOOL, PROFILE_FIELD (deferred_completion), 0, 0, FALSE },
   { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0, FALSE },
+  { "kernel", "memset_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memset.bandwidth), 0, 0, TRUE },
+  { "kernel", "memset_latency", PROFILE_KEY_TIME, PROFILE_FIELD (memset.latency), 0, 0, TRUE },
+  { "kernel", "sm_clock", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (sm_clock), 0, 0, TRUE },
+  { "kernel", "memory_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memory_bandwidth), 0, 0, TRUE },
+  { "kernel", "fp32_flops", PROFILE_KEY_FLOPS, PROFILE_FIELD (fp32_flops), 0, 0, TRUE },
 
   { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
   { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },
@@ -81,10 +94,45 @@ profile_key_required (const ProfileKey *key)
   return key->type != PROFILE_KEY_TEXT && key->type != PROFILE_KEY_INHERITS && !key->optional;
 }
 
+/* A bandwidth named NAME_bandwidth or a time named NAME_latency: its suffix,
+ * and the other half's in *other; NULL when the key is neither. */
+static const char *
+link_suffixes (const ProfileKey *key, const char **other)
+{
+  if (key->type == PROFILE_KEY_BANDWIDTH && g_str_has_suffix (key->name, "_bandwidth"))
+    {
+      *other = "_latency";
+      return "_bandwidth";
+    }
+  if (key->type == PROFILE_KEY_TIME && g_str_has_suffix (key->name, "_latency"))
+    {
+      *other = "_bandwidth";
+      return "_latency";
+    }
+  return NULL;
+}
+
+/* The index of the key that would be `key`'s other half, -1 when there is
+ * none in its group. */
+static int
+link_other_half (const ProfileKey *key)
+{
+  const char *other = NULL;
+  const char *suffix = link_suffixes (key, &other);
+  if (suffix == NULL)
+    return -1;
+  g_autofree char *stem = g_strndup (key->name, strlen (key->name) - strlen (suffix));
+  g_autofree char *name = g_strconcat (stem, other, NULL);
+  return profile_key_index (key->group, name);
+}
+
 gboolean
 profile_key_is_link (const ProfileKey *key)
 {
-  return key->optional && (key->type == PROFILE_KEY_BANDWIDTH || key->type == PROFILE_KEY_TIME);
+  if (!key->optional)
+    return FALSE;
+  int other = link_other_half (key);
+  return other >= 0 && profile_keys[other].optional;
 }
 
 guint
@@ -92,14 +140,7 @@ profile_key_partner (guint key)
 {
   const ProfileKey *k = &profile_keys[key];
   g_assert (profile_key_is_link (k));
-  const char *suffix = k->type == PROFILE_KEY_BANDWIDTH ? "_bandwidth" : "_latency";
-  const char *other = k->type == PROFILE_KEY_BANDWIDTH ? "_latency" : "_bandwidth";
-  g_assert (g_str_has_suffix (k->name, suffix));
-  g_autofree char *stem = g_strndup (k->name, strlen (k->name) - strlen (suffix));
-  g_autofree char *name = g_strconcat (stem, other, NULL);
-  int partner = profile_key_index (k->group, name);
-  g_assert (partner >= 0 && profile_key_is_link (&profile_keys[partner]));
-  return (guint) partner;
+  return (guint) link_other_half (k);
 }
 
 gboolean
@@ -110,6 +151,12 @@ profile_key_is_set (const GpuProfile *profile, guint key)
     return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
   if (k->optional && k->type == PROFILE_KEY_SIZE)
     return G_STRUCT_MEMBER (guint64, profile, k->offset) > 0;
+  if (k->optional && k->type == PROFILE_KEY_TIME && !profile_key_is_link (k))
+    return G_STRUCT_MEMBER (SimTime, profile, k->offset) > 0;
+  if (k->optional && !profile_key_is_link (k)
+      && (k->type == PROFILE_KEY_BANDWIDTH || k->type == PROFILE_KEY_FREQUENCY
+          || k->type == PROFILE_KEY_FLOPS))
+    return G_STRUCT_MEMBER (double, profile, k->offset) > 0;
   if (!profile_key_is_link (k))
     return TRUE;
   guint bandwidth = k->type == PROFILE_KEY_BANDWIDTH ? key : profile_key_partner (key);
@@ -180,6 +227,11 @@ profile_key_allowed (const ProfileKey *key)
       return g_strdup ("a bandwidth above 0 and at most 10TB/s (B/s, KB/s, MB/s, GB/s, MiB/s, GiB/s), such as 6GB/s");
     case PROFILE_KEY_FRACTION:
       return g_strdup ("a number above 0 and at most 1, such as 0.9");
+    case PROFILE_KEY_FREQUENCY:
+      return g_strdup ("a frequency above 0 and at most 10GHz (Hz, kHz, MHz, GHz), such as 1980MHz");
+    case PROFILE_KEY_FLOPS:
+      return g_strdup ("a FLOP rate above 0 and at most 10PFLOP/s (FLOP/s, MFLOP/s, GFLOP/s, "
+                       "TFLOP/s, PFLOP/s; or GFLOPS, TFLOPS, PFLOPS), such as 67TFLOP/s");
     }
   g_assert_not_reached ();
 }

@@ -16,6 +16,8 @@ typedef enum
   PROFILE_KEY_SIZE,      /* guint64 bytes, min..max */
   PROFILE_KEY_BANDWIDTH, /* double bytes per second, (0, 10 TB/s] */
   PROFILE_KEY_FRACTION,  /* double, (0, 1] */
+  PROFILE_KEY_FREQUENCY, /* double hertz, (0, 10 GHz] */
+  PROFILE_KEY_FLOPS,     /* double floating-point operations per second, (0, 10 PFLOP/s] */
 } ProfileKeyType;
 
 typedef struct
@@ -30,18 +32,21 @@ typedef struct
    * set or neither (profile_key_partner); the bandwidth is 0 when unset. Or
    * a boolean or a count added after profiles were written: false or 0 when
    * left out, which is what the model did before it (profile_key_is_link
-   * says which is a link). */
+   * says which is a link). Or a number of its own that the model does not
+   * use, such as [kernel] sm_clock: 0, unknown, when left out. */
   gboolean optional;
 } ProfileKey;
 
 /* The ranges of the key types that have no per-key min and max. */
 #define PROFILE_MAX_TIME SIM_S (1)
 #define PROFILE_MAX_BANDWIDTH 10e12
+#define PROFILE_MAX_FREQUENCY 10e9
+#define PROFILE_MAX_FLOPS 10e15
 
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 49
+#define PROFILE_N_KEYS 62
 #define PROFILE_N_GROUPS 7
 
 /* In file order: profile_save writes groups and keys in this order. */
@@ -51,8 +56,9 @@ extern const char *const profile_groups[PROFILE_N_GROUPS];
 /* Every key that is neither text, `inherits` nor optional must be set. */
 gboolean profile_key_required (const ProfileKey *key);
 
-/* Whether an optional key is half of a link (else a boolean or a count,
- * false or 0 when left out). */
+/* Whether an optional key is half of a link: NAME_bandwidth or NAME_latency
+ * where its group has both as optional keys (else a boolean, a count, a
+ * time or a rate of its own, false or 0 when left out). */
 gboolean profile_key_is_link (const ProfileKey *key);
 
 /* An optional link key's partner: the other half of its link. */
@@ -60,7 +66,7 @@ guint profile_key_partner (guint key);
 
 /* Whether a key has a value in `profile`: always for required keys and
  * optional booleans, for link keys when their link's bandwidth is above 0,
- * for optional counts when above 0. */
+ * for optional counts, sizes, times and rates of their own when above 0. */
 gboolean profile_key_is_set (const GpuProfile *profile, guint key);
 
 /* Index into profile_groups or profile_keys; -1 when unknown. */

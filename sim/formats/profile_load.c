@@ -335,10 +335,26 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
         break;
       }
     case PROFILE_KEY_BANDWIDTH:
+    case PROFILE_KEY_FREQUENCY:
+    case PROFILE_KEY_FLOPS:
       {
-        double v = 0;
-        parsed = units_parse_bandwidth (text, &v, &why);
-        in_range = v > 0 && v <= PROFILE_MAX_BANDWIDTH;
+        double v = 0, max;
+        if (key->type == PROFILE_KEY_BANDWIDTH)
+          {
+            parsed = units_parse_bandwidth (text, &v, &why);
+            max = PROFILE_MAX_BANDWIDTH;
+          }
+        else if (key->type == PROFILE_KEY_FREQUENCY)
+          {
+            parsed = units_parse_frequency (text, &v, &why);
+            max = PROFILE_MAX_FREQUENCY;
+          }
+        else
+          {
+            parsed = units_parse_flops (text, &v, &why);
+            max = PROFILE_MAX_FLOPS;
+          }
+        in_range = v > 0 && v <= max;
         if (parsed && in_range)
           *(double *) field = v;
         break;

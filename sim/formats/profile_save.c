@@ -50,28 +50,51 @@ trim_zeros (char *number)
     *z = '\0';
 }
 
+/* A rate's units, largest first, each with its scale. */
+typedef struct
+{
+  double scale;
+  const char *unit;
+} RateUnit;
+
 /* Six decimals in the largest unit that keeps the number >= 1: within a
  * millionth, far inside the 0.1% a profile's numbers are good to. */
 static char *
-format_bandwidth (double bytes_per_s)
+format_rate (double value, const RateUnit *units, guint n_units)
 {
-  static const struct
-  {
-    double scale;
-    const char *unit;
-  } units[] = {
-    { 1e9, "GB/s" },
-    { 1e6, "MB/s" },
-    { 1e3, "KB/s" },
-    { 1, "B/s" },
-  };
   guint i = 0;
-  while (i + 1 < G_N_ELEMENTS (units) && bytes_per_s < units[i].scale)
+  while (i + 1 < n_units && value < units[i].scale)
     i++;
   char number[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ascii_formatd (number, sizeof number, "%.6f", bytes_per_s / units[i].scale);
+  g_ascii_formatd (number, sizeof number, "%.6f", value / units[i].scale);
   trim_zeros (number);
   return g_strconcat (number, units[i].unit, NULL);
+}
+
+static char *
+format_bandwidth (double bytes_per_s)
+{
+  static const RateUnit units[] = {
+    { 1e9, "GB/s" }, { 1e6, "MB/s" }, { 1e3, "KB/s" }, { 1, "B/s" },
+  };
+  return format_rate (bytes_per_s, units, G_N_ELEMENTS (units));
+}
+
+/* In MHz, as data sheets give clocks, from 1 MHz up. */
+static char *
+format_frequency (double hz)
+{
+  static const RateUnit units[] = { { 1e6, "MHz" }, { 1e3, "kHz" }, { 1, "Hz" } };
+  return format_rate (hz, units, G_N_ELEMENTS (units));
+}
+
+static char *
+format_flops (double flops)
+{
+  static const RateUnit units[] = {
+    { 1e12, "TFLOP/s" }, { 1e9, "GFLOP/s" }, { 1e6, "MFLOP/s" }, { 1, "FLOP/s" },
+  };
+  return format_rate (flops, units, G_N_ELEMENTS (units));
 }
 
 /* The shortest of %.15g and %.17g that reads back to the same double. */
@@ -103,6 +126,10 @@ format_value (const GpuProfile *profile, const ProfileKey *key)
       return format_bandwidth (*(const double *) field);
     case PROFILE_KEY_FRACTION:
       return format_number (*(const double *) field);
+    case PROFILE_KEY_FREQUENCY:
+      return format_frequency (*(const double *) field);
+    case PROFILE_KEY_FLOPS:
+      return format_flops (*(const double *) field);
     case PROFILE_KEY_TEXT:
     case PROFILE_KEY_INHERITS:
       break;

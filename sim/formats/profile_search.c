@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "data_dir.h"
 
 
 G_LOCK_DEFINE_STATIC (search_path);
@@ -28,7 +29,7 @@ profile_search_path (void)
               g_ptr_array_add (dirs, g_strdup (*p));
           g_strfreev (parts);
         }
-      g_ptr_array_add (dirs, g_strdup (STREAMSIM_PROFILE_DIR));
+      g_ptr_array_add (dirs, g_strdup (data_dir ("profiles", STREAMSIM_PROFILE_DIR)));
       g_ptr_array_add (dirs, NULL);
       g_strfreev (search_path);
       g_free (search_path_env);

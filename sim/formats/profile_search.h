@@ -5,9 +5,10 @@
 #include <glib.h>
 
 /* The folders searched for NAME.ini, in order: each entry of the
- * STREAMSIM_PROFILE_PATH environment variable (':'-separated), then the folder
- * compiled in (the source tree's engines/profiles). NULL-ended, owned by the
- * module. */
+ * STREAMSIM_PROFILE_PATH environment variable (':'-separated), then the
+ * installed profiles beside the program (PREFIX/share/streamsim/profiles,
+ * data_dir.h), or in a build tree the source tree's engines/profiles.
+ * NULL-ended, owned by the module. */
 const char *const *profile_search_path (void);
 
 /* The names of the profiles found on the search path, sorted, NULL-ended. */

@@ -545,7 +545,7 @@ stmt_kernel (Parser *p, GError **error)
 {
   static const char attrs[] =
     "kernel takes grid=BLOCKS, block=THREADS, time=TIME or block_time=TIME, "
-    "and optionally smem=SIZE, regs=N and label=NAME";
+    "and optionally smem=SIZE, regs=N, label=NAME and loads";
   const Token *t = p->tokens;
   const Token *timing = NULL;
   gboolean have_grid = FALSE, have_block = FALSE, have_smem = FALSE, have_regs = FALSE;
@@ -570,6 +570,13 @@ stmt_kernel (Parser *p, GError **error)
       gsize key_len;
       guint64 n;
 
+      if (eq == NULL && strcmp (a->s, "loads") == 0)
+        {
+          if (k->loads)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, "loads is given twice");
+          k->loads = TRUE;
+          continue;
+        }
       if (eq == NULL)
         return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
                             "unexpected '%s'; %s", a->s, attrs);
@@ -716,6 +723,39 @@ stmt_sync (Parser *p, GError **error)
 }
 
 static gboolean
+stmt_memset (Parser *p, GError **error)
+{
+  static const char usage[] = "`memset STREAM SIZE [label=NAME]`";
+  const Token *t = p->tokens;
+  SchedOp *op;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  op = parser_op (p, SCHED_OP_MEMSET);
+  return parser_stream_ref (p, &t[1], &op->stream, error)
+         && parser_size (p, &t[2], &op->u.bytes, error)
+         && parser_label_tail (p, 3, op, usage, error);
+}
+
+static gboolean
+stmt_hostfn (Parser *p, GError **error)
+{
+  static const char usage[] = "`hostfn STREAM TIME [label=NAME]`";
+  const Token *t = p->tokens;
+  const char *why;
+  SchedOp *op;
+
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  op = parser_op (p, SCHED_OP_HOSTFN);
+  if (!parser_stream_ref (p, &t[1], &op->stream, error))
+    return FALSE;
+  if (!units_parse_time (t[2].s, &op->u.duration, &why))
+    return parser_fail (p, error, why_code (why), t[2].col, "bad time '%s': %s", t[2].s, why);
+  return parser_label_tail (p, 3, op, usage, error);
+}
+
+static gboolean
 stmt_host (Parser *p, GError **error)
 {
   static const char usage[] = "`host TIME [label=NAME]`";
@@ -762,6 +802,8 @@ parser_statement (Parser *p, GError **error)
         return stmt_copy (p, SCHED_DIR_H2D, error);
       if (KW_IS ("host"))
         return stmt_host (p, error);
+      if (KW_IS ("hostfn"))
+        return stmt_hostfn (p, error);
       break;
     case 'k':
       if (KW_IS ("kernel"))
@@ -774,6 +816,8 @@ parser_statement (Parser *p, GError **error)
     case 'm':
       if (KW_IS ("memcpy"))
         return stmt_memcpy (p, error);
+      if (KW_IS ("memset"))
+        return stmt_memset (p, error);
       break;
     case 'r':
       if (KW_IS ("record"))
@@ -796,7 +840,8 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "repeat, end, h2d, d2h, d2d, memcpy, kernel, record, wait, sync, host", kw);
+                      "repeat, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, wait, sync, "
+                      "host", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

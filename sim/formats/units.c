@@ -1,4 +1,4 @@
-/* units.c: sizes, times and bandwidths as people write them ("4MiB", "1.08ms", "12GB/s"). */
+/* units.c: sizes, times, bandwidths, clocks and FLOP rates as people write them ("4MiB", "1.08ms", "12GB/s", "1980MHz", "67TFLOP/s"). */
 #include "units.h"
 
 #include <math.h>
@@ -10,6 +10,8 @@
 #define SIZE_UNITS "B, KB, MB, GB, TB, KiB, MiB, GiB or TiB"
 #define TIME_UNITS "ns, us, ms or s"
 #define RATE_UNITS "B/s, KB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s or TiB/s"
+#define FREQUENCY_UNITS "Hz, kHz, MHz or GHz"
+#define FLOPS_UNITS "FLOP/s, MFLOP/s, GFLOP/s, TFLOP/s or PFLOP/s (or GFLOPS, TFLOPS, PFLOPS)"
 
 static const char size_malformed[] =
   "expected a size: a number with an optional unit " SIZE_UNITS " (for example 4MiB or 1.5GB)";
@@ -32,6 +34,22 @@ static const char rate_zero[] =
   "a bandwidth must be positive (a zero rate never finishes a copy); give a number followed by " RATE_UNITS;
 static const char rate_too_large[] =
   "too large: the bandwidth does not fit a double";
+static const char frequency_malformed[] =
+  "expected a clock frequency: a number followed by " FREQUENCY_UNITS " (for example 1980MHz)";
+static const char frequency_negative[] =
+  "negative frequencies are not allowed; a frequency is a positive number followed by " FREQUENCY_UNITS;
+static const char frequency_zero[] =
+  "a frequency must be positive; give a number followed by " FREQUENCY_UNITS;
+static const char frequency_too_large[] =
+  "too large: the frequency does not fit a double";
+static const char flops_malformed[] =
+  "expected a FLOP rate: a number followed by " FLOPS_UNITS " (for example 67TFLOP/s)";
+static const char flops_negative[] =
+  "negative FLOP rates are not allowed; a FLOP rate is a positive number followed by " FLOPS_UNITS;
+static const char flops_zero[] =
+  "a FLOP rate must be positive; give a number followed by " FLOPS_UNITS;
+static const char flops_too_large[] =
+  "too large: the FLOP rate does not fit a double";
 static const char uint_malformed[] =
   "expected a whole number (digits only, no sign, no unit)";
 static const char uint_negative[] =
@@ -77,6 +95,27 @@ static const Unit rate_units[] = {
   { "MiB/s", G_GUINT64_CONSTANT (1) << 20 },
   { "GiB/s", G_GUINT64_CONSTANT (1) << 30 },
   { "TiB/s", G_GUINT64_CONSTANT (1) << 40 },
+  { NULL, 0 },
+};
+
+static const Unit frequency_units[] = {
+  { "Hz", 1 },
+  { "kHz", G_GUINT64_CONSTANT (1000) },
+  { "MHz", G_GUINT64_CONSTANT (1000000) },
+  { "GHz", G_GUINT64_CONSTANT (1000000000) },
+  { NULL, 0 },
+};
+
+/* Data sheets write "TFLOPS"; "TFLOP/s" says the same with the unit plain. */
+static const Unit flops_units[] = {
+  { "FLOP/s", 1 },
+  { "MFLOP/s", G_GUINT64_CONSTANT (1000000) },
+  { "GFLOP/s", G_GUINT64_CONSTANT (1000000000) },
+  { "TFLOP/s", G_GUINT64_CONSTANT (1000000000000) },
+  { "PFLOP/s", G_GUINT64_CONSTANT (1000000000000000) },
+  { "GFLOPS", G_GUINT64_CONSTANT (1000000000) },
+  { "TFLOPS", G_GUINT64_CONSTANT (1000000000000) },
+  { "PFLOPS", G_GUINT64_CONSTANT (1000000000000000) },
   { NULL, 0 },
 };
 
@@ -241,39 +280,75 @@ units_parse_time (const char *text, SimTime *ns, const char **why)
   return TRUE;
 }
 
-gboolean
-units_parse_bandwidth (const char *text, double *bytes_per_s, const char **why)
+/* What a rate parser says when the text is not one of its rates. */
+typedef struct
+{
+  const Unit *units;
+  const char *malformed, *negative, *zero, *too_large;
+} RateKind;
+
+/* A positive number followed by one of `kind`'s units, as a double in the
+ * base unit (B/s, Hz, FLOP/s). */
+static gboolean
+parse_rate (const char *text, const RateKind *kind, double *out, const char **why)
 {
   Number num;
   const Unit *unit;
   char *digits;
   double value;
 
-  g_return_val_if_fail (text != NULL, FALSE);
-  g_return_val_if_fail (bytes_per_s != NULL, FALSE);
-
   switch (number_scan (text, &num))
     {
     case NUMBER_NEGATIVE:
-      return fail (why, rate_negative);
+      return fail (why, kind->negative);
     case NUMBER_MALFORMED:
-      return fail (why, rate_malformed);
+      return fail (why, kind->malformed);
     case NUMBER_OK:
       break;
     }
-  unit = unit_find (rate_units, num.unit);
+  unit = unit_find (kind->units, num.unit);
   if (unit == NULL)
-    return fail (why, rate_malformed);
+    return fail (why, kind->malformed);
   /* number_scan has checked the shape, so strtod reads exactly these digits. */
   digits = g_strndup (text, num.unit - text);
   value = g_ascii_strtod (digits, NULL) * (double) unit->factor;
   g_free (digits);
   if (!isfinite (value))
-    return fail (why, rate_too_large);
+    return fail (why, kind->too_large);
   if (value <= 0)
-    return fail (why, rate_zero);
-  *bytes_per_s = value;
+    return fail (why, kind->zero);
+  *out = value;
   return TRUE;
+}
+
+gboolean
+units_parse_bandwidth (const char *text, double *bytes_per_s, const char **why)
+{
+  static const RateKind kind = { rate_units, rate_malformed, rate_negative, rate_zero,
+                                 rate_too_large };
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (bytes_per_s != NULL, FALSE);
+  return parse_rate (text, &kind, bytes_per_s, why);
+}
+
+gboolean
+units_parse_frequency (const char *text, double *hz, const char **why)
+{
+  static const RateKind kind = { frequency_units, frequency_malformed, frequency_negative,
+                                 frequency_zero, frequency_too_large };
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (hz != NULL, FALSE);
+  return parse_rate (text, &kind, hz, why);
+}
+
+gboolean
+units_parse_flops (const char *text, double *flops, const char **why)
+{
+  static const RateKind kind = { flops_units, flops_malformed, flops_negative, flops_zero,
+                                 flops_too_large };
+  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (flops != NULL, FALSE);
+  return parse_rate (text, &kind, flops, why);
 }
 
 gboolean
@@ -355,4 +430,39 @@ units_format_exact_size (guint64 bytes)
   if (bytes != 0 && bytes % 1024 == 0)
     return g_strdup_printf ("%" G_GUINT64_FORMAT "KiB", bytes / 1024);
   return g_strdup_printf ("%" G_GUINT64_FORMAT "B", bytes);
+}
+
+/* The value in `unit` (ns per unit) with as many decimals as it needs. */
+static char *
+exact_in (SimTime ns, SimTime unit, const char *name)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%" G_GINT64_FORMAT, ns / unit);
+  SimTime rest = ns % unit;
+  if (rest != 0)
+    {
+      int digits = 0;
+      for (SimTime u = unit; u > 1; u /= 10)
+        digits++;
+      g_string_append_printf (s, ".%0*" G_GINT64_FORMAT, digits, rest);
+      while (s->str[s->len - 1] == '0')
+        g_string_truncate (s, s->len - 1);
+    }
+  g_string_append (s, name);
+  return g_string_free (s, FALSE);
+}
+
+char *
+units_format_exact_time (SimTime ns)
+{
+  g_return_val_if_fail (ns >= 0, g_strdup ("0"));
+  if (ns == 0)
+    return g_strdup ("0");
+  if (ns >= 1000000000 && ns % 1000000 == 0)
+    return exact_in (ns, 1000000000, "s");
+  if (ns >= 1000000)
+    return exact_in (ns, 1000000, "ms");
+  if (ns >= 1000)
+    return exact_in (ns, 1000, "us");
+  return exact_in (ns, 1, "ns");
 }

@@ -4,10 +4,12 @@
 #include <string.h>
 #include "cli.h"
 #include "compare.h"
+#include "op_name.h"
 #include "sim/formats/timeline.h"
 #include "sim/formats/units.h"
 
 #define DEFAULT_MAX_ERROR 10.0
+#define DEFAULT_REGION_MIN_MS 0.5
 
 static double
 us (SimTime ns)
@@ -33,24 +35,150 @@ print_source (const char *what, const Timeline *t)
   g_string_free (meta, TRUE);
 }
 
-static void
-print_ops (const Compare *cmp)
+/* Op labels for listings: the predicted row's (the schedule's label=),
+ * else the measured row's. */
+typedef struct
 {
-  printf ("%5s %5s %-10s %-7s %12s %12s %10s %12s %12s %10s\n", "op", "line", "stream",
-          "kind", "pred_start", "meas_start", "d_start", "pred_end", "meas_end", "d_end");
+  const Timeline *timeline[2];
+  GHashTable *rows[2]; /* rows by op number (timeline_op_rows) */
+} OpLabels;
+
+static void
+op_labels_init (OpLabels *labels, const Timeline *predicted, const Timeline *measured)
+{
+  labels->timeline[0] = predicted;
+  labels->timeline[1] = measured;
+  for (guint i = 0; i < 2; i++)
+    labels->rows[i] = timeline_op_rows (labels->timeline[i]);
+}
+
+static void
+op_labels_clear (OpLabels *labels)
+{
+  for (guint i = 0; i < 2; i++)
+    g_hash_table_unref (labels->rows[i]);
+}
+
+static const char *
+op_label (guint32 op, gconstpointer data)
+{
+  const OpLabels *labels = data;
+  for (guint i = 0; i < 2; i++)
+    {
+      gsize row;
+      if (!timeline_op_row (labels->rows[i], op, &row))
+        continue;
+      const char *label = timeline_row (labels->timeline[i], row)->label;
+      if (label != NULL && *label != '\0')
+        return label;
+    }
+  return NULL;
+}
+
+/* " LABEL" for a table's last column, escaped and quoted as op names are
+ * (op_name.h), or " -" for an op without one. */
+static void
+print_label_cell (guint32 op, const OpLabels *labels)
+{
+  const char *label = op_label (op, labels);
+  if (label == NULL)
+    {
+      printf (" -");
+      return;
+    }
+  g_autoptr (GString) name = g_string_new (NULL);
+  op_name_append (name, op, label);
+  /* the name without its "op N " */
+  printf (" %s", strchr (name->str + 3, ' ') + 1);
+}
+
+static void
+print_ops (const Compare *cmp, const OpLabels *labels)
+{
+  gboolean any_label = FALSE;
+  for (gsize i = 0; i < compare_n_ops (cmp) && !any_label; i++)
+    any_label = op_label (compare_op (cmp, i)->op, labels) != NULL;
+  printf ("%5s %5s %-10s %-7s %12s %12s %10s %12s %12s %10s%s\n", "op", "line", "stream",
+          "kind", "pred_start", "meas_start", "d_start", "pred_end", "meas_end", "d_end",
+          any_label ? " label" : "");
   for (gsize i = 0; i < compare_n_ops (cmp); i++)
     {
       const CompareOp *op = compare_op (cmp, i);
-      printf ("%5u %5u %-10s %-7s %12.1f %12.1f %+10.1f %12.1f %12.1f %+10.1f\n", op->op,
+      printf ("%5u %5u %-10s %-7s %12.1f %12.1f %+10.1f %12.1f %12.1f %+10.1f", op->op,
               op->line, op->stream != NULL ? op->stream : "", op->kind != NULL ? op->kind : "",
               us (op->pred_start), us (op->meas_start), us (op->start_error), us (op->pred_end),
               us (op->meas_end), us (op->end_error));
+      if (any_label)
+        print_label_cell (op->op, labels);
+      printf ("\n");
     }
   printf ("(times in us from the first API call; d_ = predicted - measured)\n\n");
 }
 
+static const char *
+region_kind (const CompareRegion *r)
+{
+  return r->kind == COMPARE_REGION_SYNC ? "sync" : "elapsed";
+}
+
+/* One line naming a region: its error, number, ops, kind and measured length. */
 static void
-print_summary (const Compare *cmp)
+print_region_line (const char *what, const Compare *cmp, gsize index)
+{
+  if (index == G_MAXSIZE)
+    {
+      printf ("%-11s none\n", what);
+      return;
+    }
+  const CompareRegion *r = compare_region (cmp, index);
+  g_autofree char *pred = units_format_time (r->pred);
+  g_autofree char *meas = units_format_time (r->meas);
+  printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %s, "
+          "measured %s)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r), pred,
+          meas);
+}
+
+static void
+print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels)
+{
+  gboolean any_label = FALSE;
+  for (gsize i = 0; i < compare_n_regions (cmp) && !any_label; i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      any_label = op_label (r->from_op, labels) != NULL || op_label (r->to_op, labels) != NULL;
+    }
+  printf ("%6s %-8s %7s %7s %12s %12s %9s%s\n", "region", "kind", "from_op", "to_op", "pred_us",
+          "meas_us", "error", any_label ? "  from_label to_label" : "");
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      printf ("%6" G_GSIZE_FORMAT " %-8s %7u %7u %12.1f %12.1f %+8.2f%%", i, region_kind (r),
+              r->from_op, r->to_op, us (r->pred), us (r->meas), r->error);
+      if (any_label)
+        {
+          printf (" ");
+          print_label_cell (r->from_op, labels);
+          print_label_cell (r->to_op, labels);
+        }
+      printf ("\n");
+    }
+  printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas)\n\n");
+  double ms = us (min_meas) / 1000.0;
+  gsize big = compare_n_regions_over (cmp, min_meas);
+  printf ("%-11s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " of %.2f ms or more)\n", "regions",
+          compare_n_regions (cmp), big, ms);
+  if (compare_n_regions (cmp) == 0)
+    return;
+  printf ("%-11s |error| %.2f%% over all regions", "median", compare_region_error (cmp, 0.5, 0));
+  if (big > 0)
+    printf (", %.2f%% over those of %.2f ms or more", compare_region_error (cmp, 0.5, min_meas), ms);
+  printf ("\n");
+  print_region_line ("worst", cmp, compare_worst_region (cmp, 0));
+  print_region_line ("worst long", cmp, compare_worst_region (cmp, min_meas));
+}
+
+static void
+print_summary (const Compare *cmp, const OpLabels *labels)
 {
   char *pred = units_format_time (compare_predicted_makespan (cmp));
   char *meas = units_format_time (compare_measured_makespan (cmp));
@@ -62,9 +190,11 @@ print_summary (const Compare *cmp)
   if (compare_n_ops (cmp) == 0)
     return;
   const CompareOp *worst = compare_op (cmp, compare_worst_end (cmp));
-  printf ("%-11s median %.2f%%, 90%% %.2f%%, max %.2f%% (op %u, line %u, %s) of the measured makespan\n",
+  g_autoptr (GString) name = g_string_new (NULL);
+  op_name_append (name, worst->op, op_label (worst->op, labels));
+  printf ("%-11s median %.2f%%, 90%% %.2f%%, max %.2f%% (%s, line %u, %s) of the measured makespan\n",
           "end error", compare_end_error (cmp, 0.5), compare_end_error (cmp, 0.9),
-          compare_end_error (cmp, 1.0), worst->op, worst->line, worst->kind);
+          compare_end_error (cmp, 1.0), name->str, worst->line, worst->kind);
   printf ("%-11s median %.2f%%, 90%% %.2f%%, max %.2f%% of the measured makespan\n",
           "start error", compare_start_error (cmp, 0.5), compare_start_error (cmp, 0.9),
           compare_start_error (cmp, 1.0));
@@ -74,11 +204,22 @@ int
 cli_compare_main (int argc, char **argv)
 {
   double max_error = DEFAULT_MAX_ERROR;
-  gboolean ops = FALSE;
+  double region_min = DEFAULT_REGION_MIN_MS;
+  gboolean ops = FALSE, regions = FALSE, quiet = FALSE;
   GOptionEntry entries[] = {
     { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
     { "ops", 0, 0, G_OPTION_ARG_NONE, &ops, "Print every op's start and end, both ways", NULL },
+    { "regions", 0, 0, G_OPTION_ARG_NONE, &regions,
+      "Print every region (from one synchronization, a sync or a blocking copy to the host, "
+      "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
+      "error, and their median and worst", NULL },
+    { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
+      "With --regions, also the worst region measured at least MS milliseconds long "
+      "(default 0.5)", "MS" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing but errors: the exit status says whether the makespan error is within "
+      "--max-error", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("PREDICTED.csv MEASURED.csv");
@@ -87,20 +228,25 @@ cli_compare_main (int argc, char **argv)
     "line; each op's kind and stream must agree, or the files are of different\n"
     "schedules): per-op start and end errors and the makespan error, predicted\n"
     "minus measured, as percentages of the measured makespan (- reads one of them\n"
-    "from standard input). Exit status: 0 within --max-error, 1 over it, 2 bad\n"
-    "input, 3 a file that cannot be read.");
+    "from standard input). With --regions, the intervals that end where the host\n"
+    "waited for the GPU (a sync or a blocking copy to the host), and those the\n"
+    "program timed between two event records (label=elapsed_from_opN, as\n"
+    "streamsim-validate --record writes it), as percentages of their measured\n"
+    "length. Exit status: 0 within --max-error, 1 over it, 2 bad input, 3 a file\n"
+    "that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cli_report_error (error);
-  if (argc != 3)
+  if (g_strv_length (args) != 3)
     {
       cli_error ("streamsim: compare needs two timeline CSVs, PREDICTED and MEASURED "
                  "(see streamsim compare --help)");
       return CLI_EXIT_INPUT;
     }
-  if (strcmp (argv[1], "-") == 0 && strcmp (argv[2], "-") == 0)
+  if (strcmp (args[1], "-") == 0 && strcmp (args[2], "-") == 0)
     {
       cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
       return CLI_EXIT_INPUT;
@@ -110,11 +256,18 @@ cli_compare_main (int argc, char **argv)
       cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
       return CLI_EXIT_INPUT;
     }
+  /* at most a day: the nanoseconds stay far inside SimTime */
+  if (!(region_min >= 0) || region_min > 86400e3)
+    {
+      cli_error ("streamsim: --region-min must be milliseconds from 0 to 86400000, not %g",
+                 region_min);
+      return CLI_EXIT_INPUT;
+    }
 
-  g_autoptr (Timeline) predicted = timeline_read (argv[1], &error);
+  g_autoptr (Timeline) predicted = timeline_read (args[1], &error);
   if (predicted == NULL)
     return cli_report_error (error);
-  g_autoptr (Timeline) measured = timeline_read (argv[2], &error);
+  g_autoptr (Timeline) measured = timeline_read (args[2], &error);
   if (measured == NULL)
     return cli_report_error (error);
   g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);
@@ -124,15 +277,30 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
+  if (regions && !compare_find_regions (cmp, &error))
+    {
+      cli_error ("streamsim: %s: %s", timeline_path (measured), error->message);
+      return CLI_EXIT_INPUT;
+    }
+
+  OpLabels labels;
+  op_labels_init (&labels, predicted, measured);
   if (ops)
-    print_ops (cmp);
-  print_source ("predicted", predicted);
-  print_source ("measured", measured);
-  print_summary (cmp);
+    print_ops (cmp, &labels);
+  if (!quiet)
+    {
+      print_source ("predicted", predicted);
+      print_source ("measured", measured);
+      print_summary (cmp, &labels);
+    }
+  if (regions)
+    print_regions (cmp, (SimTime) llround (region_min * 1e6), &labels);
+  op_labels_clear (&labels);
 
   double err = compare_makespan_error (cmp);
   gboolean over = fabs (err) > max_error;
-  printf ("%-11s makespan error %.2f%% %s %.2f%% (--max-error)\n", "verdict", fabs (err),
-          over ? ">" : "<=", max_error);
+  if (!quiet)
+    printf ("%-11s makespan error %.2f%% %s %.2f%% (--max-error)\n", "verdict", fabs (err),
+            over ? ">" : "<=", max_error);
   return over ? CLI_EXIT_NO : CLI_EXIT_OK;
 }

@@ -1,15 +1,19 @@
 /* cli_devices.c: `streamsim devices`: the profiles on the search path and their main parameters. */
 #include <stdio.h>
 #include "cli.h"
+#include "device_name.h"
 #include "sim/formats/profile_file.h"
 
 int
 cli_devices_main (int argc, char **argv)
 {
   gboolean paths = FALSE;
+  g_auto (GStrv) device_args = NULL;
   GOptionEntry entries[] = {
     { "paths", 'p', 0, G_OPTION_ARG_NONE, &paths, "Also print the folders searched", NULL },
-    { NULL },
+    { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &device_args,
+      CLI_DEVICE_HELP "; list only these (default: every profile found)", "D,..." },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- list device profiles");
   g_option_context_set_summary (context,
@@ -20,19 +24,26 @@ cli_devices_main (int argc, char **argv)
                                 "each time it submits with nothing in flight, as on the H100 and\n"
                                 "H200), SMs, the concurrent-kernel limit, and pinned link bandwidth\n"
                                 "each way. Profiles are searched in $STREAMSIM_PROFILE_PATH\n"
-                                "(':'-separated), then the built-in folder.");
+                                "(':'-separated), then the built-in folder.\n"
+                                "source: \"calibrated\" for a profile measured on its device by\n"
+                                "streamsim-validate --calibrate ([device] calibrated = true),\n"
+                                "\"estimate\" for one from data sheets and estimates.");
   g_option_context_add_main_entries (context, entries, NULL);
-  g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      cli_error ("streamsim devices: %s (see --help)", error->message);
-      return CLI_EXIT_INPUT;
-    }
-  if (argc > 1)
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
+  if (args[1] != NULL)
     {
       cli_error ("streamsim devices: unexpected argument '%s'; devices takes no "
                  "arguments (see --help)",
-                 argv[1]);
+                 args[1]);
+      return CLI_EXIT_INPUT;
+    }
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) chosen = device_names_from_args ((const char *const *) device_args, &error);
+  if (error != NULL)
+    {
+      cli_error ("streamsim devices: %s", error->message);
       return CLI_EXIT_INPUT;
     }
   if (paths)
@@ -41,9 +52,9 @@ cli_devices_main (int argc, char **argv)
       for (guint i = 0; dirs[i] != NULL; i++)
         printf ("# searched: %s\n", dirs[i]);
     }
-  g_auto (GStrv) names = profile_list ();
-  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s  %s\n", "name", "CEs", "conns", "assign", "SMs",
-          "kconc", "h2d GB/s", "d2h GB/s", "description");
+  g_auto (GStrv) names = chosen != NULL ? g_strdupv (chosen) : profile_list ();
+  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s %-10s  %s\n", "name", "CEs", "conns", "assign",
+          "SMs", "kconc", "h2d GB/s", "d2h GB/s", "source", "description");
   int status = CLI_EXIT_OK;
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -51,15 +62,16 @@ cli_devices_main (int argc, char **argv)
       g_autoptr (GError) perr = NULL;
       if (!profile_load (names[i], &p, &perr))
         {
+          device_name_suggest (names[i], perr);
           cli_error ("streamsim devices: %s", perr->message);
           status = CLI_EXIT_INPUT;
           continue;
         }
-      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f  %s\n", names[i], p.copy_engines,
+      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f %-10s  %s\n", names[i], p.copy_engines,
               p.default_connections, p.max_connections, p.assign_on_submit ? "submit" : "create",
               p.sm_count, p.max_concurrent_kernels,
               p.h2d_pinned.bandwidth / 1e9, p.d2h_pinned.bandwidth / 1e9,
-              p.description != NULL ? p.description : "");
+              p.calibrated ? "calibrated" : "estimate", p.description != NULL ? p.description : "");
       gpu_profile_clear (&p);
     }
   return status;

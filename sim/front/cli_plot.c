@@ -1,8 +1,9 @@
-/* cli_plot.c: `streamsim plot TIMELINE.csv [--vs OTHER.csv] [-o FILE.png|FILE.svg] [--chrome FILE]`. */
+/* cli_plot.c: `streamsim plot TIMELINE.csv [--vs OTHER.csv] [-o FILE.png|FILE.svg|FILE.json] [--chrome FILE]`. */
 #include <stdio.h>
 #include <string.h>
 #include "chrome_trace.h"
 #include "cli.h"
+#include "output_kind.h"
 #include "plot.h"
 #include "sim/formats/timeline.h"
 
@@ -36,20 +37,25 @@ cli_plot_main (int argc, char **argv)
   g_autofree char *size = NULL;
   g_autofree char *title = NULL;
   gboolean streams = FALSE;
+  gboolean quiet = FALSE;
   GOptionEntry entries[] = {
     { "vs", 0, 0, G_OPTION_ARG_FILENAME, &vs_path,
       "Draw a second timeline below the first, lane by lane (e.g. measured)", "OTHER.csv" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
-      "The picture: .png or .svg (default: TIMELINE.png beside the CSV, unless only "
-      "--chrome is given)", "FILE" },
+      "The main output, its kind by its extension: FILE.png or FILE.svg the picture "
+      "(default: TIMELINE.png beside the CSV, unless only --chrome is given), FILE.json "
+      "the Chrome trace (as --chrome)", "FILE" },
     { "streams", 0, 0, G_OPTION_ARG_NONE, &streams, "Add a row per stream below the engines",
       NULL },
-    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Picture size in pixels (default 1600x900)",
-      "WxH" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size,
+      "Picture size in pixels (default 1600 wide, 900 high or more: every row keeps room "
+      "for its labels)", "WxH" },
     { "title", 0, 0, G_OPTION_ARG_STRING, &title,
       "Title (default: schedule, device and makespan)", "TEXT" },
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
       "Also write the first timeline as Chrome trace JSON for ui.perfetto.dev", "FILE.json" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print nothing but errors (plot prints nothing else anyway)", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("TIMELINE.csv");
@@ -63,13 +69,14 @@ cli_plot_main (int argc, char **argv)
     "Examples:\n"
     "  streamsim plot t.csv -o t.png --streams\n"
     "  streamsim plot predicted.csv --vs measured.csv -o overlay.svg\n"
-    "  streamsim plot measured.csv --chrome measured.json\n");
+    "  streamsim plot measured.csv -o measured.json\n");
   g_option_context_add_main_entries (context, entries, NULL);
 
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cli_report_error (error);
-  if (argc != 2)
+  if (g_strv_length (args) != 2)
     {
       cli_error ("streamsim: plot needs one timeline CSV (see streamsim plot --help)");
       return CLI_EXIT_INPUT;
@@ -82,15 +89,33 @@ cli_plot_main (int argc, char **argv)
   if (size != NULL && !plot_parse_size (size, &options.width, &options.height, &error))
     return report_plot_error (error);
 
+  if (output != NULL && (output_kind_of (output) & OUTPUT_KIND_JSON))
+    {
+      if (chrome != NULL)
+        {
+          cli_error ("streamsim plot: -o %s and --chrome %s both name the Chrome trace; give "
+                     "it once", output, chrome);
+          return CLI_EXIT_INPUT;
+        }
+      chrome = g_steal_pointer (&output);
+    }
+  if (chrome != NULL
+      && !output_kind_check ("--chrome", chrome,
+                             OUTPUT_KIND_JSON | OUTPUT_KIND_BARE | OUTPUT_KIND_OTHER,
+                             "--chrome writes a Chrome trace (JSON): name it .json", &error))
+    {
+      cli_error ("streamsim plot: %s", error->message);
+      return CLI_EXIT_INPUT;
+    }
   if (output != NULL && !plot_check_output (output, &error))
     return report_plot_error (error);
-  if (vs_path != NULL && strcmp (argv[1], "-") == 0 && strcmp (vs_path, "-") == 0)
+  if (vs_path != NULL && strcmp (args[1], "-") == 0 && strcmp (vs_path, "-") == 0)
     {
       cli_error ("streamsim: plot can read only one of TIMELINE and --vs from - (standard input)");
       return CLI_EXIT_INPUT;
     }
 
-  g_autoptr (Timeline) timeline = timeline_read (argv[1], &error);
+  g_autoptr (Timeline) timeline = timeline_read (args[1], &error);
   if (timeline == NULL)
     return cli_report_error (error);
   g_autoptr (Timeline) vs = NULL;
@@ -106,7 +131,7 @@ cli_plot_main (int argc, char **argv)
   if (output == NULL && chrome != NULL)
     return CLI_EXIT_OK;
   if (output == NULL)
-    output = default_output (argv[1]);
+    output = default_output (args[1]);
   if (!plot_timeline_file (timeline, vs, &options, output, &error))
     return report_plot_error (error);
   return CLI_EXIT_OK;

@@ -3,7 +3,9 @@
 #include <string.h>
 #include "chrome_trace.h"
 #include "cli.h"
-#include "engines/eng_check.h"
+#include "cli_predict.h"
+#include "device_name.h"
+#include "output_kind.h"
 #include "sim/formats/output_file.h"
 #include "plot.h"
 #include "prediction.h"
@@ -22,11 +24,14 @@ static const char predict_description[] =
   "  streamsim predict traces/seed/async-v1.sched --device k20 --csv t.csv\n"
   "  streamsim predict traces/seed/sequential.sched --device c2050 --critical-path\n"
   "  streamsim predict traces/examples/false-dependency.sched --connections 1 --explain\n"
-  "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB --plot t.png\n"
-  "  python3 gen.py | streamsim predict - --device k20 --csv t.csv\n"
+  "  streamsim predict my.sched --device ./my-gpu.ini -D chunk=8MiB -o t.png\n"
+  "  streamsim predict traces/seed/async-v2.sched -d c1060,c2050,k20,h100\n"
+  "  python3 gen.py | streamsim predict - --device k20 -o t.csv\n"
   "\n"
   "A SCHEDULE of - is read from standard input (messages name it <stdin>).\n"
-  "Devices: a profile name (see `streamsim devices`) or a path to a .ini file.\n"
+  "Devices: a profile name in any case (see `streamsim devices`) or a path to a\n"
+  ".ini file; with several (-d a,b or -d a -d b) one summary row per device.\n"
+  "Ops are named by number and label: \"op 7 h2d-3\".\n"
   "Exit status: 0 success, 1 --check found a violation, 2 bad input (with\n"
   "file:line:column), 3 I/O failure.";
 
@@ -41,6 +46,7 @@ static const char *const cause_glosses[ENG_N_CAUSES] = {
   [ENG_CAUSE_SLOTS] = "SM slots or the concurrent-kernel limit",
   [ENG_CAUSE_DEFERRED] = "Fermi held a completion until its launch run ended",
   [ENG_CAUSE_SYNC] = "a synchronize call waiting for the device",
+  [ENG_CAUSE_LOAD] = "loading its kernel's code: the GPU had to go idle",
 };
 
 /* The causes of --explain added up, the longest total first, so that what
@@ -106,40 +112,6 @@ print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
   print_waits (s, out);
 }
 
-/* --check: the model's results against its contract (engines/eng_check.c).
- * Returns TRUE when every rule holds. */
-static gboolean
-print_check (const Prediction *p, FILE *out, gboolean quiet)
-{
-  const Schedule *sched = prediction_schedule (p);
-  const EngSim *sim = prediction_sim (p);
-  g_autoptr (EngCheck) check = eng_check_results (prediction_profile (p), sched,
-                                                  eng_sim_connections (sim),
-                                                  eng_sim_copy_connections (sim),
-                                                  eng_sim_results (sim));
-  gsize n = eng_check_n_violations (check);
-  if (n == 0)
-    {
-      if (!quiet)
-        fprintf (out, "\ncheck        every rule holds (%d rules, %" G_GSIZE_FORMAT " ops)\n",
-                 ENG_CHECK_N_RULES, schedule_n_ops (sched));
-      return TRUE;
-    }
-  cli_error ("streamsim predict: --check: %" G_GSIZE_FORMAT " violation%s of the model's rules", n,
-             n == 1 ? "" : "s");
-  for (gsize i = 0; i < eng_check_n_kept (check); i++)
-    {
-      const EngCheckViolation *v = eng_check_violation (check, i);
-      const SchedOp *sop = schedule_op (sched, v->op);
-      cli_error ("  %s:%u:%u: op %u (%s) [%s]: %s", schedule_path (sched), sop->line,
-                 sop->column, v->op, schedule_op_kind_name (sop), eng_check_rule_name (v->rule),
-                 v->message);
-    }
-  if (n > eng_check_n_kept (check))
-    cli_error ("  ... and %" G_GSIZE_FORMAT " more", n - eng_check_n_kept (check));
-  return FALSE;
-}
-
 /* A whole number given to --NAME; on error one line in the form every
  * option error takes, "streamsim predict: --NAME VALUE: what is allowed". */
 static gboolean
@@ -189,89 +161,90 @@ parse_causes (const char *list, gboolean show[ENG_N_CAUSES])
   return TRUE;
 }
 
-/* Every op that waited, or (show not NULL) those whose cause is shown. */
-static void
-print_explain (const Prediction *p, const gboolean *show, FILE *out)
+/* -o FILE: the timeline CSV or the picture, by FILE's extension, into
+ * *csv or *plot, each of which may be given once. */
+static gboolean
+take_output (const char *output, char **csv, char **plot)
 {
-  const Schedule *sched = prediction_schedule (p);
-  const EngOpResult *results = eng_sim_results (prediction_sim (p));
-  g_autoptr (GString) scratch = g_string_new (NULL);
-  fprintf (out, "\nwhy ops waited (start - issue; the last thing each waited for):\n");
-  gsize shown = 0;
-  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+  g_autoptr (GError) error = NULL;
+  if (!output_kind_check ("-o", output, OUTPUT_KIND_CSV | OUTPUT_KIND_BARE | OUTPUT_KIND_PICTURE,
+                          "-o takes FILE.csv (the timeline; - for standard output) or "
+                          "FILE.png or FILE.svg (the picture); JSON is --json (the summary) "
+                          "or --chrome (a Perfetto trace)",
+                          &error))
     {
-      const EngOpResult *r = &results[i];
-      if (r->cause == ENG_CAUSE_NONE || (show != NULL && !show[r->cause]))
-        continue;
-      TimelineRow row;
-      prediction_row (p, i, &row, scratch);
-      g_autofree char *w = units_format_time (prediction_waited (p, i));
-      fprintf (out, "  op %-5" G_GSIZE_FORMAT " line %-4u %-6s %-8s waited %10s: %s\n", i, row.line,
-               row.kind, row.stream, w, row.cause);
-      shown++;
+      cli_error ("streamsim predict: %s", error->message);
+      return FALSE;
     }
-  if (shown == 0)
-    fprintf (out, show != NULL ? "  no op waited for these causes\n" : "  no op waited\n");
+  gboolean picture = (output_kind_of (output) & OUTPUT_KIND_PICTURE) != 0;
+  char **slot = picture ? plot : csv;
+  if (*slot != NULL)
+    {
+      cli_error ("streamsim predict: -o %s and %s %s both name the %s; give it once", output,
+                 picture ? "--plot" : "--csv", *slot, picture ? "picture" : "timeline CSV");
+      return FALSE;
+    }
+  *slot = g_strdup (output);
+  return TRUE;
 }
 
-/* "  time on the path: compute 2 ms, h2d 1 ms, calls and latencies 8 us":
- * what to make faster, the engine that holds most of the path first. */
-static void
-print_path_time (const Prediction *p, const GArray *path, FILE *out)
+/* --csv, --json and --chrome refuse a name whose extension says it holds
+ * something else (a CSV in t.png); a name without one, or with another
+ * extension, is taken as asked. */
+static gboolean
+check_output_kinds (const char *csv, const char *json, const char *chrome)
 {
-  PredictionPathTime time;
-  prediction_critical_path_time (p, path, &time);
-  g_autofree char *text = prediction_path_time_text (&time);
-  fprintf (out, "  time on the path: %s\n", text);
+  const struct
+  {
+    const char *option, *path;
+    OutputKind kind;
+    const char *expected;
+  } outputs[] = {
+    { "--csv", csv, OUTPUT_KIND_CSV, "--csv writes the timeline CSV: name it .csv (a picture is "
+      "--plot FILE.png)" },
+    { "--json", json, OUTPUT_KIND_JSON, "--json writes the summary as JSON: name it .json" },
+    { "--chrome", chrome, OUTPUT_KIND_JSON, "--chrome writes a Chrome trace (JSON): name it "
+      ".json" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      if (outputs[i].path != NULL
+          && !output_kind_check (outputs[i].option, outputs[i].path,
+                                 outputs[i].kind | OUTPUT_KIND_BARE | OUTPUT_KIND_OTHER,
+                                 outputs[i].expected, &error))
+        {
+          cli_error ("streamsim predict: %s", error->message);
+          return FALSE;
+        }
+    }
+  return TRUE;
 }
 
-/* The chain of waits that sets the makespan, first op first: shortening
- * any op on it, or a gap between two of them, is what can make the whole
- * schedule shorter. */
-static void
-print_critical_path (const Prediction *p, const GArray *path, FILE *out)
+/* With several devices predict prints one summary row each; the outputs
+ * and listings of one prediction have no place in it. */
+static gboolean
+check_one_device_options (const char *const *given, const char *devices)
 {
-  g_autoptr (GString) scratch = g_string_new (NULL);
-  fprintf (out, "\ncritical path (each op waited for the one above it; the last ends at the "
-                "makespan):\n");
-  for (guint i = 0; i < path->len; i++)
-    {
-      TimelineRow row;
-      prediction_path_row (p, g_array_index (path, guint32, i), &row, scratch);
-      g_autofree char *start = units_format_time (row.start);
-      g_autofree char *end = units_format_time (row.end);
-      fprintf (out, "  op %-5u line %-4u %-6s %-8s %10s - ", row.op, row.line, row.kind,
-               row.stream, start);
-      if (*row.cause == '\0') /* the first op, which waited for nothing */
-        fprintf (out, "%s\n", end);
-      else
-        fprintf (out, "%-10s  %s\n", end, row.cause);
-    }
-  if (path->len == 0)
-    {
-      fprintf (out, "  no op\n");
-      return;
-    }
-  /* The chain ends at an op that waited for nothing and that no call
-   * before it held the host for: only the calls' costs set its issue. */
-  guint32 first = g_array_index (path, guint32, 0);
-  SimTime issue = eng_sim_results (prediction_sim (p))[first].issue;
-  if (issue > 0 && eng_sim_results (prediction_sim (p))[first].cause == ENG_CAUSE_NONE)
-    {
-      g_autofree char *at = units_format_time (issue);
-      if (first == 1)
-        fprintf (out, "  (the host issued op 1 at %s, after the cost of the call before it)\n", at);
-      else
-        fprintf (out, "  (the host issued op %u at %s, after the costs of the %u calls before it)\n",
-                 first, at, first);
-    }
-  print_path_time (p, path, out);
+  static const char *const names[] = { "-o", "--csv", "--json", "--chrome", "--plot",
+                                       "--explain", "--explain-only", "--critical-path" };
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    if (given[i] != NULL)
+      {
+        cli_error ("streamsim predict: %s describes one prediction, and --device %s names "
+                   "several (which get one summary row each); give one device, or use "
+                   "`streamsim sweep` for a table of makespans",
+                   names[i], devices);
+        return FALSE;
+      }
+  return TRUE;
 }
 
 int
 cli_predict_main (int argc, char **argv)
 {
-  g_autofree char *device = NULL;
+  g_auto (GStrv) device_args = NULL;
+  g_autofree char *output = NULL;
   g_autofree char *csv = NULL;
   g_autofree char *plot = NULL;
   g_autofree char *chrome = NULL;
@@ -292,13 +265,17 @@ cli_predict_main (int argc, char **argv)
     = g_strdup_printf ("--explain for the ops that waited for one of CAUSES, e.g. queue,engine "
                        "(causes: %s)", causes);
   GOptionEntry entries[] = {
-    { "device", 'd', 0, G_OPTION_ARG_STRING, &device,
-      "Device profile: a name (c1060, c2050, k20, ...) or a .ini path; overrides the schedule's `device`", "D" },
+    { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &device_args,
+      CLI_DEVICE_HELP "; overrides the schedule's `device`; several print one summary row each",
+      "D,..." },
     { "connections", 'c', 0, G_OPTION_ARG_STRING, &connections_arg,
       "Hardware queues, as CUDA_DEVICE_MAX_CONNECTIONS (1..32); overrides the schedule's `connections`", "N" },
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
       "Set a `let` parameter, e.g. -D chunk=8MiB (repeatable)", "NAME=VALUE" },
-    { "csv", 'o', 0, G_OPTION_ARG_FILENAME, &csv,
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "The main output, its kind by its extension: FILE.csv the timeline CSV (- for stdout), "
+      "FILE.png or FILE.svg the picture (as --plot)", "FILE" },
+    { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
       "Write the timeline CSV (one row per op; - for stdout)", "FILE" },
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain,
       "For each op that waited, say what it waited for", NULL },
@@ -313,7 +290,7 @@ cli_predict_main (int argc, char **argv)
     { "chrome", 0, 0, G_OPTION_ARG_FILENAME, &chrome,
       "Write a Chrome trace-event JSON (open it in ui.perfetto.dev; - for stdout), with "
       "the critical path as a process of its own", "FILE" },
-    { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json,
       "Write the summary as JSON: makespan_ns, each engine's ops, busy_ns and "
       "utilization, the overlaps, the waits by cause, the critical path (- for stdout)", "FILE" },
     { "max-ops", 0, 0, G_OPTION_ARG_STRING, &max_ops_arg,
@@ -321,23 +298,22 @@ cli_predict_main (int argc, char **argv)
     { "check", 0, 0, G_OPTION_ARG_NONE, &check,
       "Check the results against the model's rules (stream order, events, engines, SMs, "
       "queues); exit 1 listing any violation", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing but errors", NULL },
-    { NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
+      "Print no summary and no notes: only errors and what an option asks for", NULL },
+    { NULL, 0, 0, 0, NULL, NULL, NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("SCHEDULE - predict a timeline");
   g_option_context_set_summary (context, predict_description);
   g_option_context_add_main_entries (context, entries, NULL);
-  g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      cli_error ("streamsim predict: %s (see --help)", error->message);
-      return CLI_EXIT_INPUT;
-    }
-  if (argc != 2)
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
+  if (g_strv_length (args) != 2)
     {
       cli_error ("streamsim predict: give exactly one SCHEDULE file (see --help)");
       return CLI_EXIT_INPUT;
     }
+  const char *schedule = args[1];
   if (connections_arg != NULL && !parse_count_option ("connections", connections_arg, 1, 32,
                                                         &connections))
     return CLI_EXIT_INPUT;
@@ -347,6 +323,29 @@ cli_predict_main (int argc, char **argv)
     return CLI_EXIT_INPUT;
   gboolean show[ENG_N_CAUSES] = { FALSE };
   if (explain_only != NULL && !parse_causes (explain_only, show))
+    return CLI_EXIT_INPUT;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) devices = device_names_from_args ((const char *const *) device_args, &error);
+  if (error != NULL)
+    {
+      cli_error ("streamsim predict: %s", error->message);
+      return CLI_EXIT_INPUT;
+    }
+  PredictionOptions options = { devices != NULL ? devices[0] : NULL, (guint) connections,
+                                (const char *const *) defines, (guint64) max_ops };
+  if (devices != NULL && devices[1] != NULL)
+    {
+      const char *given[] = { output, csv, json, chrome, plot, explain ? "" : NULL,
+                              explain_only, critical_path ? "" : NULL };
+      g_autofree char *list = g_strjoinv (",", device_args);
+      if (!check_one_device_options (given, list))
+        return CLI_EXIT_INPUT;
+      return cli_predict_devices (schedule, (const char *const *) devices, &options, check,
+                                  quiet);
+    }
+  if (output != NULL && !take_output (output, &csv, &plot))
+    return CLI_EXIT_INPUT;
+  if (!check_output_kinds (csv, json, chrome))
     return CLI_EXIT_INPUT;
   /* Standard output can carry one of them; the text summary then goes to
    * standard error, so that the file piped on stays whole. */
@@ -367,9 +366,7 @@ cli_predict_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
-  PredictionOptions options = { device, (guint) connections, (const char *const *) defines,
-                                (guint64) max_ops };
-  g_autoptr (Prediction) p = prediction_run (argv[1], &options, &error);
+  g_autoptr (Prediction) p = prediction_run (schedule, &options, &error);
   if (p == NULL)
     return cli_report_error (error);
 
@@ -414,14 +411,17 @@ cli_predict_main (int argc, char **argv)
             return cli_report_error (error);
         }
     }
-  FILE *out = n_stdout > 0 ? stderr : stdout;
+  CliReport report = { n_stdout > 0 ? stderr : stdout, FALSE };
   if (!quiet)
-    print_summary (p, &summary, out);
+    {
+      cli_report_section (&report);
+      print_summary (p, &summary, report.out);
+    }
   if (explain || explain_only != NULL)
-    print_explain (p, explain_only != NULL ? show : NULL, out);
+    cli_predict_explain (p, explain_only != NULL ? show : NULL, &report);
   if (critical_path)
-    print_critical_path (p, path, out);
-  if (check && !print_check (p, out, quiet))
+    cli_predict_critical_path (p, path, &report);
+  if (check && !cli_predict_check (p, &report, quiet))
     return CLI_EXIT_NO;
   return CLI_EXIT_OK;
 }

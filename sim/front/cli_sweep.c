@@ -1,7 +1,8 @@
-/* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] -o FILE.png [--csv FILE] [--json FILE]`. */
+/* cli_sweep.c: `streamsim sweep SCHEDULE -D name=v1,v2,... [--device a,b] [-o FILE.png|.svg|.csv|.json] [--csv FILE] [--json FILE]`. */
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "output_kind.h"
 #include "sim/formats/output_file.h"
 #include "plot.h"
 #include "sweep.h"
@@ -52,6 +53,57 @@ print_table (const Sweep *sweep)
     }
 }
 
+/* -o FILE: the plot, the CSV or the JSON, by FILE's extension; a CSV or
+ * JSON moves to *csv or *json (each given once) and *output is cleared. */
+static gboolean
+take_output (char **output, char **csv, char **json)
+{
+  g_autoptr (GError) error = NULL;
+  if (!output_kind_check ("-o", *output,
+                          OUTPUT_KIND_PICTURE | OUTPUT_KIND_CSV | OUTPUT_KIND_JSON,
+                          "-o takes FILE.png or FILE.svg (the plot), FILE.csv (as --csv) or "
+                          "FILE.json (as --json)",
+                          &error))
+    {
+      cli_error ("streamsim sweep: %s", error->message);
+      return FALSE;
+    }
+  OutputKind kind = output_kind_of (*output);
+  if (kind & OUTPUT_KIND_PICTURE)
+    return TRUE;
+  char **slot = kind == OUTPUT_KIND_CSV ? csv : json;
+  const char *option = kind == OUTPUT_KIND_CSV ? "--csv" : "--json";
+  if (*slot != NULL)
+    {
+      cli_error ("streamsim sweep: -o %s and %s %s name the same output; give it once", *output,
+                 option, *slot);
+      return FALSE;
+    }
+  *slot = g_steal_pointer (output);
+  return TRUE;
+}
+
+/* --csv and --json refuse a name whose extension says it holds something
+ * else; a name without one, or with another extension, is taken as asked. */
+static gboolean
+check_output_kinds (const char *csv, const char *json)
+{
+  g_autoptr (GError) error = NULL;
+  if ((csv != NULL
+       && !output_kind_check ("--csv", csv, OUTPUT_KIND_CSV | OUTPUT_KIND_BARE | OUTPUT_KIND_OTHER,
+                              "--csv writes a CSV table: name it .csv (the plot is -o FILE.png)",
+                              &error))
+      || (json != NULL
+          && !output_kind_check ("--json", json,
+                                 OUTPUT_KIND_JSON | OUTPUT_KIND_BARE | OUTPUT_KIND_OTHER,
+                                 "--json writes JSON: name it .json", &error)))
+    {
+      cli_error ("streamsim sweep: %s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 cli_sweep_main (int argc, char **argv)
 {
@@ -70,17 +122,19 @@ cli_sweep_main (int argc, char **argv)
       "Set a `let` parameter; exactly one lists the values to sweep: V1,V2,..., "
       "FIRST..LAST or FIRST..LAST*FACTOR",
       "NAME=VALUES" },
-    { "device", 0, 0, G_OPTION_ARG_STRING_ARRAY, &devices,
-      "Device profiles, comma-separated (default: the schedule's `device`)", "A,B,..." },
-    { "connections", 0, 0, G_OPTION_ARG_INT, &connections,
+    { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &devices,
+      CLI_DEVICE_HELP " (default: the schedule's `device`)", "A,B,..." },
+    { "connections", 'c', 0, G_OPTION_ARG_INT, &connections,
       "CUDA_DEVICE_MAX_CONNECTIONS (default: the schedule's, else the profile's)", "N" },
-    { "jobs", 'J', 0, G_OPTION_ARG_INT, &jobs,
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs,
       "Predict N points at a time, on N threads (default: one per processor; the "
       "results are the same for any N, each thread holds one prediction in memory)", "N" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The plot: .png or .svg", "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "The main output, its kind by its extension: FILE.png or FILE.svg the plot, "
+      "FILE.csv as --csv, FILE.json as --json", "FILE" },
     { "csv", 0, 0, G_OPTION_ARG_FILENAME, &csv,
       "Write param,device,makespan_ns rows (\"-\": stdout)", "FILE" },
-    { "json", 'j', 0, G_OPTION_ARG_FILENAME, &json,
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &json,
       "Write the makespans as JSON: the values, and per device one makespan_ns per "
       "value and the fastest value (\"-\": stdout)", "FILE" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Plot size in pixels (default 1600x900)",
@@ -100,18 +154,19 @@ cli_sweep_main (int argc, char **argv)
     "Example:\n"
     "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 \\\n"
     "      --device c1060,c2050,k20 -o sweep.png --csv sweep.csv\n"
-    "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 --device k20 --json -\n");
+    "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 -d k20 -j 2 --json -\n");
   g_option_context_add_main_entries (context, entries, NULL);
 
+  g_auto (GStrv) args = NULL;
+  if (!cli_parse_options (context, entries, argc, argv, &args))
+    return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return cli_report_error (error);
-  if (argc != 2)
+  if (g_strv_length (args) != 2)
     {
       cli_error ("streamsim: sweep needs one schedule (see streamsim sweep --help)");
       return CLI_EXIT_INPUT;
     }
-  if (strcmp (argv[1], "-") == 0)
+  if (strcmp (args[1], "-") == 0)
     {
       /* Each value and device parses the schedule again (a -D can change
        * what it expands to); standard input can be read only once. */
@@ -119,23 +174,18 @@ cli_sweep_main (int argc, char **argv)
                  "file, not - (standard input)");
       return CLI_EXIT_INPUT;
     }
-  if (connections < 0 || connections > 32)
-    {
-      cli_error ("streamsim: --connections must be 1 to 32 (0: the default), not %d",
-                 connections);
-      return CLI_EXIT_INPUT;
-    }
-  if (jobs < 0 || jobs > 1024)
-    {
-      cli_error ("streamsim: --jobs must be 1 to 1024 (0: one per processor), not %d", jobs);
-      return CLI_EXIT_INPUT;
-    }
+  if (!cli_check_counts (connections, jobs))
+    return CLI_EXIT_INPUT;
+  if (output != NULL && !take_output (&output, &csv, &json))
+    return CLI_EXIT_INPUT;
   PlotOptions options;
   plot_options_init (&options);
   options.title = title;
   if (size != NULL && !plot_parse_size (size, &options.width, &options.height, &error))
     return report_sweep_error (error);
 
+  if (!check_output_kinds (csv, json))
+    return CLI_EXIT_INPUT;
   if (output == NULL && csv == NULL && json == NULL && quiet)
     {
       cli_error ("streamsim: sweep with --quiet needs -o FILE.png, --csv FILE or --json FILE");
@@ -154,7 +204,7 @@ cli_sweep_main (int argc, char **argv)
                                        (const char *const *) devices, &error);
   if (sweep == NULL)
     return cli_report_error (error);
-  if (!sweep_run (sweep, argv[1], (guint) connections, (guint) jobs, &error))
+  if (!sweep_run (sweep, args[1], (guint) connections, (guint) jobs, &error))
     return cli_report_error (error);
   if (!quiet)
     for (const char *const *note = sweep_notes (sweep); *note != NULL; note++)
@@ -168,11 +218,11 @@ cli_sweep_main (int argc, char **argv)
   if (json != NULL)
     {
       gsize length = 0;
-      g_autofree char *data = sweep_json_to_data (sweep, argv[1], &length);
+      g_autofree char *data = sweep_json_to_data (sweep, args[1], &length);
       if (!output_file_set_contents (json, data, length, &error))
         return cli_report_error (error);
     }
-  if (output != NULL && !sweep_plot (sweep, argv[1], &options, output, &error))
+  if (output != NULL && !sweep_plot (sweep, args[1], &options, output, &error))
     return report_sweep_error (error);
   return CLI_EXIT_OK;
 }

@@ -9,6 +9,7 @@ G_DEFINE_QUARK (compare-error-quark, compare_error)
 struct Compare
 {
   GArray *ops; /* CompareOp */
+  GArray *regions; /* CompareRegion, once found */
   SimTime pred_makespan;
   SimTime meas_makespan;
 };
@@ -81,6 +82,8 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
         .line = p->line,
         .stream = m->stream,
         .kind = m->kind,
+        .engine = m->engine,
+        .label = m->label != NULL && m->label[0] != '\0' ? m->label : NULL,
         .pred_start = p->start,
         .pred_end = p->end,
         .meas_start = m->start,
@@ -103,6 +106,8 @@ compare_free (Compare *cmp)
   if (cmp == NULL)
     return;
   g_array_unref (cmp->ops);
+  if (cmp->regions != NULL)
+    g_array_unref (cmp->regions);
   g_free (cmp);
 }
 
@@ -150,9 +155,21 @@ cmp_double (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The nearest-rank quantile of the n values of v, which it sorts and frees.
+ * Nearest rank (no interpolation) so that the answer is always one of them,
+ * which is what a reader looks up in the per-op or per-region table. */
+static double
+nearest_rank (double *v, gsize n, double quantile)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  gsize rank = (gsize) ceil (quantile * (double) n);
+  double q = v[rank > 0 ? rank - 1 : 0];
+  g_free (v);
+  return q;
+}
+
 /* The nearest-rank quantile of |error| over the ops, in % of the measured
- * makespan. Nearest rank (no interpolation) so that the answer is always the
- * error of some op, which is what a reader looks up in the per-op table. */
+ * makespan. */
 static double
 error_quantile (const Compare *cmp, double quantile, gboolean end)
 {
@@ -170,11 +187,7 @@ error_quantile (const Compare *cmp, double quantile, gboolean end)
       SimTime e = end ? op->end_error : op->start_error;
       v[i] = 100.0 * fabs ((double) e) / (double) ref;
     }
-  qsort (v, n, sizeof *v, cmp_double);
-  gsize rank = (gsize) ceil (quantile * (double) n);
-  double q = v[rank > 0 ? rank - 1 : 0];
-  g_free (v);
-  return q;
+  return nearest_rank (v, n, quantile);
 }
 
 double
@@ -202,6 +215,172 @@ compare_worst_end (const Compare *cmp)
       if (e > most)
         {
           most = e;
+          worst = i;
+        }
+    }
+  return worst;
+}
+
+/* ---- Regions ---- */
+
+static int
+cmp_op_number (const void *a, const void *b)
+{
+  guint32 x = (*(const CompareOp *const *) a)->op, y = (*(const CompareOp *const *) b)->op;
+  return (x > y) - (x < y);
+}
+
+static int
+cmp_region (const void *a, const void *b)
+{
+  const CompareRegion *x = a, *y = b;
+  if (x->to_op != y->to_op)
+    return x->to_op < y->to_op ? -1 : 1;
+  return (x->from_op > y->from_op) - (x->from_op < y->from_op);
+}
+
+static void
+add_region (Compare *cmp, CompareRegionKind kind, const CompareOp *from, const CompareOp *to)
+{
+  CompareRegion r = {
+    .kind = kind,
+    .from_op = from->op,
+    .to_op = to->op,
+    .pred = to->pred_end - from->pred_end,
+    .meas = to->meas_end - from->meas_end,
+  };
+  SimTime ref = r.meas >= 1 ? r.meas : 1;
+  r.error = 100.0 * (double) (r.pred - r.meas) / (double) ref;
+  g_array_append_val (cmp->regions, r);
+}
+
+static gboolean
+is_sync_point (const CompareOp *op)
+{
+  return strcmp (op->kind, "sync") == 0
+         || (strcmp (op->kind, "memcpy") == 0 && op->engine != NULL && strcmp (op->engine, "d2h") == 0);
+}
+
+/* The op an elapsed label names, checked: an earlier record. */
+static const CompareOp *
+elapsed_start (const CompareOp *to, GHashTable *by_op, GError **error)
+{
+  const char *number = to->label + strlen (COMPARE_ELAPSED_LABEL);
+  guint64 from = 0;
+  if (!g_ascii_string_to_unsigned (number, 10, 0, G_MAXUINT32, &from, NULL))
+    {
+      g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_REGION,
+                   "op %u (line %u) has label=%s, which needs an op number after "
+                   COMPARE_ELAPSED_LABEL, to->op, to->line, to->label);
+      return NULL;
+    }
+  const CompareOp *start = g_hash_table_lookup (by_op, GUINT_TO_POINTER ((guint32) from));
+  if (strcmp (to->kind, "record") != 0 || start == NULL || strcmp (start->kind, "record") != 0
+      || start->op >= to->op)
+    {
+      g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_REGION,
+                   "op %u (line %u), a %s, has label=%s: an interval timed with "
+                   "cudaEventElapsedTime runs from an earlier event record (op %" G_GUINT64_FORMAT
+                   " is %s) to a later one", to->op, to->line, to->kind, to->label, from,
+                   start == NULL ? "not in the timelines" : start->kind);
+      return NULL;
+    }
+  return start;
+}
+
+gboolean
+compare_find_regions (Compare *cmp, GError **error)
+{
+  g_return_val_if_fail (cmp != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (cmp->regions != NULL)
+    g_array_unref (cmp->regions);
+  cmp->regions = g_array_new (FALSE, FALSE, sizeof (CompareRegion));
+
+  guint n = cmp->ops->len;
+  g_autofree const CompareOp **sorted = g_new (const CompareOp *, MAX (n, 1));
+  g_autoptr (GHashTable) by_op = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < n; i++)
+    {
+      sorted[i] = &g_array_index (cmp->ops, CompareOp, i);
+      g_hash_table_insert (by_op, GUINT_TO_POINTER (sorted[i]->op), (gpointer) sorted[i]);
+    }
+  qsort (sorted, n, sizeof *sorted, cmp_op_number);
+
+  const CompareOp *last_sync = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      const CompareOp *op = sorted[i];
+      if (is_sync_point (op))
+        {
+          if (last_sync != NULL)
+            add_region (cmp, COMPARE_REGION_SYNC, last_sync, op);
+          last_sync = op;
+        }
+      if (op->label != NULL && g_str_has_prefix (op->label, COMPARE_ELAPSED_LABEL))
+        {
+          const CompareOp *start = elapsed_start (op, by_op, error);
+          if (start == NULL)
+            {
+              g_clear_pointer (&cmp->regions, g_array_unref);
+              return FALSE;
+            }
+          add_region (cmp, COMPARE_REGION_ELAPSED, start, op);
+        }
+    }
+  g_array_sort (cmp->regions, cmp_region);
+  return TRUE;
+}
+
+gsize
+compare_n_regions (const Compare *cmp)
+{
+  g_return_val_if_fail (cmp != NULL, 0);
+  return cmp->regions != NULL ? cmp->regions->len : 0;
+}
+
+const CompareRegion *
+compare_region (const Compare *cmp, gsize index)
+{
+  g_return_val_if_fail (cmp != NULL && index < compare_n_regions (cmp), NULL);
+  return &g_array_index (cmp->regions, CompareRegion, index);
+}
+
+gsize
+compare_n_regions_over (const Compare *cmp, SimTime min_meas)
+{
+  gsize count = 0;
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    count += compare_region (cmp, i)->meas >= min_meas;
+  return count;
+}
+
+double
+compare_region_error (const Compare *cmp, double quantile, SimTime min_meas)
+{
+  g_return_val_if_fail (quantile >= 0 && quantile <= 1, 0);
+  gsize n = compare_n_regions_over (cmp, min_meas);
+  if (n == 0)
+    return 0;
+  double *v = g_new (double, n);
+  gsize k = 0;
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    if (compare_region (cmp, i)->meas >= min_meas)
+      v[k++] = fabs (compare_region (cmp, i)->error);
+  return nearest_rank (v, n, quantile);
+}
+
+gsize
+compare_worst_region (const Compare *cmp, SimTime min_meas)
+{
+  gsize worst = G_MAXSIZE;
+  double most = -1;
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      if (r->meas >= min_meas && fabs (r->error) > most)
+        {
+          most = fabs (r->error);
           worst = i;
         }
     }

@@ -18,6 +18,7 @@ GQuark compare_error_quark (void);
 typedef enum
 {
   COMPARE_ERROR_MISMATCH, /* the timelines do not describe the same ops */
+  COMPARE_ERROR_REGION,   /* a label names a region that cannot be */
 } CompareError;
 
 /* One op of both timelines. Pointers are into the compared timelines. */
@@ -27,6 +28,8 @@ typedef struct
   guint32 line;
   const char *stream;
   const char *kind;
+  const char *engine;
+  const char *label; /* the measured row's; NULL when it has none */
   SimTime pred_start, pred_end;
   SimTime meas_start, meas_end;
   SimTime start_error; /* pred_start - meas_start */
@@ -62,5 +65,59 @@ double compare_start_error (const Compare *cmp, double quantile);
 
 /* The op with the largest |end_error|, or G_MAXSIZE when there is none. */
 gsize compare_worst_end (const Compare *cmp);
+
+/* ---- Regions: the intervals a program's host sees the GPU through. ----
+ *
+ * A recorded makespan is mostly host time that the recording copies
+ * exactly; a region is an interval that ends where the host waited for the
+ * GPU, so its duration tests the model. Two kinds, each taken in both
+ * timelines:
+ *   - sync: from the end of one synchronization to the end of the next, in
+ *     op order. A synchronization is a `sync` op or a blocking copy to the
+ *     host (`memcpy d2h`): the host waits for the GPU in both. Other
+ *     blocking copies are not: CUDA's cudaMemcpy returns before a device to
+ *     device copy ends, and before a copy from pageable memory to the device
+ *     has left its staging buffer.
+ *   - elapsed: from the end of one event record to the end of another that
+ *     is labelled COMPARE_ELAPSED_LABEL followed by the first one's op
+ *     number ("elapsed_from_op12"): the interval the program timed with
+ *     cudaEventElapsedTime (streamsim-validate --record writes these labels).
+ * A region's error is 100 * (predicted - measured) / measured duration,
+ * signed (a measured duration under 1 ns counts as 1 ns). */
+
+#define COMPARE_ELAPSED_LABEL "elapsed_from_op"
+
+typedef enum
+{
+  COMPARE_REGION_SYNC,
+  COMPARE_REGION_ELAPSED,
+} CompareRegionKind;
+
+typedef struct
+{
+  CompareRegionKind kind;
+  guint32 from_op, to_op;   /* op numbers */
+  SimTime pred, meas;       /* durations */
+  double error;             /* percent of meas, signed */
+} CompareRegion;
+
+/* Finds the regions, in the order of their closing op (then their opening
+ * one). Fails with COMPARE_ERROR_REGION, naming the op and its line, when an
+ * elapsed label is malformed or names no earlier record. */
+gboolean compare_find_regions (Compare *cmp, GError **error);
+gsize compare_n_regions (const Compare *cmp);
+const CompareRegion *compare_region (const Compare *cmp, gsize index);
+
+/* The regions whose measured duration is at least `min_meas`. */
+gsize compare_n_regions_over (const Compare *cmp, SimTime min_meas);
+
+/* The nearest-rank quantile of |error| over the regions measured at least
+ * `min_meas` long (always some region's error; 0.5 is the median, the lower
+ * middle one for an even count); 0 when there are none. */
+double compare_region_error (const Compare *cmp, double quantile, SimTime min_meas);
+
+/* The region with the largest |error| among those measured at least
+ * `min_meas` long, or G_MAXSIZE when there is none. */
+gsize compare_worst_region (const Compare *cmp, SimTime min_meas);
 
 #endif /* COMPARE_H */

@@ -8,6 +8,7 @@ static const EngineRow rows[] = {
   { "d2h", "D2H copy" },
   { "d2d", "D2D copy" },
   { "host", "host thread" },
+  { "callback", "host functions" },
 };
 
 const EngineRow *

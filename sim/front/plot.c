@@ -7,10 +7,15 @@
 #include "cause_link.h"
 #include "engine_rows.h"
 #include "lanes.h"
+#include "stream_colours.h"
 
-/* The legend names at most this many streams; colours cycle through a
- * palette of the same size in gantt.gp, so the legend shows every colour. */
-#define PLOT_LEGEND_MAX 16
+/* The legend names at most this many streams: one per colour of gantt.gp's
+ * palette (PLOT_PALETTE_SIZE), so the legend shows every colour. */
+#define PLOT_LEGEND_MAX PLOT_PALETTE_SIZE
+
+/* Bars whose lengths differ by less than this factor look equal; they show
+ * their labels alike (plot_fit_chars). */
+#define PLOT_EQUAL_BARS 1.05
 
 /* Record and wait markers have no engine; drawn as ticks on stream rows. */
 #define PLOT_MARKER_ENGINE "stream"
@@ -24,10 +29,17 @@ plot_options_init (PlotOptions *options)
 {
   g_return_if_fail (options != NULL);
   options->width = PLOT_DEFAULT_WIDTH;
-  options->height = PLOT_DEFAULT_HEIGHT;
+  options->height = 0;
   options->show_streams = FALSE;
   options->title = NULL;
   options->critical_path = NULL;
+}
+
+guint
+plot_chosen_height (double lanes)
+{
+  double height = PLOT_FRAME_PX + ceil (MAX (lanes, 0) * PLOT_LANE_PX);
+  return (guint) CLAMP (height, PLOT_DEFAULT_HEIGHT, PLOT_MAX_CHOSEN_HEIGHT);
 }
 
 gboolean
@@ -84,23 +96,26 @@ typedef struct
 } PlotAnchor;
 
 /* The rows of the chart, top to bottom, written as gnuplot data files:
- *   bars:   start_ns end_ns y_low y_high colour label
+ *   bars:   start_ns end_ns y_low y_high colour label fit_chars
  *   lanes:  y_low y_high label shade        (one line per labelled group of lanes)
  *   ticks:  x_ns y_low y_high colour        (record and wait markers)
  *   arrows: from_ns from_y to_ns to_y       (cross-stream dependencies)
  *   path:   start_ns end_ns y_low y_high    (outlines of the critical path's ops)
  * y grows downwards (gantt.gp reverses the axis); each lane is one unit high.
- * Colour -1 is an op of no stream (a device-wide sync). */
+ * Colour -1 is an op of no stream (a device-wide sync). fit_chars: the
+ * longest label among the bars of its group of lanes that look as long as
+ * it does, which gantt.gp fits instead of the bar's own label, so that equal
+ * bars show their labels alike. */
 typedef struct
 {
   GString *bars, *lanes, *ticks, *arrows, *path;
-  GHashTable *stream_colour; /* stream name -> colour index + 1 */
-  GPtrArray *streams;        /* names, in colour order (owned by the timelines) */
+  StreamColours *colours;    /* a colour per stream name (stream_colours.h) */
   GArray *drawn;             /* gboolean per colour: some bar or tick has it */
   PlotAnchor *anchor[2];     /* per timeline, per row */
   GHashTable *op_rows[2];    /* per timeline: rows by op number (timeline_op_rows) */
   gboolean *on_path;         /* per row of the first timeline; NULL: no path given */
   double y;
+  double lanes_high; /* ymax: the bottom of the last lane */
   guint group;
   gsize n_bars, n_ticks, n_arrows, n_path;
 } PlotLayout;
@@ -108,17 +123,7 @@ typedef struct
 static gint
 plot_colour (PlotLayout *layout, const TimelineRow *row)
 {
-  if (row->stream == NULL || *row->stream == '\0')
-    return -1;
-  gpointer found = g_hash_table_lookup (layout->stream_colour, row->stream);
-  if (found != NULL)
-    return (gint) GPOINTER_TO_UINT (found) - 1;
-  g_ptr_array_add (layout->streams, (gpointer) row->stream);
-  g_hash_table_insert (layout->stream_colour, (gpointer) row->stream,
-                       GUINT_TO_POINTER (layout->streams->len));
-  gboolean no = FALSE;
-  g_array_append_val (layout->drawn, no);
-  return (gint) layout->streams->len - 1;
+  return stream_colours_index (layout->colours, row->stream);
 }
 
 static gint
@@ -160,6 +165,86 @@ plot_outline (PlotLayout *layout, guint set, gsize row, SimTime start, SimTime e
   layout->n_path++;
 }
 
+/* Whether a stream shares its colour with another: the palette repeats
+ * past PLOT_PALETTE_SIZE streams. */
+static gboolean
+plot_colour_shared (const PlotLayout *layout, gint colour)
+{
+  guint n = stream_colours_n (layout->colours);
+  return colour >= 0 && n > PLOT_PALETTE_SIZE
+         && (guint) colour % PLOT_PALETTE_SIZE < n - PLOT_PALETTE_SIZE;
+}
+
+/* A bar's label: the op's label, else its number; host rows mix syncs and
+ * host work, so they say which. An op of a stream whose colour another
+ * stream shares names its stream first ("s33: k-33"). */
+static void
+plot_bar_label (GString *out, const PlotLayout *layout, const TimelineRow *row)
+{
+  if (plot_colour_shared (layout, stream_colours_index (layout->colours, row->stream)))
+    {
+      plot_append_clean (out, row->stream, FALSE);
+      g_string_append (out, ": ");
+    }
+  if (row->label != NULL && *row->label != '\0')
+    plot_append_clean (out, row->label, FALSE);
+  else if (row->engine != NULL && strcmp (row->engine, "host") == 0 && row->kind != NULL)
+    {
+      plot_append_clean (out, row->kind, FALSE);
+      g_string_append_printf (out, " %u", row->op);
+    }
+  else
+    g_string_append_printf (out, "%u", row->op);
+}
+
+typedef struct
+{
+  SimTime length;
+  guint chars;
+  gsize bar;
+} PlotBarSize;
+
+static gint
+plot_bar_size_compare (gconstpointer a, gconstpointer b)
+{
+  const PlotBarSize *x = a, *y = b;
+  if (x->length != y->length)
+    return x->length < y->length ? -1 : 1;
+  return x->bar < y->bar ? -1 : (x->bar > y->bar);
+}
+
+/* fit[k] for each of n bars: the most characters of a label among the
+ * bars whose length is within PLOT_EQUAL_BARS of bar k's. The bars sorted
+ * by length, both ends of that window only move on; the window's maximum
+ * comes from a deque of bars of falling label length. */
+static void
+plot_fit_chars (const SimTime *length, const guint *chars, gsize n, guint *fit)
+{
+  PlotBarSize *sizes = g_new (PlotBarSize, n);
+  for (gsize k = 0; k < n; k++)
+    sizes[k] = (PlotBarSize) { MAX (length[k], 0), chars[k], k };
+  qsort (sizes, n, sizeof *sizes, plot_bar_size_compare);
+  gsize *deque = g_new (gsize, n);
+  gsize head = 0, tail = 0, lo = 0, hi = 0;
+  for (gsize k = 0; k < n; k++)
+    {
+      double d = (double) sizes[k].length;
+      while (hi < n && (double) sizes[hi].length <= d * PLOT_EQUAL_BARS)
+        {
+          while (tail > head && sizes[deque[tail - 1]].chars <= sizes[hi].chars)
+            tail--;
+          deque[tail++] = hi++;
+        }
+      while ((double) sizes[lo].length * PLOT_EQUAL_BARS < d)
+        lo++;
+      while (deque[head] < lo)
+        head++;
+      fit[sizes[k].bar] = sizes[deque[head]].chars;
+    }
+  g_free (deque);
+  g_free (sizes);
+}
+
 /* One group of lanes: the rows of one engine (or stream) of one timeline,
  * packed first-fit so that overlapping ops (concurrent kernels) sit in lanes
  * of their own instead of hiding each other. */
@@ -170,8 +255,12 @@ plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, cons
   gsize n = rows->len;
   SimTime *start = g_new (SimTime, n);
   SimTime *end = g_new (SimTime, n);
+  SimTime *length = g_new (SimTime, n);
   guint *lane = g_new0 (guint, n);
+  guint *chars = g_new (guint, n);
+  guint *fit = g_new (guint, n);
   gsize *bar_row = g_new (gsize, n);
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
   gsize n_bars = 0;
   for (gsize k = 0; k < n; k++)
     {
@@ -180,31 +269,26 @@ plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, cons
         continue;
       start[n_bars] = row->start;
       end[n_bars] = row->end;
+      length[n_bars] = sim_time_max (row->end - row->start, 0);
+      GString *text = g_string_new (NULL);
+      plot_bar_label (text, layout, row);
+      chars[n_bars] = (guint) g_utf8_strlen (text->str, (gssize) text->len);
+      g_ptr_array_add (labels, g_string_free (text, FALSE));
       bar_row[n_bars++] = g_array_index (rows, gsize, k);
     }
   guint n_lanes = MAX (lanes_assign (start, end, n_bars, lane), 1);
+  plot_fit_chars (length, chars, n_bars, fit);
   double y0 = layout->y;
 
   for (gsize k = 0; k < n_bars; k++)
     {
       const TimelineRow *row = timeline_row (timeline, bar_row[k]);
       g_string_append_printf (layout->bars,
-                              "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%d\t",
+                              "%" G_GINT64_FORMAT "\t%" G_GINT64_FORMAT "\t%.3f\t%.3f\t%d\t%s\t%u\n",
                               row->start, sim_time_max (row->start, row->end),
                               y0 + lane[k] + 0.1, y0 + lane[k] + 0.9,
-                              plot_drawn_colour (layout, row));
-      /* The label, else the op's number; host rows mix syncs and host work,
-       * so they say which. */
-      if (row->label != NULL && *row->label != '\0')
-        plot_append_clean (layout->bars, row->label, FALSE);
-      else if (row->engine != NULL && strcmp (row->engine, "host") == 0 && row->kind != NULL)
-        {
-          plot_append_clean (layout->bars, row->kind, FALSE);
-          g_string_append_printf (layout->bars, " %u", row->op);
-        }
-      else
-        g_string_append_printf (layout->bars, "%u", row->op);
-      g_string_append_c (layout->bars, '\n');
+                              plot_drawn_colour (layout, row),
+                              (const char *) g_ptr_array_index (labels, k), fit[k]);
       plot_outline (layout, set, bar_row[k], row->start, sim_time_max (row->start, row->end),
                     y0 + lane[k] + 0.1, y0 + lane[k] + 0.9);
       plot_anchor (layout, set, bar_row[k], y0 + lane[k] + 0.5);
@@ -230,8 +314,12 @@ plot_layout_lanes (PlotLayout *layout, guint set, const Timeline *timeline, cons
 
   g_free (start);
   g_free (end);
+  g_free (length);
   g_free (lane);
+  g_free (chars);
+  g_free (fit);
   g_free (bar_row);
+  g_ptr_array_unref (labels);
 }
 
 typedef gboolean (*PlotRowFilter) (const TimelineRow *row, const char *key);
@@ -324,8 +412,7 @@ plot_layout_clear (PlotLayout *layout, guint n_sets)
   g_string_free (layout->arrows, TRUE);
   g_string_free (layout->path, TRUE);
   g_free (layout->on_path);
-  g_hash_table_unref (layout->stream_colour);
-  g_ptr_array_unref (layout->streams);
+  stream_colours_free (layout->colours);
   g_array_unref (layout->drawn);
   for (guint s = 0; s < n_sets; s++)
     {
@@ -416,7 +503,8 @@ plot_gantt_run (const PlotLayout *layout, GString *cmd, const PlotOptions *optio
       plot_var_string (cmd, "ticks", layout->n_ticks > 0 ? paths[2] : "");
       plot_var_string (cmd, "arrows", arrows ? paths[3] : "");
       plot_var_string (cmd, "path", layout->n_path > 0 ? paths[4] : "");
-      ok = plot_run_script ("gantt.gp", cmd->str, options->width, options->height, output,
+      guint height = options->height != 0 ? options->height : plot_chosen_height (layout->lanes_high);
+      ok = plot_run_script ("gantt.gp", cmd->str, options->width, height, output,
                             error);
     }
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
@@ -471,10 +559,10 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
     .ticks = g_string_new (NULL),
     .arrows = g_string_new (NULL),
     .path = g_string_new (NULL),
-    .stream_colour = g_hash_table_new (g_str_hash, g_str_equal),
-    .streams = g_ptr_array_new (),
-    .drawn = g_array_new (FALSE, TRUE, sizeof (gboolean)),
+    .colours = stream_colours_new (sets, n_sets),
   };
+  layout.drawn = g_array_new (FALSE, TRUE, sizeof (gboolean));
+  g_array_set_size (layout.drawn, stream_colours_n (layout.colours));
   for (guint s = 0; s < n_sets; s++)
     {
       layout.anchor[s] = g_new0 (PlotAnchor, timeline_n_rows (sets[s]));
@@ -491,12 +579,6 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
             layout.on_path[row] = TRUE;
         }
     }
-  /* Colours follow the order in which streams first appear, the first
-   * timeline before the second, so one stream has one colour in both. */
-  for (guint s = 0; s < n_sets; s++)
-    for (gsize i = 0; i < timeline_n_rows (sets[s]); i++)
-      plot_colour (&layout, timeline_row (sets[s], i));
-
   gsize n_rows;
   const EngineRow *rows = engine_rows (&n_rows);
   for (gsize e = 0; e < n_rows; e++)
@@ -517,10 +599,11 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
         plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_engine, engine,
                            engine);
       }
+  /* Stream rows in colour order, as the legend lists them. */
   if (options->show_streams)
-    for (guint k = 0; k < layout.streams->len; k++)
+    for (guint k = 0; k < stream_colours_n (layout.colours); k++)
       {
-        const char *stream = g_ptr_array_index (layout.streams, k);
+        const char *stream = stream_colours_name (layout.colours, k);
         if (!plot_any_row (sets, n_sets, plot_row_on_stream, stream))
           continue;
         g_autofree char *title = g_strdup_printf ("stream %s", stream);
@@ -544,13 +627,13 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
   g_autoptr (GString) legend = g_string_new (NULL);
   g_autoptr (GString) legend_colours = g_string_new (NULL);
   guint n_drawn = 0;
-  for (guint k = 0; k < layout.streams->len; k++)
+  for (guint k = 0; k < stream_colours_n (layout.colours); k++)
     {
       if (!g_array_index (layout.drawn, gboolean, k))
         continue;
       if (n_drawn++ >= PLOT_LEGEND_MAX)
         continue;
-      const char *stream = g_ptr_array_index (layout.streams, k);
+      const char *stream = stream_colours_name (layout.colours, k);
       g_autofree char *name = g_utf8_substring (stream, 0, MIN (g_utf8_strlen (stream, -1), 20));
       if (legend->len > 0)
         {
@@ -564,7 +647,8 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
   g_autofree char *schedule = plot_schedule_name (timeline);
   g_autofree char *vs_schedule = vs != NULL ? plot_schedule_name (vs) : NULL;
   g_autoptr (GString) cmd = g_string_new (NULL);
-  g_string_append_printf (cmd, "ymax=%.3f;", MAX (layout.y - 0.5, 1.0));
+  layout.lanes_high = MAX (layout.y - 0.5, 1.0);
+  g_string_append_printf (cmd, "ymax=%.3f;", layout.lanes_high);
   plot_var_string (cmd, "plot_title", options->title != NULL ? options->title : "");
   plot_var_string (cmd, "schedule", schedule);
   plot_var_string (cmd, "device", plot_device_name (timeline));

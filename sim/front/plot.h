@@ -11,11 +11,24 @@
 #include "sim/formats/timeline.h"
 
 #define PLOT_DEFAULT_WIDTH 1600
+/* The height of a sweep plot, and the least height of a Gantt chart whose
+ * height is chosen to fit its rows. */
 #define PLOT_DEFAULT_HEIGHT 900
+/* A chosen height gives each lane of a Gantt chart this many pixels, room
+ * for a label in gantt.gp's largest bar font, besides PLOT_FRAME_PX for the
+ * title and the time axis (gantt.gp's top and bottom margins); at most
+ * PLOT_MAX_CHOSEN_HEIGHT, past which lanes get less. */
+#define PLOT_LANE_PX 22
+#define PLOT_FRAME_PX 150
+#define PLOT_MAX_CHOSEN_HEIGHT 16000
+/* gantt.gp's palette: this many streams get colours of their own; past
+ * them colours repeat, and each bar's label names its stream. */
+#define PLOT_PALETTE_SIZE 32
 
 typedef struct
 {
-  guint width, height;   /* pixels (svg: points) */
+  guint width;           /* pixels (svg: points) */
+  guint height;          /* 0: chosen to fit the rows (plot_chosen_height) */
   gboolean show_streams; /* add one row per stream below the engine rows */
   const char *title;     /* NULL: schedule, device and makespan from the metadata */
   /* NULL, or the op numbers (guint32) of a critical path through the first
@@ -25,6 +38,11 @@ typedef struct
 } PlotOptions;
 
 void plot_options_init (PlotOptions *options);
+
+/* The height of a Gantt chart of `lanes` lanes (gantt.gp's ymax): each
+ * lane PLOT_LANE_PX pixels and PLOT_FRAME_PX around them, at least
+ * PLOT_DEFAULT_HEIGHT and at most PLOT_MAX_CHOSEN_HEIGHT. */
+guint plot_chosen_height (double lanes);
 
 /* Parses "WIDTHxHEIGHT" ("1600x900"); each side 64..20000. */
 gboolean plot_parse_size (const char *text, guint *width, guint *height, GError **error);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "sim/formats/data_dir.h"
 #include "sim/formats/output_file.h"
 
 #ifndef STREAMSIM_PLOT_DIR
@@ -16,7 +17,7 @@ const char *
 plot_script_dir (void)
 {
   const char *dir = g_getenv ("STREAMSIM_PLOT_DIR");
-  return dir != NULL && *dir != '\0' ? dir : STREAMSIM_PLOT_DIR;
+  return dir != NULL && *dir != '\0' ? dir : data_dir ("plots", STREAMSIM_PLOT_DIR);
 }
 
 void
@@ -100,8 +101,9 @@ plot_run_script (const char *script, const char *commands, guint width, guint he
   if (!g_file_test (script_path, G_FILE_TEST_IS_REGULAR))
     {
       g_set_error (error, PLOT_ERROR, PLOT_ERROR_IO,
-                   "%s: plot script not found (set STREAMSIM_PLOT_DIR to the source "
-                   "tree's plots/ folder)",
+                   "%s: plot script not found (set STREAMSIM_PLOT_DIR to a folder holding "
+                   "the .gp scripts: the source tree's plots/ or an installed "
+                   "share/streamsim/plots)",
                    script_path);
       return FALSE;
     }

@@ -19,8 +19,9 @@ typedef enum
   PLOT_ERROR_IO,      /* a data file or the picture could not be written */
 } PlotError;
 
-/* The folder of the .gp scripts: $STREAMSIM_PLOT_DIR, else the source tree's
- * plots/ compiled in. */
+/* The folder of the .gp scripts: $STREAMSIM_PLOT_DIR, else the installed
+ * scripts beside the program (PREFIX/share/streamsim/plots, data_dir.h), else
+ * the source tree's plots/ compiled in. */
 const char *plot_script_dir (void);
 
 /* Appends `name='value';` to a gnuplot command line, quoting the value as a

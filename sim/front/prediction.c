@@ -1,6 +1,9 @@
 /* prediction.c: one `predict` run, from schedule file to timeline rows and summary. */
 #include <string.h>
 #include "prediction.h"
+#include "cause_text.h"
+#include "kernel_times.h"
+#include "device_name.h"
 #include "sim/formats/profile_file.h"
 #include "spans.h"
 #include "sim/core/str_append.h"
@@ -13,16 +16,20 @@ struct Prediction
   Schedule *sched;
   GpuProfile profile;
   EngSim *sim;
+  GArray *carried;  /* KernelTimeCarried: kernels whose time came from another GPU */
 };
 
-Prediction *
-prediction_run (const char *schedule_path, const PredictionOptions *options, GError **error)
+gboolean
+prediction_prepare (const char *schedule_path, const PredictionOptions *options,
+                    Schedule **sched_out, GpuProfile *profile, GArray **carried,
+                    GError **error)
 {
-  g_return_val_if_fail (schedule_path != NULL && options != NULL, NULL);
+  g_return_val_if_fail (schedule_path != NULL && options != NULL, FALSE);
+  g_return_val_if_fail (sched_out != NULL && profile != NULL, FALSE);
   ScheduleParseOptions parse = { options->defines, options->max_ops };
   g_autoptr (Schedule) sched = schedule_parse_file (schedule_path, &parse, error);
   if (sched == NULL)
-    return NULL;
+    return FALSE;
 
   const char *device = options->device != NULL ? options->device : schedule_device (sched);
   if (device == NULL)
@@ -32,13 +39,16 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
       g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
                    "%s:1:1: no device: add a `device NAME` line or give --device NAME (known: %s)",
                    schedule_path, list);
-      return NULL;
+      return FALSE;
     }
 
-  GpuProfile profile = { 0 };
+  /* "H100" finds h100.ini; a typo gets the nearest profile's name. */
+  g_autofree char *resolved = device_name_resolve (device);
+  memset (profile, 0, sizeof *profile);
   GError *local = NULL;
-  if (!profile_load (device, &profile, &local))
+  if (!profile_load (resolved, profile, &local))
     {
+      device_name_suggest (device, local);
       /* A profile that cannot be found or read is the fault of whoever named
        * it: say where (errors inside a profile already name its file:line). */
       guint line, column;
@@ -50,12 +60,32 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
             g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
         }
       g_propagate_error (error, local);
-      gpu_profile_clear (&profile);
-      return NULL;
+      gpu_profile_clear (profile);
+      return FALSE;
     }
-  Prediction *p = prediction_run_schedule (g_steal_pointer (&sched), &profile,
-                                           options->connections, error);
+  GArray *times = kernel_times_carry (sched, profile);
+  if (carried != NULL)
+    *carried = times;
+  else
+    g_array_unref (times);
+  *sched_out = g_steal_pointer (&sched);
+  return TRUE;
+}
+
+Prediction *
+prediction_run (const char *schedule_path, const PredictionOptions *options, GError **error)
+{
+  Schedule *sched = NULL;
+  GpuProfile profile;
+  GArray *carried = NULL;
+  if (!prediction_prepare (schedule_path, options, &sched, &profile, &carried, error))
+    return NULL;
+  Prediction *p = prediction_run_schedule (sched, &profile, options->connections, error);
   gpu_profile_clear (&profile);
+  if (p != NULL)
+    p->carried = g_steal_pointer (&carried);
+  if (carried != NULL)
+    g_array_unref (carried);
   return p;
 }
 
@@ -85,7 +115,15 @@ prediction_free (Prediction *p)
   eng_sim_free (p->sim);
   gpu_profile_clear (&p->profile);
   schedule_free (p->sched);
+  if (p->carried != NULL)
+    g_array_unref (p->carried);
   g_free (p);
+}
+
+const GArray *
+prediction_carried_times (const Prediction *p)
+{
+  return p->carried;
 }
 
 const Schedule *
@@ -128,12 +166,14 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->issue = r->issue;
   row->start = r->start;
   row->end = r->end;
-  row->bytes = (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY) ? sop->u.copy.bytes : 0;
+  row->bytes = (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY) ? sop->u.copy.bytes
+               : sop->kind == SCHED_OP_MEMSET                               ? sop->u.bytes
+                                                                            : 0;
   row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
   g_string_truncate (scratch, 0);
-  eng_sim_append_cause (p->sim, index, scratch);
+  cause_text_append (p->sim, index, scratch);
   row->cause = scratch->str;
 }
 
@@ -331,6 +371,10 @@ prediction_notes (const Prediction *p)
           count == 1 ? "y is" : "ies are", count == 1 ? "its" : "their",
           gpu_profile_name (&p->profile), dirs[d].name));
     }
+  char *carried = p->carried != NULL ? kernel_times_note (p->carried, &p->profile) : NULL;
+  if (carried != NULL)
+    g_ptr_array_add (notes, g_strdup_printf ("%s: %s", schedule_path (p->sched), carried));
+  g_free (carried);
   g_ptr_array_add (notes, NULL);
   return (char **) g_ptr_array_free (notes, FALSE);
 }
@@ -385,6 +429,9 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   GArray *spans[ENG_N_ENGINES];
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     spans[e] = g_array_new (FALSE, FALSE, sizeof (Span));
+  GArray *wait_spans[ENG_N_CAUSES];
+  for (guint c = 0; c < ENG_N_CAUSES; c++)
+    wait_spans[c] = g_array_new (FALSE, FALSE, sizeof (Span));
   for (gsize i = 0; i < n; i++)
     {
       const EngOpResult *r = &results[i];
@@ -392,8 +439,12 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
       s->ops[r->engine]++;
       SimTime waited = prediction_waited (p, i);
       s->waits[r->cause]++;
-      s->waited[r->cause] += waited;
       s->longest_wait[r->cause] = sim_time_max (s->longest_wait[r->cause], waited);
+      if (waited > 0)
+        {
+          Span w = { r->issue, r->issue + waited };
+          g_array_append_val (wait_spans[r->cause], w);
+        }
       if (schedule_op (p->sched, i)->kind >= SCHED_OP_SYNC_STREAM
           && schedule_op (p->sched, i)->kind <= SCHED_OP_SYNC_DEVICE)
         {
@@ -426,6 +477,12 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
   g_array_free (copies, TRUE);
   for (guint e = 0; e < ENG_N_ENGINES; e++)
     g_array_free (spans[e], TRUE);
+  for (guint c = 0; c < ENG_N_CAUSES; c++)
+    {
+      Span *w = (Span *) wait_spans[c]->data;
+      s->waited[c] = spans_length (w, spans_union (w, wait_spans[c]->len));
+      g_array_free (wait_spans[c], TRUE);
+    }
 }
 
 guint

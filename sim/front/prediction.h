@@ -21,6 +21,15 @@ typedef struct
   guint64 max_ops;             /* 0: SCHEDULE_DEFAULT_MAX_OPS */
 } PredictionOptions;
 
+/* What prediction_run does before it simulates: parses the schedule into
+ * *sched (the caller's to free), loads the profile (options->device, else
+ * the schedule's `device`) into *profile (gpu_profile_clear), and gives
+ * kernels measured on another GPU a time on this one (kernel_times.h;
+ * *carried, if not NULL, receives them: g_array_unref). Errors carry
+ * file:line:column. */
+gboolean prediction_prepare (const char *schedule_path, const PredictionOptions *options,
+                             Schedule **sched, GpuProfile *profile, GArray **carried,
+                             GError **error);
 /* Parses, loads and simulates. Errors carry file:line:column. */
 Prediction *prediction_run (const char *schedule_path, const PredictionOptions *options,
                             GError **error);
@@ -36,6 +45,9 @@ const Schedule *prediction_schedule (const Prediction *prediction);
 const EngSim *prediction_sim (const Prediction *prediction);
 const GpuProfile *prediction_profile (const Prediction *prediction);
 SimTime prediction_makespan (const Prediction *prediction);
+/* The kernels whose times prediction_run carried from another GPU
+ * (KernelTimeCarried, kernel_times.h); NULL for prediction_run_schedule. */
+const GArray *prediction_carried_times (const Prediction *prediction);
 
 /* Fills `row` for op `index`. String fields point into the schedule or into
  * `scratch` (for the cause), valid until the next call with that scratch. */
@@ -110,9 +122,11 @@ typedef struct
   SimTime h2d_d2h_overlap;       /* copies in both directions at once */
   SimTime host_blocked;          /* the host waiting in syncs (not counted as busy) */
   guint ops[ENG_N_ENGINES];
-  /* Ops by the last thing each waited for (--explain's causes), with their
-   * waits (prediction_waited) summed and the longest; [ENG_CAUSE_NONE]
-   * counts the ops that waited for nothing. */
+  /* Ops by the last thing each waited for (--explain's causes), the time
+   * some op waited for it (the union of their waits, prediction_waited, so
+   * that waits nested in one another count once and a total is at most the
+   * makespan) and the longest wait; [ENG_CAUSE_NONE] counts the ops that
+   * waited for nothing. */
   guint waits[ENG_N_CAUSES];
   SimTime waited[ENG_N_CAUSES];
   SimTime longest_wait[ENG_N_CAUSES];

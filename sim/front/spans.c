@@ -18,7 +18,7 @@ start_digit (const Span *span, SimTime lo, guint shift, guint64 mask)
  * start. The summary of `predict` gets each engine's spans in issue order,
  * which is far from sorted (about one descent in three at 10^6 ops on the
  * k20): qsort with a comparator took 72 ms of that command's 1.2 s, these
- * passes take 18 ms (perf samples; PERFORMANCE-LOG.md, eighteenth round). Equal
+ * passes take 18 ms (perf samples of the benchmark's schedule). Equal
  * starts keep their order (the passes are stable), not that the union
  * cares. */
 static void

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include "device_name.h"
 #include "prediction.h"
 #include "sim/formats/units.h"
 #include "sim/formats/output_file.h"
@@ -186,21 +187,15 @@ sweep_new (const char *const *defines, const char *const *devices, GError **erro
       return NULL;
     }
 
-  for (guint i = 0; devices != NULL && devices[i] != NULL; i++)
+  GError *local = NULL;
+  g_auto (GStrv) names = device_names_from_args (devices, &local);
+  if (local != NULL)
     {
-      g_auto (GStrv) names = g_strsplit (devices[i], ",", -1);
-      for (guint k = 0; names[k] != NULL; k++)
-        {
-          char *device = g_strstrip (names[k]);
-          if (*device == '\0')
-            {
-              sweep_bad_value (error, "--device %s: empty device name in the list",
-                               devices[i]);
-              return NULL;
-            }
-          g_ptr_array_add (sweep->devices, g_strdup (device));
-        }
+      g_propagate_error (error, local);
+      return NULL;
     }
+  for (guint i = 0; names != NULL && names[i] != NULL; i++)
+    g_ptr_array_add (sweep->devices, g_strdup (names[i]));
   if (sweep->devices->len == 0)
     g_ptr_array_add (sweep->devices, NULL);
   sweep->makespan = g_new0 (SimTime, (gsize) sweep->values->len * sweep->devices->len);
@@ -563,7 +558,8 @@ sweep_plot (const Sweep *sweep, const char *schedule_path, const PlotOptions *op
       plot_var_int (cmd, "max_ns", longest);
       plot_var_string (cmd, "schedule", schedule);
       plot_var_string (cmd, "plot_title", options->title != NULL ? options->title : "");
-      ok = plot_run_script ("sweep.gp", cmd->str, options->width, options->height, output,
+      ok = plot_run_script ("sweep.gp", cmd->str, options->width,
+                            options->height != 0 ? options->height : PLOT_DEFAULT_HEIGHT, output,
                             error);
     }
   g_unlink (path);

@@ -33,6 +33,7 @@
 #include "sim/front/prediction.h"
 #include "sim/formats/profile_file.h"
 #include "support/schedule_gen.h"
+#include "bench_advise.h"
 #include "sim/formats/schedule_parse.h"
 
 typedef struct
@@ -85,7 +86,7 @@ reset_peak (void)
 }
 
 /* Page faults this process has taken so far. On a VM each first touch of a
- * page costs 1.5 to 2.5 us (PERFORMANCE-LOG.md, fifteenth round), and unlike the
+ * page costs 1.5 to 2.5 us (measured on the VMs this ran on), and unlike the
  * clock the count repeats from run to run, so it shows what a change to
  * memory use buys before the clock can. */
 static gint64
@@ -197,9 +198,9 @@ run_once (const Bench *b, const GpuProfile *profile, guint64 ops, const char *cs
  * could reuse pages an earlier one faulted in, or not, depending on where
  * glibc's heap happened to put things: at 2 x 10^5 ops, two runs in twelve
  * parsed with almost no page fault (0 or 5 against 4,400; 0.033 s against
- * 0.042 s), and a change to the simulation's memory, which moved the heap's
- * layout, took those runs away, so that the fastest parse looked 25% slower
- * (PERFORMANCE-LOG.md, twentieth round). */
+ * 0.042 s), and any change that moves the heap's layout can add or remove
+ * such runs, so that the fastest parse looks 25% slower or faster with no
+ * change to parsing. */
 static void
 give_back_memory (void)
 {
@@ -382,6 +383,8 @@ main (int argc, char **argv)
   g_autofree char *device = NULL;
   g_autofree char *csv_dir = NULL;
   g_autofree char *emit = NULL;
+  gboolean advise = FALSE;
+  gint jobs = 1;
   GOptionEntry entries[] = {
     { "ops", 'n', 0, G_OPTION_ARG_STRING_ARRAY, &ops_args,
       "Schedule sizes, repeatable or a list (default 10^4,10^5,10^6,10^7)", "N[,N...]" },
@@ -399,6 +402,9 @@ main (int argc, char **argv)
       "Also print the peak memory and page faults of each phase", NULL },
     { "emit", 0, 0, G_OPTION_ARG_FILENAME, &emit,
       "Write the schedule of the first size to FILE and exit", "FILE" },
+    { "advise", 0, 0, G_OPTION_ARG_NONE, &advise,
+      "Time `streamsim advise` instead: candidates a second (default sizes 200,1000)", NULL },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Threads for --advise (default 1)", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- time parsing, simulating and writing the CSV of generated schedules");
@@ -427,6 +433,11 @@ main (int argc, char **argv)
         fprintf (stderr, "streamsim-bench: %s\n", error->message);
         return 2;
       }
+  if (sizes->len == 0 && advise)
+    {
+      static const guint64 defaults[] = { 200, 1000 };
+      g_array_append_vals (sizes, defaults, G_N_ELEMENTS (defaults));
+    }
   if (sizes->len == 0)
     {
       static const guint64 defaults[] = { 10000, 100000, 1000000, 10000000 };
@@ -457,6 +468,9 @@ main (int argc, char **argv)
         }
       return 0;
     }
+
+  if (advise)
+    return bench_advise (&b.gen, sizes, b.runs, (guint) MAX (jobs, 1));
 
   printf ("# streamsim-bench: device %s, %d streams, %d connections, seed %" G_GINT64_FORMAT
           "%s, %d run%s per size\n",

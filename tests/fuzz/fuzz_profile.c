@@ -9,6 +9,7 @@
 #include "fuzz_printable.h"
 #include "sim/core/gpu_profile.h"
 #include "sim/formats/profile_file.h"
+#include "sim/formats/profile_keys.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -21,6 +22,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_assert (error == NULL);
       g_assert (profile.sm_count >= 1 && profile.copy_engines >= 1);
       g_assert (profile.default_connections <= profile.max_connections);
+      /* the device's rates: unknown (0) or within their ranges */
+      g_assert (profile.sm_clock >= 0 && profile.sm_clock <= PROFILE_MAX_FREQUENCY);
+      g_assert (profile.memory_bandwidth >= 0 && profile.memory_bandwidth <= PROFILE_MAX_BANDWIDTH);
+      g_assert (profile.fp32_flops >= 0 && profile.fp32_flops <= PROFILE_MAX_FLOPS);
       gpu_profile_clear (&profile);
     }
   else

@@ -6,8 +6,22 @@
  * relies on before it writes anything. */
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
+#include "sim/formats/profile_file.h"
 #include "validate/record_log.h"
 #include "validate/record_schedule.h"
+
+/* The shipped h100 profile, for kernels' shares of the SMs and the costs
+ * of host functions and loading launches; NULL where it cannot be found
+ * (the conversion then runs without one). */
+static const GpuProfile *
+h100 (void)
+{
+  static GpuProfile profile;
+  static int loaded = -1;
+  if (loaded < 0)
+    loaded = profile_load ("h100", &profile, NULL);
+  return loaded ? &profile : NULL;
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -26,7 +40,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_clear_error (&error);
       return 0;
     }
-  RecordOptions opt = { .min_host_ns = 2000, .connections = 8 };
+  /* the first byte picks a conversion with or without the profile */
+  RecordOptions opt = { .min_host_ns = 2000, .connections = 8,
+                        .profile = size > 0 && (data[0] & 1) ? h100 () : NULL };
   RecordSchedule *rec = record_schedule_build (log, &opt, &error);
   if (rec == NULL)
     {

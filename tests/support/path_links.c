@@ -33,7 +33,7 @@ check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
       if (held != ENG_NO_REF)
         t = returned_at (&results[held], schedule_op (sched, held), profile);
       for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
-        t += gpu_profile_call_cost (profile, schedule_op (sched, k)->kind);
+        t += gpu_profile_call_cost (profile, schedule_op (sched, k));
       if (t != results[i].issue)
         return g_strdup_printf ("op %" G_GSIZE_FORMAT " was issued at %" G_GINT64_FORMAT
                                 " ns, not at %" G_GINT64_FORMAT " ns as its host link (op %d) says",

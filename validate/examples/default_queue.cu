@@ -16,7 +16,7 @@
 //     VARIANT b: the default stream runs a kernel (and syncs) before all else
 //     K: streams created and used (one kernel, then a sync) before the four
 //
-// On an H100 and an H200 (validate/results/h100/connections-more/README.md)
+// On an H100 and an H200 (validate/results/h100/connections-more/MANIFEST.md)
 // the default stream joined the stream that took the same connection in a
 // round robin that starts one after it, K streams on: with C = 4, s4 for
 // K = 0, s3 for 1, s2 for 2, s1 for 3, s4 again for 4; a and b alike. So the

@@ -1,0 +1,159 @@
+/* schedule_write.c: a Schedule as schedule language text (schedule_write.h). */
+#include "schedule_write.h"
+#include "output_file.h"
+#include "units.h"
+
+#include <string.h>
+
+static void
+append_size (GString *s, guint64 bytes)
+{
+  g_autofree char *text = units_format_exact_size (bytes);
+  g_string_append (s, text);
+}
+
+static void
+append_time (GString *s, SimTime ns)
+{
+  g_autofree char *text = units_format_exact_time (ns);
+  g_string_append (s, text);
+}
+
+static const char *
+stream_name (const Schedule *sched, guint stream)
+{
+  return schedule_stream (sched, stream)->name;
+}
+
+static void
+append_copy_memory (GString *s, const SchedCopy *copy)
+{
+  if (copy->pageable)
+    g_string_append (s, copy->untouched ? " pageable untouched" : " pageable");
+}
+
+static void
+append_kernel (GString *s, const Schedule *sched, const SchedOp *op)
+{
+  const SchedKernel *k = &op->u.kernel;
+  g_string_append_printf (s, "kernel %s grid=%u block=%u", stream_name (sched, op->stream),
+                          k->grid, k->block);
+  if (k->block_time >= 0)
+    {
+      g_string_append (s, " block_time=");
+      append_time (s, k->block_time);
+    }
+  else
+    {
+      guint n = 0;
+      const SchedDeviceTime *entries = schedule_time_list (sched, k->times, &n);
+      g_string_append (s, " time=");
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append_c (s, ',');
+          if (entries[i].device != NULL)
+            g_string_append_printf (s, "%s:", entries[i].device);
+          append_time (s, entries[i].time);
+        }
+    }
+  if (k->smem != 0)
+    {
+      g_string_append (s, " smem=");
+      append_size (s, k->smem);
+    }
+  if (k->regs != 0)
+    g_string_append_printf (s, " regs=%u", k->regs);
+  if (k->loads)
+    g_string_append (s, " loads");
+}
+
+static void
+append_op (GString *s, const Schedule *sched, const SchedOp *op)
+{
+  /* only some kinds have a stream (schedule.h) */
+  gboolean has_stream = op->kind != SCHED_OP_MEMCPY && op->kind != SCHED_OP_SYNC_EVENT
+                        && op->kind != SCHED_OP_SYNC_DEVICE && op->kind != SCHED_OP_HOST;
+  const char *stream = has_stream ? stream_name (sched, op->stream) : NULL;
+  switch (op->kind)
+    {
+    case SCHED_OP_COPY:
+      g_string_append_printf (s, "%s %s ", schedule_copy_dir_name (op->u.copy.dir), stream);
+      append_size (s, op->u.copy.bytes);
+      append_copy_memory (s, &op->u.copy);
+      break;
+    case SCHED_OP_MEMCPY:
+      g_string_append_printf (s, "memcpy %s ", schedule_copy_dir_name (op->u.copy.dir));
+      append_size (s, op->u.copy.bytes);
+      append_copy_memory (s, &op->u.copy);
+      break;
+    case SCHED_OP_KERNEL:
+      append_kernel (s, sched, op);
+      break;
+    case SCHED_OP_RECORD:
+      g_string_append_printf (s, "record %s %s", schedule_event_name (sched, op->event), stream);
+      break;
+    case SCHED_OP_WAIT:
+      g_string_append_printf (s, "wait %s %s", stream, schedule_event_name (sched, op->event));
+      break;
+    case SCHED_OP_SYNC_STREAM:
+      g_string_append_printf (s, "sync %s", stream);
+      break;
+    case SCHED_OP_SYNC_EVENT:
+      /* the parser keeps stream and event names apart, so this is the event */
+      g_string_append_printf (s, "sync %s", schedule_event_name (sched, op->event));
+      break;
+    case SCHED_OP_SYNC_DEVICE:
+      g_string_append (s, "sync device");
+      break;
+    case SCHED_OP_HOST:
+      g_string_append (s, "host ");
+      append_time (s, op->u.duration);
+      break;
+    case SCHED_OP_MEMSET:
+      g_string_append_printf (s, "memset %s ", stream);
+      append_size (s, op->u.bytes);
+      break;
+    case SCHED_OP_HOSTFN:
+      g_string_append_printf (s, "hostfn %s ", stream);
+      append_time (s, op->u.duration);
+      break;
+    }
+  if (op->label != NULL)
+    g_string_append_printf (s, " label=%s", op->label);
+  g_string_append_c (s, '\n');
+}
+
+char *
+schedule_write_text (const Schedule *sched, const char *const *header)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  GString *s = g_string_new (NULL);
+  for (const char *const *line = header; line != NULL && *line != NULL; line++)
+    g_string_append_printf (s, "# %s\n", *line);
+  if (schedule_device (sched) != NULL)
+    g_string_append_printf (s, "device %s\n", schedule_device (sched));
+  if (schedule_connections (sched) != 0)
+    g_string_append_printf (s, "connections %u\n", schedule_connections (sched));
+  for (guint i = 1; i < schedule_n_streams (sched); i++)
+    {
+      const SchedStream *stream = schedule_stream (sched, i);
+      g_string_append_printf (s, "stream %s", stream->name);
+      if (stream->priority != 0)
+        g_string_append_printf (s, " priority=%d", stream->priority);
+      if (stream->nonblocking)
+        g_string_append (s, " nonblocking");
+      g_string_append_c (s, '\n');
+    }
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    append_op (s, sched, schedule_op (sched, i));
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+schedule_write_file (const Schedule *sched, const char *const *header, const char *path,
+                     GError **error)
+{
+  g_autofree char *text = schedule_write_text (sched, header);
+  return output_file_set_contents (path, text, strlen (text), error);
+}

@@ -1,0 +1,124 @@
+/* cause_text.c: what an op waited for, as the sentence of the CSV's cause column and of --explain. */
+#include "cause_text.h"
+#include "sim/core/str_append.h"
+
+static const char *
+stream_name (const EngSim *sim, gsize op)
+{
+  return schedule_stream (eng_sim_schedule (sim), schedule_op (eng_sim_schedule (sim), op)->stream)->name;
+}
+
+/* " (stream NAME)" */
+static void
+append_stream_of (const EngSim *sim, gsize op, GString *out)
+{
+  STR_APPEND_LITERAL (out, " (stream ");
+  str_append_str (out, stream_name (sim, op));
+  g_string_append_c (out, ')');
+}
+
+void
+cause_text_append (const EngSim *sim, gsize op, GString *out)
+{
+  g_return_if_fail (sim != NULL && out != NULL);
+  const Schedule *sched = eng_sim_schedule (sim);
+  const EngOpResult *r = &eng_sim_results (sim)[op];
+  guint32 ref = r->cause_ref;
+  const SchedOp *sop = schedule_op (sched, op);
+  switch ((EngCause) r->cause)
+    {
+    case ENG_CAUSE_NONE:
+      return;
+    case ENG_CAUSE_STREAM:
+      STR_APPEND_LITERAL (out, "stream ");
+      str_append_str (out, stream_name (sim, ref));
+      STR_APPEND_LITERAL (out, " after op ");
+      str_append_uint (out, ref);
+      return;
+    case ENG_CAUSE_EVENT:
+      STR_APPEND_LITERAL (out, "event ");
+      str_append_str (out, schedule_event_name (sched, schedule_op (sched, ref)->event));
+      STR_APPEND_LITERAL (out, " recorded by op ");
+      str_append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      return;
+    case ENG_CAUSE_LEGACY:
+      if (sop->stream == SCHED_STREAM_DEFAULT)
+        {
+          STR_APPEND_LITERAL (out, "legacy default stream waits for op ");
+          str_append_uint (out, ref);
+          append_stream_of (sim, ref, out);
+          return;
+        }
+      STR_APPEND_LITERAL (out, "legacy default stream op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " must finish first");
+      return;
+    case ENG_CAUSE_QUEUE:
+      STR_APPEND_LITERAL (out, "queue conn");
+      if (r->conn < 0)
+        {
+          g_string_append_c (out, '-');
+          str_append_uint (out, (guint64) ABS (r->conn));
+        }
+      else /* the connection whose queue it is (eng_connection.c, COPY QUEUES) */
+        str_append_uint (out, eng_sim_queue_connection (sim, op));
+      g_string_append_c (out, '/');
+      str_append_str (out, eng_queue_name (r->queue));
+      STR_APPEND_LITERAL (out, " behind op ");
+      str_append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      STR_APPEND_LITERAL (out, ": false dependency");
+      return;
+    case ENG_CAUSE_ENGINE:
+      STR_APPEND_LITERAL (out, "engine ");
+      str_append_str (out, eng_engine_name (r->engine));
+      STR_APPEND_LITERAL (out, " busy with op ");
+      str_append_uint (out, ref);
+      return;
+    case ENG_CAUSE_SLOTS:
+      if (ref == ENG_NO_REF)
+        {
+          STR_APPEND_LITERAL (out, "slots: kernel concurrency limit");
+          return;
+        }
+      STR_APPEND_LITERAL (out, "slots held by op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " (SMs full or concurrency limit)");
+      return;
+    case ENG_CAUSE_DEFERRED:
+      STR_APPEND_LITERAL (out, "deferred completion of op ");
+      str_append_uint (out, ref);
+      STR_APPEND_LITERAL (out, " held until op ");
+      str_append_uint (out, eng_sim_waited_for (sim, op));
+      STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
+      return;
+    case ENG_CAUSE_LOAD:
+      if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
+        {
+          STR_APPEND_LITERAL (out, "loading its code: the GPU went idle when op ");
+          str_append_uint (out, ref);
+          append_stream_of (sim, ref, out);
+          STR_APPEND_LITERAL (out, " ended");
+          return;
+        }
+      STR_APPEND_LITERAL (out, "op ");
+      str_append_uint (out, ref);
+      append_stream_of (sim, ref, out);
+      STR_APPEND_LITERAL (out, " loading its kernel's code held the GPU");
+      return;
+    case ENG_CAUSE_SYNC:
+      if (ref == ENG_NO_REF)
+        {
+          STR_APPEND_LITERAL (out, "sync");
+          return;
+        }
+      STR_APPEND_LITERAL (out, "sync until op ");
+      str_append_uint (out, eng_sim_waited_for (sim, op));
+      STR_APPEND_LITERAL (out, " finished");
+      return;
+    default:
+      break;
+    }
+  g_assert_not_reached ();
+}

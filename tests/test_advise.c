@@ -1,0 +1,269 @@
+/* test_advise.c: the advisor (advise.h) finds the orders worked out by hand and the seed's lesson, the same for any number of threads, and writes what it predicts. */
+#include <glib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "support/cli_run.h"
+#include "sim/front/advise.h"
+#include "sim/front/prediction.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/formats/schedule_write.h"
+
+#define MS G_GINT64_CONSTANT (1000000)
+
+static Advice *
+advise (const char *path, const char *device, guint jobs)
+{
+  AdviseOptions options = { 0 };
+  options.device = device;
+  options.jobs = jobs;
+  options.seed = 1;
+  GError *error = NULL;
+  Advice *advice = advise_run (path, &options, &error);
+  g_assert_no_error (error);
+  return advice;
+}
+
+static Advice *
+advise_text (const char *text, const char *device, gboolean fixed_order,
+             gboolean fixed_connections)
+{
+  g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "t.sched", NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  AdviseOptions options = { 0 };
+  options.device = device;
+  options.jobs = 1;
+  options.seed = 1;
+  options.fixed_order = fixed_order;
+  options.fixed_connections = fixed_connections;
+  GError *error = NULL;
+  Advice *advice = advise_run (path, &options, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return advice;
+}
+
+static SimTime
+predict (const char *path, const char *device)
+{
+  PredictionOptions options = { device, 0, NULL, 0 };
+  GError *error = NULL;
+  g_autoptr (Prediction) p = prediction_run (path, &options, &error);
+  g_assert_no_error (error);
+  return prediction_makespan (p);
+}
+
+/* MODEL.md's schematic table (test_model.c), by hand: every chunk's copy
+ * and kernel takes 1 ms. On the C2050-like device the breadth-first order
+ * (V2) takes 9 ms; no order can beat 6 ms, as the last of the four D2H
+ * copies, which share one engine, cannot start before 2 ms + 3 ms; the
+ * depth-first order (V1) takes 6. On the C1060-like device, with one copy
+ * engine for eight copies, 8 ms is the floor, and V2 reaches it where V1
+ * takes 12. */
+static void
+test_schematic (void)
+{
+  g_autoptr (Advice) a = advise (SRCDIR "/tests/schedules/schematic-v2.sched", "schematic-c2050", 1);
+  g_assert_cmpint (advice_original (a), ==, 9 * MS);
+  g_assert_cmpint (advice_best (a), ==, 6 * MS);
+  g_assert_cmpuint (advice_n_changes (a), >=, 1);
+  g_assert_cmpint (advice_change (a, 0)->kind, ==, ADVISE_ORDER);
+  g_assert_cmpint (advice_change (a, 0)->before, ==, 9 * MS);
+
+  g_autoptr (Advice) b = advise (SRCDIR "/tests/schedules/schematic-v1.sched", "schematic-c1060", 1);
+  g_assert_cmpint (advice_original (b), ==, 12 * MS);
+  g_assert_cmpint (advice_best (b), ==, 8 * MS);
+}
+
+/* The seed's lesson (issue 40): each version wants the other's order on
+ * the other Tesla. The bound is the other version's prediction. */
+static void
+test_seed (void)
+{
+  SimTime v1_c2050 = predict (SRCDIR "/traces/seed/async-v1.sched", "c2050");
+  g_autoptr (Advice) a = advise (SRCDIR "/traces/seed/async-v2.sched", "c2050", 0);
+  g_test_message ("async-v2 on c2050: %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT
+                  " ns (async-v1: %" G_GINT64_FORMAT ")",
+                  advice_original (a), advice_best (a), v1_c2050);
+  g_assert_cmpint (advice_best (a), <=, v1_c2050);
+
+  SimTime v2_c1060 = predict (SRCDIR "/traces/seed/async-v2.sched", "c1060");
+  g_autoptr (Advice) b = advise (SRCDIR "/traces/seed/async-v1.sched", "c1060", 0);
+  g_test_message ("async-v1 on c1060: %" G_GINT64_FORMAT " -> %" G_GINT64_FORMAT
+                  " ns (async-v2: %" G_GINT64_FORMAT ")",
+                  advice_original (b), advice_best (b), v2_c1060);
+  g_assert_cmpint (advice_best (b), <=, v2_c1060);
+}
+
+/* The advised schedule, written and parsed back, predicts what the advice
+ * says; one thread and three give the same advice. */
+static void
+test_written_and_threads (void)
+{
+  const char *path = SRCDIR "/traces/examples/false-dependency.sched";
+  g_autoptr (Advice) one = advise (path, "k20", 1);
+  g_autoptr (Advice) three = advise (path, "k20", 3);
+  g_assert_cmpint (advice_best (one), ==, advice_best (three));
+  g_autofree char *text1 = schedule_write_text (advice_schedule (one), NULL);
+  g_autofree char *text3 = schedule_write_text (advice_schedule (three), NULL);
+  g_assert_cmpstr (text1, ==, text3);
+
+  g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "advised.sched", NULL);
+  GError *error = NULL;
+  g_assert_true (g_file_set_contents (out, text1, -1, &error));
+  SimTime back = predict (out, "k20");
+  g_assert_cmpint (back, ==, advice_best (one));
+  g_assert_cmpint (advice_best (one), <=, advice_original (one));
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+/* By hand, on the schematic K20 (one SM that holds one block; a 4 MiB copy
+ * and each kernel here 1 ms, no latencies): with one connection, b's kernel
+ * queues behind a's, which waits for a's copy: copy 0-1, a's kernel 1-2,
+ * b's 2-3, 3 ms. With two connections or more, b's kernel runs 0-1 and a's
+ * 1-2: 2 ms. With the order kept, the first count tried that gives 2 ms is
+ * 2; with the order free, issuing b's kernel first gives the 2 ms, and no
+ * count does better. */
+static const char one_connection[] =
+  "connections 1\n"
+  "stream a\n"
+  "stream b\n"
+  "h2d a 4MiB\n"
+  "kernel a grid=1 block=1024 time=1ms\n"
+  "kernel b grid=1 block=1024 time=1ms\n";
+
+static void
+test_connections (void)
+{
+  g_autoptr (Advice) kept = advise_text (one_connection, "schematic-k20", TRUE, FALSE);
+  g_assert_cmpint (advice_original (kept), ==, 3 * MS);
+  g_assert_cmpint (advice_best (kept), ==, 2 * MS);
+  g_assert_cmpuint (advice_n_changes (kept), ==, 1);
+  g_assert_cmpint (advice_change (kept, 0)->kind, ==, ADVISE_CONNECTIONS);
+  g_assert_cmpstr (advice_change (kept, 0)->text, ==, "CUDA_DEVICE_MAX_CONNECTIONS=2 (was 1)");
+  g_assert_cmpuint (advice_connections (kept), ==, 2);
+
+  g_autoptr (Advice) free_order = advise_text (one_connection, "schematic-k20", FALSE, FALSE);
+  g_assert_cmpint (advice_best (free_order), ==, 2 * MS);
+  g_assert_cmpuint (advice_n_changes (free_order), ==, 1);
+  g_assert_cmpint (advice_change (free_order, 0)->kind, ==, ADVISE_ORDER);
+}
+
+/* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
+ * one, then b copies 4 MiB back (1 ms). Issued a first: a's blocks 0-1 and
+ * 1-2, b's kernel 2-3, its copy 3-4: 4 ms. With b more urgent, b's kernel
+ * takes the SM at a's first block's end: 1-2, its copy 2-3, a's second
+ * block 2-3: 3 ms. */
+static void
+test_priorities (void)
+{
+  static const char text[] =
+    "stream a\n"
+    "stream b\n"
+    "kernel a grid=2 block=1024 block_time=1ms\n"
+    "kernel b grid=1 block=1024 block_time=1ms\n"
+    "d2h b 4MiB\n";
+  g_autoptr (Advice) a = advise_text (text, "schematic-k20", TRUE, TRUE);
+  g_assert_cmpint (advice_original (a), ==, 4 * MS);
+  g_assert_cmpint (advice_best (a), ==, 3 * MS);
+  g_assert_cmpuint (advice_n_changes (a), ==, 1);
+  g_assert_cmpint (advice_change (a, 0)->kind, ==, ADVISE_PRIORITIES);
+  g_assert_nonnull (strstr (advice_change (a, 0)->text, "b priority=-1"));
+  g_assert_cmpint (schedule_stream (advice_schedule (a), 2)->priority, ==, -1);
+  g_assert_cmpint (schedule_stream (advice_schedule (a), 1)->priority, ==, 0);
+}
+
+/* --vary: the advice is no slower than the best value predicted alone. */
+static void
+test_vary (void)
+{
+  const char *path = SRCDIR "/traces/seed/pipeline.sched";
+  AdviseOptions options = { 0 };
+  options.device = "k20";
+  options.vary = "nchunks=1,2,4,8";
+  options.jobs = 1;
+  GError *error = NULL;
+  g_autoptr (Advice) advice = advise_run (path, &options, &error);
+  g_assert_no_error (error);
+  static const char *const values[] = { "nchunks=1", "nchunks=2", "nchunks=4", "nchunks=8" };
+  SimTime best = G_MAXINT64;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      const char *defines[] = { values[i], NULL };
+      PredictionOptions p = { "k20", 0, defines, 0 };
+      g_autoptr (Prediction) prediction = prediction_run (path, &p, &error);
+      g_assert_no_error (error);
+      best = MIN (best, prediction_makespan (prediction));
+    }
+  g_assert_cmpint (advice_best (advice), <=, best);
+  g_assert_nonnull (advice_define (advice));
+
+  options.vary = "nchunks";
+  g_assert_null (advise_run (path, &options, &error));
+  g_assert_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE);
+  g_clear_error (&error);
+}
+
+/* The command: bad options are one line and exit 2 with no file written;
+ * -o - sends the advised schedule alone to standard output. */
+static void
+test_command (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
+  const char *seed = SRCDIR "/traces/seed/async-v2.sched";
+  const char *const refused[][8] = {
+    { "advise", seed, "-d", "c2050", "-o", "best.png", NULL },
+    { "advise", seed, "-d", "c2050,k20", "-o", "best.sched", NULL },
+    { "advise", seed, "-d", "c2050", "--keep", "order,colour", "-o", "best.sched" },
+    { "advise", seed, "-d", "c2050", "--vary", "nchunks", "-o", "best.sched" },
+    { "advise", seed, "-d", "c2O50", "-o", "best.sched", NULL },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const char *args[9] = { NULL };
+      memcpy (args, refused[i], sizeof refused[i]);
+      g_autofree char *err = NULL;
+      g_assert_cmpint (cli_run (dir, args, NULL, NULL, &err), ==, 2);
+      g_test_message ("%s", err);
+      g_assert_true (g_str_has_prefix (err, "streamsim"));
+      g_assert_true (g_str_has_suffix (err, "\n"));
+      g_assert_true (strchr (err, '\n') == err + strlen (err) - 1); /* one line */
+      g_autofree char *best = g_build_filename (dir, "best.sched", NULL);
+      g_assert_false (g_file_test (best, G_FILE_TEST_EXISTS));
+    }
+
+  const char *to_stdout[] = { "advise", seed, "-d", "c2050", "-o", "-", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (dir, to_stdout, NULL, &out, NULL), ==, 0);
+  g_assert_true (g_str_has_prefix (out, "# advised by streamsim advise from "));
+  ScheduleParseOptions parse = { NULL, 0 };
+  GError *error = NULL;
+  g_autoptr (Schedule) back = schedule_parse_text ("stdout", out, strlen (out), &parse, &error);
+  g_assert_no_error (error);
+
+  const char *help[] = { "help", "advise", NULL }, *option[] = { "advise", "--help", NULL };
+  g_autofree char *a = NULL, *b = NULL;
+  g_assert_cmpint (cli_run (dir, help, NULL, &a, NULL), ==, 0);
+  g_assert_cmpint (cli_run (dir, option, NULL, &b, NULL), ==, 0);
+  g_assert_cmpstr (a, ==, b);
+  g_assert_nonnull (strstr (a, "--vary"));
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/advise/schematic", test_schematic);
+  g_test_add_func ("/advise/seed", test_seed);
+  g_test_add_func ("/advise/written-and-threads", test_written_and_threads);
+  g_test_add_func ("/advise/connections", test_connections);
+  g_test_add_func ("/advise/priorities", test_priorities);
+  g_test_add_func ("/advise/vary", test_vary);
+  g_test_add_func ("/advise/command", test_command);
+  return g_test_run ();
+}

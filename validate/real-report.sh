@@ -1,0 +1,130 @@
+#!/bin/bash
+# real-report.sh: the table of validate/results/<gpu>/real/REPORT.md, the recorded programs' regions predicted against measured.
+#
+# Usage (from the repository root, after building streamsim):
+#   validate/real-report.sh [--predicted DIR] [--update REPORT.md] RESULTS_DIR DEVICE
+#   e.g. validate/real-report.sh --update validate/results/h100/real/REPORT.md \
+#            validate/results/h100/real h100
+# For each RESULTS_DIR/<program>.sched (or .sched.gz, gunzipped into a
+# scratch folder, as is <program>.measured.csv.gz) it runs
+#   streamsim predict <program>.sched --device DEVICE --csv <program>.predicted.csv
+# with the calibrated profile alone (engines/profiles/DEVICE.ini; no per-run
+# host costs), unless --predicted DIR holds <program>.predicted.csv already,
+# then `streamsim compare --regions` against <program>.measured.csv, and
+# prints one markdown row per program: its regions (all, and those measured
+# 0.5 ms or more), the median |error| of all its regions, its worst region of
+# 0.5 ms or more and its worst region of any length (error, ops, kind,
+# measured length), its makespan error, and how many `# not modelled`
+# comments its schedule has; then how many programs meet issue 37's bounds.
+# With --update FILE the table replaces what FILE holds between the lines
+# "<!-- real-report: begin -->" and "<!-- real-report: end -->".
+# $STREAMSIM (default: build/bin/streamsim). Exit status: 0, or 2 for bad
+# usage or input, 3 for a missing binary or file.
+set -euo pipefail
+
+predicted=
+update=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --predicted) predicted=${2:?--predicted needs a folder}; shift 2 ;;
+    --update) update=${2:?--update needs a file}; shift 2 ;;
+    -*) echo "real-report.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+if [ $# -ne 2 ]; then
+  echo "usage: validate/real-report.sh [--predicted DIR] [--update REPORT.md] RESULTS_DIR DEVICE" >&2
+  exit 2
+fi
+dir=$1
+device=$2
+[ -d "$dir" ] || { echo "real-report.sh: no folder $dir" >&2; exit 3; }
+STREAMSIM=${STREAMSIM:-build/bin/streamsim}
+[ -x "$STREAMSIM" ] || { echo "real-report.sh: no streamsim binary $STREAMSIM (set STREAMSIM)" >&2; exit 3; }
+export STREAMSIM_PROFILE_PATH=${STREAMSIM_PROFILE_PATH:-engines/profiles}
+if [ -n "$update" ]; then
+  [ -f "$update" ] || { echo "real-report.sh: no file $update" >&2; exit 3; }
+  grep -q '^<!-- real-report: begin -->$' "$update" && grep -q '^<!-- real-report: end -->$' "$update" \
+    || { echo "real-report.sh: $update has no real-report begin and end lines" >&2; exit 2; }
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# plain FILE: FILE, or FILE.gz unpacked into the scratch folder; prints the path.
+plain() {
+  if [ -f "$1" ]; then
+    echo "$1"
+  elif [ -f "$1.gz" ]; then
+    gunzip -c "$1.gz" > "$work/$(basename "$1")"
+    echo "$work/$(basename "$1")"
+  else
+    echo "real-report.sh: no $1 (nor $1.gz)" >&2
+    exit 3
+  fi
+}
+
+# worst LINE: "worst ...  +12.34% (region 3: ops 6 to 8, sync, predicted P ms, measured Q us)"
+# as a table cell "+12.34% (ops 6-8, sync, Q us)".
+worst() {
+  sed -n 's/^worst[a-z ]* \([-+][0-9.]*%\) (region [0-9]*: ops \([0-9]*\) to \([0-9]*\), \([a-z]*\), predicted [0-9.]* [a-z]*s, measured \([0-9.]* [a-z]*s\))$/\1 (ops \2-\3, \4, \5)/p; s/^worst[a-z ]* none$/none/p' <<< "$1"
+}
+
+table=$work/table.md
+{
+  echo "| program | regions | of 0.5 ms or more | median \|error\| | worst of 0.5 ms or more | worst of any length | makespan error | not modelled |"
+  echo "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |"
+} > "$table"
+programs=0
+median_ok=0
+worst_ok=0
+for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u); do
+  name=$sched_path
+  sched=$(plain "$dir/$name.sched")
+  measured=$(plain "$dir/$name.measured.csv")
+  if [ -n "$predicted" ]; then
+    pred=$predicted/$name.predicted.csv
+    [ -f "$pred" ] || { echo "real-report.sh: no $pred" >&2; exit 3; }
+  else
+    pred=$work/$name.predicted.csv
+    "$STREAMSIM" predict "$sched" --device "$device" --csv "$pred" > /dev/null
+  fi
+  status=0
+  out=$("$STREAMSIM" compare "$pred" "$measured" --regions --max-error 1e9) || status=$?
+  if [ "$status" -gt 1 ]; then
+    echo "real-report.sh: streamsim compare failed on $name" >&2
+    exit 2
+  fi
+  makespan=$(sed -n 's/^makespan .*error \([-+][0-9.]*%\)$/\1/p' <<< "$out")
+  regions=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\1/p' <<< "$out")
+  long=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\2/p' <<< "$out")
+  median=$(sed -n 's/^median *|error| \([0-9.]*%\) over all regions.*/\1/p' <<< "$out")
+  worst_any=$(worst "$(grep '^worst  ' <<< "$out" || true)")
+  worst_long=$(worst "$(grep '^worst long' <<< "$out" || true)")
+  not_modelled=$(grep -c '^# not modelled' "$sched" || true)
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
+    "${worst_long:--}" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
+  programs=$((programs + 1))
+  # issue 37's bounds: median <= 2%, worst of 0.5 ms or more <= 5% (none passes)
+  if [ -n "$median" ] && awk -v m="${median%\%}" 'BEGIN { exit !(m <= 2) }'; then
+    median_ok=$((median_ok + 1))
+  fi
+  w=$(sed -n 's/^[-+]\([0-9.]*\)%.*/\1/p' <<< "$worst_long")
+  if [ -z "$w" ] || awk -v w="$w" 'BEGIN { exit !(w <= 5) }'; then
+    worst_ok=$((worst_ok + 1))
+  fi
+done
+{
+  echo
+  echo "$programs programs; region error median <= 2%: $median_ok; worst region of 0.5 ms or more <= 5% (or none): $worst_ok."
+} >> "$table"
+
+if [ -n "$update" ]; then
+  awk -v table="$table" '
+    /^<!-- real-report: end -->$/ { while ((getline line < table) > 0) print line; skip = 0 }
+    !skip { print }
+    /^<!-- real-report: begin -->$/ { skip = 1 }' "$update" > "$work/updated"
+  cat "$work/updated" > "$update"
+else
+  cat "$table"
+fi

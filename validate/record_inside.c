@@ -1,0 +1,183 @@
+/* record_inside.c: host time inside recorded calls (record_inside.h). */
+#include "record_inside.h"
+
+/* When the GPU work each blocking call waited for ended (0: none), from
+ * the work of the calls before it, in the order they began. */
+static guint64 *
+find_ready (const InsideCall *calls, guint n)
+{
+  guint64 *ready = g_new0 (guint64, MAX (n, 1));
+  /* stream key -> the latest end of its work so far; event -> its record's */
+  g_autoptr (GHashTable) streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  g_autoptr (GHashTable) events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  guint64 all = 0, blocking = 0; /* every stream's work; the blocking streams' */
+  for (guint i = 0; i < n; i++)
+    {
+      const InsideCall *c = &calls[i];
+      const guint64 *mine = g_hash_table_lookup (streams, &c->stream);
+      guint64 in_stream = c->stream == INSIDE_STREAM_LEGACY ? blocking : mine != NULL ? *mine : 0;
+      if (c->kind == INSIDE_FREE)
+        ready[i] = all;
+      else if (c->kind == INSIDE_BLOCKING)
+        {
+          const guint64 *recorded = g_hash_table_lookup (events, &c->event);
+          ready[i] = c->waits == INSIDE_WAITS_OWN ? (c->timed ? c->end : 0)
+                   : c->waits == INSIDE_WAITS_STREAM ? in_stream
+                   : c->waits == INSIDE_WAITS_EVENT ? (recorded != NULL ? *recorded : 0)
+                   : all;
+        }
+      if (c->records)
+        g_hash_table_replace (events, g_memdup2 (&c->event, sizeof c->event),
+                              g_memdup2 (&in_stream, sizeof in_stream));
+      if (c->timed)
+        {
+          guint64 end = MAX (in_stream, c->end);
+          g_hash_table_replace (streams, g_memdup2 (&c->stream, sizeof c->stream),
+                                g_memdup2 (&end, sizeof end));
+          all = MAX (all, c->end);
+          if (!c->nonblocking)
+            blocking = MAX (blocking, c->end);
+        }
+    }
+  return ready;
+}
+
+/* How long a call took, or (`blocking`) how long it ran on after the GPU
+ * work it waited for; negative when it returned before that work ended. */
+static gint64
+measure (const InsideCall *c, guint64 ready)
+{
+  guint64 from = c->kind == INSIDE_BLOCKING ? MAX (c->enter, ready) : c->enter;
+  if (c->kind == INSIDE_BLOCKING && c->waits == INSIDE_WAITS_OWN)
+    from = ready; /* its own copy: may end after the call returned */
+  if (c->exit >= from)
+    return (gint64) MIN (c->exit - from, (guint64) G_MAXINT64);
+  return -(gint64) MIN (from - c->exit, (guint64) G_MAXINT64);
+}
+
+static int
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Per group of async and blocking calls: its calls' measures, sorted. */
+static GHashTable *
+group_measures (const InsideCall *calls, guint n, const guint64 *ready)
+{
+  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                              (GDestroyNotify) g_array_unref);
+  for (guint i = 0; i < n; i++)
+    {
+      const InsideCall *c = &calls[i];
+      if (c->kind != INSIDE_ASYNC && c->kind != INSIDE_BLOCKING)
+        continue;
+      if (c->kind == INSIDE_BLOCKING && c->waits == INSIDE_WAITS_OWN && !c->timed)
+        continue;
+      GArray *m = g_hash_table_lookup (groups, c->group);
+      if (m == NULL)
+        {
+          m = g_array_new (FALSE, FALSE, sizeof (gint64));
+          g_hash_table_insert (groups, (gpointer) c->group, m);
+        }
+      gint64 v = measure (c, ready[i]);
+      g_array_append_val (m, v);
+    }
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init (&it, groups);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    g_array_sort (value, compare_gint64);
+  return groups;
+}
+
+gint64 *
+record_inside_usual (const InsideCall *calls, guint n)
+{
+  g_autofree guint64 *ready = find_ready (calls, n);
+  g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
+  gint64 *usual = g_new (gint64, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const GArray *m = calls[i].kind == INSIDE_ASYNC || calls[i].kind == INSIDE_BLOCKING
+                        ? g_hash_table_lookup (groups, calls[i].group) : NULL;
+      usual[i] = m != NULL && m->len >= 2 ? MAX (g_array_index (m, gint64, (m->len - 1) / 2), 0) : -1;
+    }
+  return usual;
+}
+
+/* An async call: the set-up beyond its usual time, split at its work's start. */
+static void
+split_async (const InsideCall *c, const GArray *group, guint64 min_host, InsideHost *h)
+{
+  guint64 took = c->exit - c->enter;
+  if (group->len < 2)
+    {
+      /* no usual time: only what ran on after its work had started */
+      h->no_usual = TRUE;
+      if (c->timed && c->start < c->exit && c->exit - MAX (c->start, c->enter) >= min_host)
+        h->after = c->exit - MAX (c->start, c->enter);
+      return;
+    }
+  guint64 group_usual = (guint64) MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
+  guint64 usual = group_usual + c->charged;
+  /* the minimum more than what the model charges; and for a call it
+   * charges no more than the others, at least twice their usual time */
+  if (took < usual || took - usual < min_host || (c->charged == 0 && took - usual < group_usual))
+    return;
+  guint64 extra = took - usual;
+  h->usual = usual;
+  if (c->timed && c->start > c->enter && c->start - c->enter > usual)
+    h->before = MIN (extra, c->start - c->enter - usual);
+  h->after = extra - h->before;
+}
+
+/* A blocking call: how much longer than usual it ran on after the GPU work. */
+static void
+split_blocking (const InsideCall *c, guint64 ready, const GArray *group, guint64 min_host,
+                InsideHost *h)
+{
+  if (c->waits == INSIDE_WAITS_OWN && !c->timed)
+    return;
+  gint64 post = measure (c, ready);
+  gint64 usual = MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
+  /* at least twice the usual time after the work, and the minimum more */
+  if (post <= 0 || post - usual < usual || (guint64) (post - usual) < min_host)
+    return;
+  h->usual = (guint64) usual;
+  h->after = (guint64) (post - usual);
+}
+
+InsideHost *
+record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
+{
+  InsideHost *host = g_new0 (InsideHost, MAX (n, 1));
+  g_autofree guint64 *ready = find_ready (calls, n);
+  g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
+  for (guint i = 0; i < n; i++)
+    {
+      const InsideCall *c = &calls[i];
+      host[i].kind = c->kind;
+      if (c->exit <= c->enter)
+        continue;
+      switch (c->kind)
+        {
+        case INSIDE_ASYNC:
+          split_async (c, g_hash_table_lookup (groups, c->group), min_host_ns, &host[i]);
+          break;
+        case INSIDE_BLOCKING:
+          if (g_hash_table_contains (groups, c->group))
+            split_blocking (c, ready[i], g_hash_table_lookup (groups, c->group), min_host_ns,
+                            &host[i]);
+          break;
+        case INSIDE_FREE:
+          if (c->exit > MAX (c->enter, ready[i]) && c->exit - MAX (c->enter, ready[i]) >= min_host_ns)
+            host[i].after = c->exit - MAX (c->enter, ready[i]);
+          break;
+        case INSIDE_OTHER:
+          break;
+        }
+    }
+  return host;
+}
