@@ -444,29 +444,42 @@ test_model_equals_reference (void)
   g_assert_cmpuint (compared, >, 7 * 60 * 47);
 }
 
-/* eng_sm_mask_last's select for one word of SMs equals the plain word-by-word
- * scan, for random non-empty masks, SM counts below 64 and starting SMs. */
+/* eng_sm_mask_last against a scan SM by SM, down from start - 1 and then
+ * from the last SM, for random non-empty masks of one to three words. */
 static void
-test_mask_last_one_word (void)
+test_mask_last (void)
 {
   g_autoptr (GRand) r = g_rand_new_with_seed (7);
   for (guint i = 0; i < 100000; i++)
     {
       GpuProfile p = { 0 };
-      p.sm_count = g_rand_int_range (r, 1, 65);
+      p.sm_count = g_rand_int_range (r, 1, 193);
       EngSms sms = { 0 };
       sms.profile = &p;
       sms.sm_count = p.sm_count;
-      sms.words = 1;
-      guint64 all = p.sm_count == 64 ? ~(guint64) 0 : ((guint64) 1 << p.sm_count) - 1;
-      guint64 mask = ((guint64) g_rand_int (r) << 32 | g_rand_int (r)) & all;
+      sms.words = (p.sm_count + 63) / 64;
+      guint64 mask[3] = { 0 };
       if (g_rand_int_range (r, 0, 4) == 0)
-        mask &= (guint64) 1 << g_rand_int_range (r, 0, (gint32) p.sm_count); /* one SM */
-      if (mask == 0)
-        mask = 1;
+        {
+          /* one SM */
+          guint s = g_rand_int_range (r, 0, (gint32) p.sm_count);
+          mask[s / 64] = (guint64) 1 << (s % 64);
+        }
+      else
+        for (guint s = 0; s < p.sm_count; s++)
+          if (g_rand_boolean (r))
+            mask[s / 64] |= (guint64) 1 << (s % 64);
+      if (mask[0] == 0 && mask[1] == 0 && mask[2] == 0)
+        mask[0] = 1;
       guint start = g_rand_int_range (r, 0, (gint32) p.sm_count);
-      g_assert_cmpuint (eng_sm_mask_last (&sms, &mask, start), ==,
-                        eng_sm_mask_last_words (&sms, &mask, start));
+      guint expect = G_MAXUINT;
+      for (guint k = 1; k <= p.sm_count && expect == G_MAXUINT; k++)
+        {
+          guint s = (start + p.sm_count - k) % p.sm_count;
+          if ((mask[s / 64] >> (s % 64)) & 1)
+            expect = s;
+        }
+      g_assert_cmpuint (eng_sm_mask_last (&sms, mask, start), ==, expect);
     }
 }
 
@@ -475,7 +488,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sm/place-equals-scan", test_place_equals_scan);
-  g_test_add_func ("/sm/mask-last-one-word", test_mask_last_one_word);
+  g_test_add_func ("/sm/mask-last", test_mask_last);
   g_test_add_func ("/sm/state-equals-plain", test_state_equals_plain);
   g_test_add_func ("/sm/rooms-at-range-limits", test_rooms_at_range_limits);
   g_test_add_func ("/sm/model-equals-reference", test_model_equals_reference);
