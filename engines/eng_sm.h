@@ -58,7 +58,6 @@ typedef struct
   guint next;           /* where the block scheduler looks first */
   EngPlacement *free_placements;
   float *room;          /* scratch for eng_sm_place: blocks of room per SM (pad) */
-  guint16 *chunks;      /* the first SM of every chunk: 0, LANES, 2 LANES, ... */
   guint64 *mask;        /* scratch for eng_sm_place: a mask of SMs (words) */
   guint32 *order;       /* scratch, one per SM, for the caller (eng_kernel.c: turns seen per SM) */
 } EngSms;
@@ -70,16 +69,14 @@ void eng_sm_init (EngSms *sms, const GpuProfile *profile);
 void eng_sm_free (EngSms *sms);
 /* `need` for a block of this footprint. */
 void eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need);
-/* Places up to `want` blocks as the block scheduler would, looking only at
- * the SMs where `within` has blocks (NULL: every SM); NULL when none has room. */
-EngPlacement *eng_sm_place (EngSms *sms, const EngSmNeed *need, guint32 want,
-                            const EngPlacement *within);
+/* Places up to `want` blocks as the block scheduler would; NULL when no SM
+ * has room. */
+EngPlacement *eng_sm_place (EngSms *sms, const EngSmNeed *need, guint32 want);
 /* The same placement, found one block at a time over every SM: the plain
  * reference eng_sm_place must equal. */
 EngPlacement *eng_sm_place_one_by_one (EngSms *sms, const EngSmNeed *need, guint32 want);
 /* Takes a placement's blocks off their SMs. The placement itself stays as
- * it was (its chunks are eng_sm_place's `within` for what it left) until
- * freed. */
+ * it was until freed. */
 void eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need);
 void eng_sm_placement_free (EngSms *sms, EngPlacement *pl);
 /* Sets what each SM holds from one EngSm per SM (tests), and reads it back. */

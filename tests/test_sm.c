@@ -99,25 +99,6 @@ placement_counts (const EngSms *sim, const EngPlacement *pl)
   return count;
 }
 
-/* A placement that stands for the SMs where open[s] is set: eng_sm_place
- * looks only at its chunks. */
-static EngPlacement *
-placement_over (const EngSms *sim, const gboolean *open)
-{
-  guint lanes = ENG_SM_LANES;
-  EngPlacement *pl = g_malloc0 (sizeof (EngPlacement) + sim->pad / lanes * sizeof (guint16));
-  pl->chunks = (guint16 *) (pl + 1);
-  for (guint c = 0; c < sim->pad; c += lanes)
-    {
-      gboolean any = FALSE;
-      for (guint s = c; s < c + lanes && s < sim->profile->sm_count; s++)
-        any |= open[s];
-      if (any)
-        pl->chunks[pl->n_chunks++] = (guint16) c;
-    }
-  return pl;
-}
-
 /* Same blocks on the same SMs, same most and mask. */
 static void
 assert_same_placement (const EngSms *sim, const EngPlacement *a, const EngPlacement *b,
@@ -192,8 +173,7 @@ test_place_equals_scan (void)
       assert_sms (&fast, load);
       ref.next = fast.next;
 
-      g_autofree EngPlacement *within = freed ? placement_over (&fast, open) : NULL;
-      EngPlacement *a = eng_sm_place (&fast, &sm_need, want, within);
+      EngPlacement *a = eng_sm_place (&fast, &sm_need, want);
       EngPlacement *b = eng_sm_place_one_by_one (&ref, &sm_need, want);
       assert_same_placement (&fast, a, b, seed);
       g_assert_cmpuint (fast.next, ==, ref.next);
@@ -220,7 +200,7 @@ test_place_equals_scan (void)
               g_assert_cmpuint (expect_next, ==, ref.next);
             }
           /* giving back by counts gives back the same, and leaves the
-           * placement as it was (its chunks are `within` for what it left) */
+           * placement as it was */
           guint32 n_chunks = a->n_chunks, blocks = a->blocks;
           eng_sm_give_back (&fast, a, &sm_need);
           assert_sms (&fast, load);
@@ -287,7 +267,7 @@ test_state_equals_plain (void)
               gboolean one_by_one = g_rand_int_range (r, 0, 4) == 0;
               sim.next = g_rand_int_range (r, 0, p.sm_count);
               EngPlacement *pl = one_by_one ? eng_sm_place_one_by_one (&sim, &sm_needs[k], want)
-                                            : eng_sm_place (&sim, &sm_needs[k], want, NULL);
+                                            : eng_sm_place (&sim, &sm_needs[k], want);
               if (pl != NULL)
                 {
                   g_autofree guint32 *count = placement_counts (&sim, pl);
@@ -358,7 +338,7 @@ test_rooms_at_range_limits (void)
           expect[s] = (guint32) room;
         }
       eng_sm_load (&sim, load);
-      EngPlacement *pl = eng_sm_place (&sim, &sm_need, G_MAXUINT32 / 2, NULL);
+      EngPlacement *pl = eng_sm_place (&sim, &sm_need, G_MAXUINT32 / 2);
       g_autofree guint32 *count = pl != NULL ? placement_counts (&sim, pl) : g_new0 (guint32, p.sm_count);
       for (guint s = 0; s < p.sm_count; s++)
         if (count[s] != expect[s])
