@@ -21,7 +21,7 @@ int output_file_open_special (const char *path, GError **error);
  * file has nothing to lose, and a process that dies or fails never leaves a
  * half-written file under its name either way (the rename comes last). The
  * sync is not free: 65 ms for a million-row timeline on an ext4 VM, about a
- * third of writing it (PERFORMANCE-LOG.md, fifteenth round). */
+ * third of writing it. */
 gboolean output_file_needs_sync (const char *path);
 
 /* Like g_file_set_contents (a temporary file beside `path`, synced when it
