@@ -267,9 +267,6 @@ adder_add (const SmAdder *a, guint c, Lanes count)
   lanes_store (a->r + c, lanes_load (a->r + c) + count * a->per_r);
 }
 
-/* Option: the placement's counts set to 0 in this same pass, so that
- * freeing it need not visit its chunks again; measured no faster end to
- * end (streamsim-bench). */
 void
 eng_sm_give_back (EngSms *sms, EngPlacement *pl, const EngSmNeed *need)
 {
@@ -302,45 +299,30 @@ mask_copy (guint64 *dest, const guint64 *src, guint words)
   memcpy (dest, src, words * sizeof (guint64));
 }
 
+/* A placement with no blocks: its mask, counts and chunks in the same
+ * block of memory, all 0.
+ * Option: placements recycled through a free list instead of malloc and free; gained 1.4% of the benchmark's end-to-end figure. */
 static EngPlacement *
 placement_new (EngSms *sms)
 {
-  EngPlacement *pl = sms->free_placements;
   gsize words = sms->words;
-  if (pl != NULL)
-    sms->free_placements = pl->next_free;
-  else
-    {
-      /* all the same size, so that they can be recycled; counts 0 */
-      pl = g_malloc0 (sizeof (EngPlacement) + words * sizeof (guint64)
-                      + sms->pad * sizeof (float) + sms->pad / LANES * sizeof (guint16));
-      pl->count = (float *) (pl->most_mask + words);
-      pl->chunks = (guint16 *) (pl->count + sms->pad);
-    }
-  pl->blocks = pl->most = pl->n_chunks = 0;
-  mask_clear (pl->most_mask, (guint) words);
+  EngPlacement *pl = g_malloc0 (sizeof (EngPlacement) + words * sizeof (guint64)
+                                + sms->pad * sizeof (float) + sms->pad / LANES * sizeof (guint16));
+  pl->count = (float *) (pl->most_mask + words);
+  pl->chunks = (guint16 *) (pl->count + sms->pad);
   return pl;
 }
 
 void
 eng_sm_placement_free (EngSms *sms, EngPlacement *pl)
 {
-  /* its counts back to 0, for its next use */
-  for (guint32 i = 0; i < pl->n_chunks; i++)
-    lanes_store (pl->count + pl->chunks[i], lanes_splat (0));
-  pl->next_free = sms->free_placements;
-  sms->free_placements = pl;
+  (void) sms;
+  g_free (pl);
 }
 
 void
 eng_sm_free (EngSms *sms)
 {
-  while (sms->free_placements != NULL)
-    {
-      EngPlacement *pl = sms->free_placements;
-      sms->free_placements = pl->next_free;
-      g_free (pl);
-    }
   g_free (sms->use);
   g_free (sms->room);
   g_free (sms->mask);

@@ -31,8 +31,7 @@ typedef struct
 } EngSmNeed;
 
 /* Where one dispatch put its blocks: a count per SM, and the chunks of SMs
- * (eng_sm.c's vectors) where some count is not 0. Placements are recycled
- * (EngSms.free_placements), all the same size, their counts 0. */
+ * (eng_sm.c's vectors) where some count is not 0. */
 typedef struct EngPlacement EngPlacement;
 struct EngPlacement
 {
@@ -42,7 +41,6 @@ struct EngPlacement
                            whole numbers kept as floats, as eng_sm.c keeps the SMs' use */
   guint16 *chunks;      /* the first SM of each chunk with blocks, in order, after count */
   guint32 n_chunks;
-  EngPlacement *next_free;
   guint64 most_mask[];  /* the SMs with `most` blocks, a bit each (EngSms.words words) */
 };
 
@@ -56,7 +54,6 @@ typedef struct
   guint pad;            /* SMs rounded up to whole vectors; the SMs past sm_count stay full */
   guint words;          /* 64-bit words in a mask of SMs */
   guint next;           /* where the block scheduler looks first */
-  EngPlacement *free_placements;
   float *room;          /* scratch for eng_sm_place: blocks of room per SM (pad) */
   guint64 *mask;        /* scratch for eng_sm_place: a mask of SMs (words) */
   guint32 *order;       /* scratch, one per SM, for the caller (eng_kernel.c: turns seen per SM) */
@@ -65,7 +62,7 @@ typedef struct
 /* Sets up the SMs of `profile`, empty, and the placements' scratch; the
  * profile must outlive them. */
 void eng_sm_init (EngSms *sms, const GpuProfile *profile);
-/* Frees the SMs, the scratch and the recycled placements. */
+/* Frees the SMs and the scratch. */
 void eng_sm_free (EngSms *sms);
 /* `need` for a block of this footprint. */
 void eng_sm_need (const GpuBlockFootprint *fp, EngSmNeed *need);
