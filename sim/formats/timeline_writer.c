@@ -9,7 +9,7 @@
 #include "timeline_writer.h"
 #include "timeline_private.h"
 #include "output_file.h"
-#include "sim/core/str_append.h"
+#include "timeline_row.h"
 
 struct TimelineWriter
 {
@@ -21,56 +21,6 @@ struct TimelineWriter
   gsize chunk;    /* rows are written once this many bytes have gathered */
   guint64 written; /* bytes written so far */
 };
-
-/* The bytes that end a plain field: its NUL, and those that make RFC 4180
- * quote it. */
-static const guint8 field_stops[256] = {
-  ['\0'] = 1, [','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1,
-};
-
-/* The length of a field that needs no quotes, or G_MAXSIZE. Its first 16
- * bytes by a loop over a table, the rest by strcspn: most fields are a few
- * bytes (a stream name, a kind, an engine), where strcspn's call and setup
- * cost more than the scan, while a cause is 25 to 55 bytes, which strcspn
- * reads 16 at a time. With strcspn alone, five calls a row were a fifth of
- * the CSV phase's samples; this made the phase 3 to 5% faster
- * (PERFORMANCE-LOG.md, seventeenth round). */
-static inline gsize
-plain_len (const char *text)
-{
-  if (text == NULL)
-    return 0;
-  const guint8 *s = (const guint8 *) text;
-  gsize n = 0;
-  while (n < 16 && !field_stops[s[n]])
-    n++;
-  if (n == 16)
-    n += strcspn (text + 16, ",\"\r\n");
-  return s[n] == '\0' ? n : G_MAXSIZE;
-}
-
-/* RFC 4180: a field holding a comma, quote or line break is quoted, and its
- * quotes doubled. */
-static void
-append_field (GString *s, const char *text)
-{
-  if (text == NULL)
-    return;
-  gsize n = plain_len (text);
-  if (n != G_MAXSIZE)
-    {
-      str_append (s, text, n);
-      return;
-    }
-  g_string_append_c (s, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (s, '"');
-      g_string_append_c (s, *p);
-    }
-  g_string_append_c (s, '"');
-}
 
 /* Records a failed write (errno says why); FALSE. */
 static gboolean
@@ -191,143 +141,6 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
   return writer;
 }
 
-/* The row by GString appends: any row, slower (fields that need quotes). */
-static void
-append_row (GString *s, const TimelineRow *row)
-{
-  str_append_uint (s, row->op);
-  g_string_append_c (s, ',');
-  str_append_uint (s, row->line);
-  g_string_append_c (s, ',');
-  append_field (s, row->stream);
-  g_string_append_c (s, ',');
-  append_field (s, row->kind);
-  g_string_append_c (s, ',');
-  append_field (s, row->engine);
-  g_string_append_c (s, ',');
-  if (row->conn >= 0)
-    str_append_int (s, row->conn);
-  g_string_append_c (s, ',');
-  str_append_int (s, row->issue);
-  g_string_append_c (s, ',');
-  str_append_int (s, row->start);
-  g_string_append_c (s, ',');
-  str_append_int (s, row->end);
-  g_string_append_c (s, ',');
-  /* Zero means "not a copy" / "not a kernel": left empty. */
-  if (row->bytes != 0)
-    str_append_uint (s, row->bytes);
-  g_string_append_c (s, ',');
-  if (row->grid != 0)
-    str_append_uint (s, row->grid);
-  g_string_append_c (s, ',');
-  if (row->block != 0)
-    str_append_uint (s, row->block);
-  g_string_append_c (s, ',');
-  append_field (s, row->label);
-  g_string_append_c (s, ',');
-  append_field (s, row->cause);
-  g_string_append_c (s, '\n');
-}
-
-/* ---- The usual row, written through a pointer ----
- *
- * A million-row timeline spent most of its time in the appends' checks and
- * small memcpy calls. When no field needs quotes, the row's length is
- * bounded beforehand (each number at most 20 digits and a sign), so the
- * buffer is grown once and the fields are written through a pointer.
- * Numbers are written in place, from their last digit back, once their
- * length is known. (Until the twelfth round they went through a small
- * buffer and one copy of 24 bytes, which read back bytes just stored one at
- * a time: the CPU cannot forward those from its store buffer. Writing in
- * place halved this function's samples in a build without link-time
- * optimization, and made the CSV phase 2% faster in the Release build.)
- * The text is the same as append_row's. */
-
-static const char digit_pairs[] =
-  "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-  "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-  "8081828384858687888990919293949596979899";
-
-/* Writes the digits of v backwards, ending at d; returns the first. In 32
- * bits: a 64-bit division by 100 is a long multiply, and times in ns have 11
- * digits. */
-static inline char *
-digits_u32 (char *d, guint32 v)
-{
-  while (v >= 100)
-    {
-      guint i = v % 100 * 2;
-      v /= 100;
-      *--d = digit_pairs[i + 1];
-      *--d = digit_pairs[i];
-    }
-  if (v >= 10)
-    {
-      *--d = digit_pairs[v * 2 + 1];
-      *--d = digit_pairs[v * 2];
-    }
-  else
-    *--d = (char) ('0' + v);
-  return d;
-}
-
-/* How many decimal digits v has (1 for 0): its bit length L gives
- * t = floor(L x 1233 / 4096), about L x log10 2, and v has t or t + 1
- * digits; one comparison with 10^t tells which. */
-static inline guint
-decimal_digits (guint64 v)
-{
-  static const guint64 pow10[20] = {
-    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-    100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull
-  };
-  guint t = ((guint) (64 - __builtin_clzll (v | 1)) * 1233) >> 12; /* 0 .. 19 */
-  return t + 1 - (v < pow10[t]) + (v == 0);
-}
-
-static inline char *
-put_uint (char *p, guint64 v)
-{
-  char *end = p + decimal_digits (v), *d = end;
-  while (v >= 100000000)
-    {
-      /* the low 8 digits, zeros included, in 32 bits */
-      guint64 q = v / 100000000;
-      guint32 lo = (guint32) (v - q * 100000000);
-      v = q;
-      for (guint j = 0; j < 4; j++)
-        {
-          guint i = lo % 100 * 2;
-          lo /= 100;
-          *--d = digit_pairs[i + 1];
-          *--d = digit_pairs[i];
-        }
-    }
-  digits_u32 (d, (guint32) v);
-  return end;
-}
-
-static inline char *
-put_int (char *p, gint64 v)
-{
-  if (v < 0)
-    {
-      *p++ = '-';
-      return put_uint (p, (guint64) 0 - (guint64) v);
-    }
-  return put_uint (p, (guint64) v);
-}
-
-static inline char *
-put_text (char *p, const char *text, gsize n)
-{
-  memcpy (p, text, n);
-  return p + n;
-}
-
 gboolean
 timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **error)
 {
@@ -336,63 +149,8 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* Rows gather in writer->row and go out a chunk at a time. */
-  GString *s = writer->row;
-  gsize n_stream = plain_len (row->stream), n_kind = plain_len (row->kind);
-  gsize n_engine = plain_len (row->engine), n_label = plain_len (row->label);
-  gsize n_cause = plain_len (row->cause);
-  if ((n_stream | n_kind | n_engine | n_label | n_cause) == G_MAXSIZE)
-    append_row (s, row);
-  else
-    {
-      /* 9 numbers of at most 21 characters, 13 commas, a newline */
-      gsize most = n_stream + n_kind + n_engine + n_label + n_cause + 9 * 21 + 14;
-      gsize len = s->len;
-      if (len + most >= s->allocated_len)
-        {
-          g_string_set_size (s, len + most); /* grows it */
-          g_string_truncate (s, len);
-        }
-      char *p = s->str + len;
-      p = put_uint (p, row->op);
-      *p++ = ',';
-      p = put_uint (p, row->line);
-      *p++ = ',';
-      p = put_text (p, row->stream, n_stream);
-      *p++ = ',';
-      p = put_text (p, row->kind, n_kind);
-      *p++ = ',';
-      p = put_text (p, row->engine, n_engine);
-      *p++ = ',';
-      if (row->conn >= 0)
-        p = put_int (p, row->conn);
-      *p++ = ',';
-      p = put_int (p, row->issue);
-      *p++ = ',';
-      p = put_int (p, row->start);
-      *p++ = ',';
-      p = put_int (p, row->end);
-      *p++ = ',';
-      /* Zero means "not a copy" / "not a kernel": left empty. */
-      if (row->bytes != 0)
-        p = put_uint (p, row->bytes);
-      *p++ = ',';
-      if (row->grid != 0)
-        p = put_uint (p, row->grid);
-      *p++ = ',';
-      if (row->block != 0)
-        p = put_uint (p, row->block);
-      *p++ = ',';
-      if (n_label > 0)
-        p = put_text (p, row->label, n_label);
-      *p++ = ',';
-      if (n_cause > 0)
-        p = put_text (p, row->cause, n_cause);
-      *p++ = '\n';
-      *p = '\0';
-      s->len = (gsize) (p - s->str);
-    }
-
-  if (s->len < writer->chunk)
+  timeline_row_append (writer->row, row);
+  if (writer->row->len < writer->chunk)
     return TRUE;
   return writer_flush (writer, error);
 }
