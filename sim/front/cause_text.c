@@ -12,8 +12,8 @@ stream_name (const EngSim *sim, gsize op)
 static void
 append_stream_of (const EngSim *sim, gsize op, GString *out)
 {
-  STR_APPEND_LITERAL (out, " (stream ");
-  str_append_str (out, stream_name (sim, op));
+  g_string_append (out, " (stream ");
+  g_string_append (out, stream_name (sim, op));
   g_string_append_c (out, ')');
 }
 
@@ -30,32 +30,32 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
     case ENG_CAUSE_NONE:
       return;
     case ENG_CAUSE_STREAM:
-      STR_APPEND_LITERAL (out, "stream ");
-      str_append_str (out, stream_name (sim, ref));
-      STR_APPEND_LITERAL (out, " after op ");
+      g_string_append (out, "stream ");
+      g_string_append (out, stream_name (sim, ref));
+      g_string_append (out, " after op ");
       str_append_uint (out, ref);
       return;
     case ENG_CAUSE_EVENT:
-      STR_APPEND_LITERAL (out, "event ");
-      str_append_str (out, schedule_event_name (sched, schedule_op (sched, ref)->event));
-      STR_APPEND_LITERAL (out, " recorded by op ");
+      g_string_append (out, "event ");
+      g_string_append (out, schedule_event_name (sched, schedule_op (sched, ref)->event));
+      g_string_append (out, " recorded by op ");
       str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
       return;
     case ENG_CAUSE_LEGACY:
       if (sop->stream == SCHED_STREAM_DEFAULT)
         {
-          STR_APPEND_LITERAL (out, "legacy default stream waits for op ");
+          g_string_append (out, "legacy default stream waits for op ");
           str_append_uint (out, ref);
           append_stream_of (sim, ref, out);
           return;
         }
-      STR_APPEND_LITERAL (out, "legacy default stream op ");
+      g_string_append (out, "legacy default stream op ");
       str_append_uint (out, ref);
-      STR_APPEND_LITERAL (out, " must finish first");
+      g_string_append (out, " must finish first");
       return;
     case ENG_CAUSE_QUEUE:
-      STR_APPEND_LITERAL (out, "queue conn");
+      g_string_append (out, "queue conn");
       if (r->conn < 0)
         {
           g_string_append_c (out, '-');
@@ -64,58 +64,58 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
       else /* the connection whose queue it is (eng_connection.c, COPY QUEUES) */
         str_append_uint (out, eng_sim_queue_connection (sim, op));
       g_string_append_c (out, '/');
-      str_append_str (out, eng_queue_name (r->queue));
-      STR_APPEND_LITERAL (out, " behind op ");
+      g_string_append (out, eng_queue_name (r->queue));
+      g_string_append (out, " behind op ");
       str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
-      STR_APPEND_LITERAL (out, ": false dependency");
+      g_string_append (out, ": false dependency");
       return;
     case ENG_CAUSE_ENGINE:
-      STR_APPEND_LITERAL (out, "engine ");
-      str_append_str (out, eng_engine_name (r->engine));
-      STR_APPEND_LITERAL (out, " busy with op ");
+      g_string_append (out, "engine ");
+      g_string_append (out, eng_engine_name (r->engine));
+      g_string_append (out, " busy with op ");
       str_append_uint (out, ref);
       return;
     case ENG_CAUSE_SLOTS:
       if (ref == ENG_NO_REF)
         {
-          STR_APPEND_LITERAL (out, "slots: kernel concurrency limit");
+          g_string_append (out, "slots: kernel concurrency limit");
           return;
         }
-      STR_APPEND_LITERAL (out, "slots held by op ");
+      g_string_append (out, "slots held by op ");
       str_append_uint (out, ref);
-      STR_APPEND_LITERAL (out, " (SMs full or concurrency limit)");
+      g_string_append (out, " (SMs full or concurrency limit)");
       return;
     case ENG_CAUSE_DEFERRED:
-      STR_APPEND_LITERAL (out, "deferred completion of op ");
+      g_string_append (out, "deferred completion of op ");
       str_append_uint (out, ref);
-      STR_APPEND_LITERAL (out, " held until op ");
+      g_string_append (out, " held until op ");
       str_append_uint (out, eng_sim_waited_for (sim, op));
-      STR_APPEND_LITERAL (out, " ended (kernels launched back to back)");
+      g_string_append (out, " ended (kernels launched back to back)");
       return;
     case ENG_CAUSE_LOAD:
       if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
         {
-          STR_APPEND_LITERAL (out, "loading its code: the GPU went idle when op ");
+          g_string_append (out, "loading its code: the GPU went idle when op ");
           str_append_uint (out, ref);
           append_stream_of (sim, ref, out);
-          STR_APPEND_LITERAL (out, " ended");
+          g_string_append (out, " ended");
           return;
         }
-      STR_APPEND_LITERAL (out, "op ");
+      g_string_append (out, "op ");
       str_append_uint (out, ref);
       append_stream_of (sim, ref, out);
-      STR_APPEND_LITERAL (out, " loading its kernel's code held the GPU");
+      g_string_append (out, " loading its kernel's code held the GPU");
       return;
     case ENG_CAUSE_SYNC:
       if (ref == ENG_NO_REF)
         {
-          STR_APPEND_LITERAL (out, "sync");
+          g_string_append (out, "sync");
           return;
         }
-      STR_APPEND_LITERAL (out, "sync until op ");
+      g_string_append (out, "sync until op ");
       str_append_uint (out, eng_sim_waited_for (sim, op));
-      STR_APPEND_LITERAL (out, " finished");
+      g_string_append (out, " finished");
       return;
     default:
       break;

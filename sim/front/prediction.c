@@ -286,28 +286,28 @@ prediction_path_row (const Prediction *p, gsize index, TimelineRow *row, GString
   if (eng_sim_behind_overtaken (p->sim, index))
     {
       /* the path goes on from what held the kernel ahead, not from it */
-      STR_APPEND_LITERAL (scratch, " (op ");
+      g_string_append (scratch, " (op ");
       str_append_uint (scratch, r->cause_ref);
-      STR_APPEND_LITERAL (scratch, " left the queue");
+      g_string_append (scratch, " left the queue");
       guint32 held = eng_sim_queue_released_by (p->sim, index);
       if (held != ENG_NO_REF)
         {
-          STR_APPEND_LITERAL (scratch, " after op ");
+          g_string_append (scratch, " after op ");
           str_append_uint (scratch, held);
         }
-      STR_APPEND_LITERAL (scratch, ", then waited for SMs)");
+      g_string_append (scratch, ", then waited for SMs)");
     }
   else if (r->cause == ENG_CAUSE_NONE)
     {
       guint32 held = eng_sim_issued_after (p->sim, index);
       if (held != ENG_NO_REF)
         {
-          STR_APPEND_LITERAL (scratch, "host issued it after op ");
+          g_string_append (scratch, "host issued it after op ");
           str_append_uint (scratch, held);
-          STR_APPEND_LITERAL (scratch, " returned");
+          g_string_append (scratch, " returned");
           if (index - held > 1)
             {
-              STR_APPEND_LITERAL (scratch, " and ");
+              g_string_append (scratch, " and ");
               str_append_uint (scratch, index - held - 1);
               g_string_append (scratch, index - held > 2 ? " other calls" : " other call");
             }
