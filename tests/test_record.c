@@ -5,9 +5,9 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
-#include "validate/record_inside.h"
-#include "validate/record_log.h"
-#include "validate/record_schedule.h"
+#include "sim/recorded/record_inside.h"
+#include "sim/recorded/record_log.h"
+#include "sim/recorded/record_schedule.h"
 #include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
