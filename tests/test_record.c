@@ -5,6 +5,7 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
+#include "sim/recorded/record_call.h"
 #include "sim/recorded/record_inside.h"
 #include "sim/recorded/record_log.h"
 #include "sim/recorded/record_schedule.h"
@@ -1341,6 +1342,76 @@ test_schedule_errors (void)
                                                    "kind 4, which is neither"));
 }
 
+/* Kernel names as profilers that demangle write them (Kineto, Nsight
+ * Systems' demangledName): the label is the function's own name, without
+ * return type, scope, template arguments or parameters. Two launches of
+ * 1 us kernels, 10 us apart, one stream. */
+static void
+test_demangled_labels (void)
+{
+  const char *log =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000001000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t1\t1000002000\t1000003000\t1\t32\t0\t16\tvoid at::native::vectorized_elementwise"
+    "_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, "
+    "at::native::FillFunctor<float>, at::detail::Array<char*, 1>)\n"
+    "kernel\t2\t1000012000\t1000013000\t1\t32\t0\t16\tvoid (anonymous namespace)::"
+    "softmax_warp_forward<float, float, float, 9, false, false>(float*, float const*, int)\n"
+    "end\t2\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (log, 2000, 0);
+  g_assert_nonnull (strstr (rec->text, " label=vectorized_elementwise_kernel   #"));
+  g_assert_nonnull (strstr (rec->text, " label=softmax_warp_forward   #"));
+}
+
+/* A conversion told where to begin (options.origin_ns: an importer's
+ * traced region): the 30 us from there to the first launch's call is a
+ * `host` statement, and every time counts from it. The launch at 1030 us
+ * runs its kernel 1032-1033 us. */
+static void
+test_origin (void)
+{
+  const char *log =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000030000\t1000031000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t1\t1000032000\t1000033000\t1\t32\t0\t16\t_Z1kv\n"
+    "end\t1\t1\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) parsed = parse (log, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000, .origin_ns = T0 };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (parsed, &opt, &error);
+  g_assert_no_error (error);
+  g_autofree char *got = statements (rec->text);
+  g_assert_true (g_str_has_prefix (got, "host 30.000us\nstream s1\nkernel s1 grid=1 block=32 "));
+  assert_op_times (rec, 0, 0, 0, 30000);
+  assert_op_times (rec, 1, 30000, 32000, 33000);
+  /* an origin after the first op's call is not one: that call is time 0 */
+  opt.origin_ns = T0 + 31000;
+  g_autoptr (RecordSchedule) late = record_schedule_build (parsed, &opt, &error);
+  g_assert_no_error (error);
+  assert_op_times (late, 0, 0, 2000, 3000);
+}
+
+/* Call kinds from names, as CUPTI gives them (record_call.h). */
+static void
+test_call_kinds (void)
+{
+  gboolean per_thread;
+  g_assert_cmpint (record_call_kind ("cudaLaunchKernel", &per_thread), ==, RECORD_CALL_KERNEL);
+  g_assert_false (per_thread);
+  g_assert_cmpint (record_call_kind ("cudaMemcpyAsync_ptsz", &per_thread), ==, RECORD_CALL_COPY);
+  g_assert_true (per_thread);
+  g_assert_cmpint (record_call_kind ("cudaMemcpy", &per_thread), ==, RECORD_CALL_MEMCPY);
+  g_assert_cmpint (record_call_kind ("cudaMemcpy2DAsync", &per_thread), ==,
+                   RECORD_CALL_NOT_MODELLED);
+  g_assert_cmpint (record_call_kind ("cudaMemsetAsync", &per_thread), ==, RECORD_CALL_MEMSET);
+  g_assert_cmpint (record_call_kind ("cuLaunchKernelEx", &per_thread), ==, RECORD_CALL_KERNEL);
+  g_assert_cmpint (record_call_kind ("cudaGetLastError", &per_thread), ==, RECORD_CALL_HOST);
+  g_assert_true (record_call_is_driver ("cuLaunchKernel"));
+  g_assert_false (record_call_is_driver ("cudaLaunchKernel"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1369,5 +1440,8 @@ main (int argc, char **argv)
   g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
+  g_test_add_func ("/record/demangled-labels", test_demangled_labels);
+  g_test_add_func ("/record/origin", test_origin);
+  g_test_add_func ("/record/call-kinds", test_call_kinds);
   return g_test_run ();
 }
