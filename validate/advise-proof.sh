@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# validate/advise-proof.sh: does the advice hold on the GPU? The schedules advised for a GPU, and the table of their measured gains against the predicted ones.
+#
+#   validate/advise-proof.sh prepare GPU DIR SCHEDULE...
+#       for each SCHEDULE: DIR/STEM.sched (a copy) and DIR/STEM.advised.sched
+#       (`streamsim advise SCHEDULE -d GPU -o ...`), and DIR/advice.txt, the
+#       advice printed. Run where streamsim is built; carry DIR to the GPU.
+#   validate/advise-proof.sh run GPU DIR [ROUNDS]
+#       on the GPU machine: every DIR/*.sched through streamsim-validate
+#       (STREAMSIM_VALIDATE, default build-gpu/validate/streamsim-validate),
+#       ROUNDS (default 3) times each in a new process, the original and the
+#       advised alternating; writes DIR/STEM[.advised].roundK.csv.
+#   validate/advise-proof.sh report GPU DIR
+#       keeps each schedule's round with the median measured makespan as
+#       STEM[.advised].measured.csv, and prints the table: makespans as
+#       given and advised, predicted (streamsim predict -d GPU) and measured
+#       (the median over the run's repetitions, `# makespan_ns`), each gain
+#       as a share of the original's makespan, and whether the advice holds:
+#       measured faster, and the measured gain within 5% of the original's
+#       measured makespan of the predicted gain (issue 40).
+#
+# STREAMSIM (default build/bin/streamsim) is the binary used here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+streamsim=${STREAMSIM:-build/bin/streamsim}
+
+usage () {
+  echo "usage: $0 prepare GPU DIR SCHEDULE... | run GPU DIR [ROUNDS] | report GPU DIR" >&2
+  exit 2
+}
+
+# the median `# makespan_ns` of a measured CSV
+measured () {
+  sed -n 's/^# makespan_ns: .*median \([0-9]*\).*/\1/p' "$1"
+}
+
+# predicted makespan of SCHEDULE on GPU, in ns
+predicted () {
+  "$streamsim" predict "$1" -d "$2" --json - -q | sed -n 's/.*"makespan_ns" *: *\([0-9]*\).*/\1/p' | head -1
+}
+
+[ $# -ge 3 ] || usage
+mode=$1 gpu=$2 dir=$3
+shift 3
+case $mode in
+  prepare)
+    [ $# -ge 1 ] || usage
+    mkdir -p "$dir"
+    : > "$dir/advice.txt"
+    for sched in "$@"; do
+      stem=$(basename "$sched" .sched)
+      cp "$sched" "$dir/$stem.sched"
+      { echo "== $stem"; "$streamsim" advise "$dir/$stem.sched" -d "$gpu" -j 1 -o "$dir/$stem.advised.sched"; } >> "$dir/advice.txt"
+    done
+    ;;
+  run)
+    rounds=${1:-3}
+    bin=${STREAMSIM_VALIDATE:-build-gpu/validate/streamsim-validate}
+    for round in $(seq 1 "$rounds"); do
+      for sched in "$dir"/*.sched; do
+        out=${sched%.sched}.round$round.csv
+        timeout 120 "$bin" "$sched" --reps 10 --warmup 2 --device "$gpu" --csv "$out" \
+          > "${out%.csv}.log" 2>&1 || echo "$sched round $round: exit $?" >&2
+      done
+    done
+    ;;
+  report)
+    printf '| schedule | as given: predicted | measured | advised: predicted | measured | gain predicted | gain measured | difference | holds |\n'
+    printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n'
+    for sched in "$dir"/*.sched; do
+      case $sched in *.advised.sched) continue ;; esac
+      stem=$(basename "$sched" .sched)
+      for which in "$stem" "$stem.advised"; do
+        # the round whose makespan is the median of the rounds
+        keep=$(for f in "$dir/$which".round*.csv; do
+                 if [ -f "$f" ]; then echo "$(measured "$f") $f"; fi
+               done \
+                 | sort -n | awk '{ a[NR] = $2 } END { if (NR) print a[int ((NR + 1) / 2)] }')
+        if [ -n "$keep" ]; then cp "$keep" "$dir/$which.measured.csv"; fi
+      done
+      if [ ! -f "$dir/$stem.measured.csv" ] || [ ! -f "$dir/$stem.advised.measured.csv" ]; then
+        echo "| $stem | not measured | | | | | | | |"
+        continue
+      fi
+      pg=$(predicted "$dir/$stem.sched" "$gpu") pa=$(predicted "$dir/$stem.advised.sched" "$gpu")
+      mg=$(measured "$dir/$stem.measured.csv") ma=$(measured "$dir/$stem.advised.measured.csv")
+      awk -v s="$stem" -v pg="$pg" -v pa="$pa" -v mg="$mg" -v ma="$ma" 'BEGIN {
+        gp = 100 * (pg - pa) / pg; gm = 100 * (mg - ma) / mg
+        d = 100 * ((mg - ma) - (pg - pa)) / mg
+        ok = (ma < mg && d <= 5 && d >= -5) ? "yes" : "no"
+        printf "| %s | %.1f us | %.1f us | %.1f us | %.1f us | %.1f%% | %.1f%% | %+.1f%% | %s |\n",
+               s, pg / 1000, mg / 1000, pa / 1000, ma / 1000, gp, gm, d, ok }'
+    done
+    ;;
+  *)
+    usage
+    ;;
+esac
