@@ -61,7 +61,7 @@ static const ErrorCase cases[] = {
   { "sched/time-and-block-time",
     "device k20\nstream s\nkernel s grid=1 block=32 time=1ms block_time=1ms\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:35: ", "exactly one of time= or block_time=" },
-  { "sched/no-time-for-device", "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n",
+  { "sched/no-time-for-device", "device k20\nstream s\nkernel s grid=1 block=32 time=gtx480:1ms\n",
     NULL, NULL, "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'",
     "fallback" },
   { "sched/connections-range", "device k20\nconnections 33\n", NULL, NULL, "predict in.sched", 2,
@@ -105,7 +105,7 @@ static const ErrorCase cases[] = {
     "kernel s grid=1 block=32 time=c1060:1ms\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: this kernel", "146 years" },
   { "sched/first-refused-op-reported-2",
-    "device k20\nstream s\nkernel s grid=1 block=32 time=c1060:1ms\n"
+    "device k20\nstream s\nkernel s grid=1 block=32 time=gtx480:1ms\n"
     "kernel s grid=2147483647 block=32 block_time=100000s\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:1: kernel has no time= for device 'k20'", NULL },
   /* `untouched` says how pageable memory stands; pinned memory and d2d have

@@ -108,3 +108,22 @@ schedule_remove_op (Schedule *sched, gsize index)
            (sched->n_ops - index - 1) * sizeof (SchedOp));
   sched->n_ops--;
 }
+
+void
+schedule_add_kernel_time (Schedule *sched, gsize index, const char *device, SimTime time)
+{
+  g_return_if_fail (sched != NULL && index < sched->n_ops && device != NULL);
+  SchedOp *op = &sched->ops[index];
+  g_return_if_fail (op->kind == SCHED_OP_KERNEL && op->u.kernel.times != SCHED_NONE);
+  ScheduleTimeList old = g_array_index (sched->time_lists, ScheduleTimeList, op->u.kernel.times);
+  ScheduleTimeList list = { sched->times->len, old.n + 1 };
+  for (guint32 i = 0; i < old.n; i++)
+    {
+      SchedDeviceTime entry = g_array_index (sched->times, SchedDeviceTime, old.first + i);
+      g_array_append_val (sched->times, entry);
+    }
+  SchedDeviceTime added = { g_string_chunk_insert_const (sched->strings, device), time };
+  g_array_append_val (sched->times, added);
+  g_array_append_val (sched->time_lists, list);
+  op->u.kernel.times = sched->time_lists->len - 1;
+}

@@ -31,6 +31,10 @@ void schedule_set_connections (Schedule *sched, guint connections);
 /* Makes op `index`, a copy or memcpy, pinned (neither pageable nor untouched). */
 void schedule_set_pinned (Schedule *sched, gsize index);
 
+/* Gives kernel op `index` the time `time` on `device` (interned), in a
+ * time list of its own: the entries it had, then this one. */
+void schedule_add_kernel_time (Schedule *sched, gsize index, const char *device, SimTime time);
+
 /* Removes op `index` (a sync or host step the program might not need);
  * schedule_set_order may not be used after. */
 void schedule_remove_op (Schedule *sched, gsize index);

@@ -812,7 +812,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
   PredictionOptions prediction = { options->device, options->connections, options->defines, 0 };
   Schedule *original = NULL;
   GpuProfile profile;
-  if (!prediction_prepare (schedule_path, &prediction, &original, &profile, error))
+  if (!prediction_prepare (schedule_path, &prediction, &original, &profile, NULL, error))
     return NULL;
   g_autoptr (GError) check = NULL;
   g_autoptr (EngSim) checked = eng_sim_new (&profile, original, options->connections, &check);
@@ -878,7 +878,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
           PredictionOptions with = prediction;
           with.defines = (const char *const *) defines->pdata;
           GpuProfile again;
-          gboolean ok = prediction_prepare (schedule_path, &with, &sched, &again, error);
+          gboolean ok = prediction_prepare (schedule_path, &with, &sched, &again, NULL, error);
           g_ptr_array_unref (defines);
           if (!ok)
             {

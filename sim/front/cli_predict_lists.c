@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cli_predict.h"
 #include "engines/eng_check.h"
+#include "kernel_times.h"
 #include "op_name.h"
 #include "sim/formats/units.h"
 
@@ -43,6 +44,47 @@ print_name (FILE *out, const Schedule *sched, guint32 op, gsize width)
   fprintf (out, "  %s%*s", name->str, (int) (width > shown ? width - shown : 0), "");
 }
 
+/* Kernels whose time was measured on another GPU: one line per name,
+ * source and bound, in the order they first appear, with the first one's
+ * times. */
+static void
+print_carried (const Prediction *p, FILE *out)
+{
+  const GArray *carried = prediction_carried_times (p);
+  if (carried == NULL || carried->len == 0)
+    return;
+  const Schedule *sched = prediction_schedule (p);
+  fprintf (out, "\nkernel times measured on another GPU, carried to %s by what bounds each "
+                "(engines/MODEL.md, \"Kernel times on another GPU\"):\n",
+           gpu_profile_name (prediction_profile (p)));
+  g_autofree gboolean *done = g_new0 (gboolean, carried->len);
+  for (guint i = 0; i < carried->len; i++)
+    {
+      if (done[i])
+        continue;
+      const KernelTimeCarried *c = &g_array_index (carried, KernelTimeCarried, i);
+      const char *label = schedule_op (sched, c->op)->label;
+      guint count = 0;
+      for (guint k = i; k < carried->len; k++)
+        {
+          const KernelTimeCarried *o = &g_array_index (carried, KernelTimeCarried, k);
+          if (!done[k] && o->cls == c->cls && g_strcmp0 (o->from, c->from) == 0
+              && g_strcmp0 (schedule_op (sched, o->op)->label, label) == 0)
+            {
+              done[k] = TRUE;
+              count++;
+            }
+        }
+      g_autofree char *was = units_format_time (c->measured);
+      g_autofree char *now = units_format_time (c->time);
+      g_autofree char *more = count > 1 ? g_strdup_printf (" and %u more like it", count - 1)
+                                        : g_strdup ("");
+      print_name (out, sched, c->op, 0);
+      fprintf (out, "%s: %s on %s, %s here: %s, x%.3f beyond its first microsecond\n", more,
+               was, c->from, now, eng_kernel_bound_name (c->cls), c->factor);
+    }
+}
+
 void
 cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *report)
 {
@@ -75,6 +117,7 @@ cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *repor
     }
   if (listed->len == 0)
     fprintf (out, show != NULL ? "  no op waited for these causes\n" : "  no op waited\n");
+  print_carried (p, out);
 }
 
 /* "  time on the path: compute 2 ms, h2d 1 ms, calls and latencies 8 us":

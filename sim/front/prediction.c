@@ -2,6 +2,7 @@
 #include <string.h>
 #include "prediction.h"
 #include "cause_text.h"
+#include "kernel_times.h"
 #include "device_name.h"
 #include "sim/formats/profile_file.h"
 #include "spans.h"
@@ -15,11 +16,13 @@ struct Prediction
   Schedule *sched;
   GpuProfile profile;
   EngSim *sim;
+  GArray *carried;  /* KernelTimeCarried: kernels whose time came from another GPU */
 };
 
 gboolean
 prediction_prepare (const char *schedule_path, const PredictionOptions *options,
-                    Schedule **sched_out, GpuProfile *profile, GError **error)
+                    Schedule **sched_out, GpuProfile *profile, GArray **carried,
+                    GError **error)
 {
   g_return_val_if_fail (schedule_path != NULL && options != NULL, FALSE);
   g_return_val_if_fail (sched_out != NULL && profile != NULL, FALSE);
@@ -60,6 +63,11 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
       gpu_profile_clear (profile);
       return FALSE;
     }
+  GArray *times = kernel_times_carry (sched, profile);
+  if (carried != NULL)
+    *carried = times;
+  else
+    g_array_unref (times);
   *sched_out = g_steal_pointer (&sched);
   return TRUE;
 }
@@ -69,10 +77,15 @@ prediction_run (const char *schedule_path, const PredictionOptions *options, GEr
 {
   Schedule *sched = NULL;
   GpuProfile profile;
-  if (!prediction_prepare (schedule_path, options, &sched, &profile, error))
+  GArray *carried = NULL;
+  if (!prediction_prepare (schedule_path, options, &sched, &profile, &carried, error))
     return NULL;
   Prediction *p = prediction_run_schedule (sched, &profile, options->connections, error);
   gpu_profile_clear (&profile);
+  if (p != NULL)
+    p->carried = g_steal_pointer (&carried);
+  if (carried != NULL)
+    g_array_unref (carried);
   return p;
 }
 
@@ -102,7 +115,15 @@ prediction_free (Prediction *p)
   eng_sim_free (p->sim);
   gpu_profile_clear (&p->profile);
   schedule_free (p->sched);
+  if (p->carried != NULL)
+    g_array_unref (p->carried);
   g_free (p);
+}
+
+const GArray *
+prediction_carried_times (const Prediction *p)
+{
+  return p->carried;
 }
 
 const Schedule *
@@ -350,6 +371,10 @@ prediction_notes (const Prediction *p)
           count == 1 ? "y is" : "ies are", count == 1 ? "its" : "their",
           gpu_profile_name (&p->profile), dirs[d].name));
     }
+  char *carried = p->carried != NULL ? kernel_times_note (p->carried, &p->profile) : NULL;
+  if (carried != NULL)
+    g_ptr_array_add (notes, g_strdup_printf ("%s: %s", schedule_path (p->sched), carried));
+  g_free (carried);
   g_ptr_array_add (notes, NULL);
   return (char **) g_ptr_array_free (notes, FALSE);
 }

@@ -22,11 +22,14 @@ typedef struct
 } PredictionOptions;
 
 /* What prediction_run does before it simulates: parses the schedule into
- * *sched (the caller's to free) and loads the profile (options->device,
- * else the schedule's `device`) into *profile (gpu_profile_clear). Errors
- * carry file:line:column. */
+ * *sched (the caller's to free), loads the profile (options->device, else
+ * the schedule's `device`) into *profile (gpu_profile_clear), and gives
+ * kernels measured on another GPU a time on this one (kernel_times.h;
+ * *carried, if not NULL, receives them: g_array_unref). Errors carry
+ * file:line:column. */
 gboolean prediction_prepare (const char *schedule_path, const PredictionOptions *options,
-                             Schedule **sched, GpuProfile *profile, GError **error);
+                             Schedule **sched, GpuProfile *profile, GArray **carried,
+                             GError **error);
 /* Parses, loads and simulates. Errors carry file:line:column. */
 Prediction *prediction_run (const char *schedule_path, const PredictionOptions *options,
                             GError **error);
@@ -42,6 +45,9 @@ const Schedule *prediction_schedule (const Prediction *prediction);
 const EngSim *prediction_sim (const Prediction *prediction);
 const GpuProfile *prediction_profile (const Prediction *prediction);
 SimTime prediction_makespan (const Prediction *prediction);
+/* The kernels whose times prediction_run carried from another GPU
+ * (KernelTimeCarried, kernel_times.h); NULL for prediction_run_schedule. */
+const GArray *prediction_carried_times (const Prediction *prediction);
 
 /* Fills `row` for op `index`. String fields point into the schedule or into
  * `scratch` (for the cause), valid until the next call with that scratch. */
