@@ -266,11 +266,7 @@ record_log_read (const char *path, GError **error)
   g_autofree char *text = input_file_read (path, MAX_LOG_BYTES, &length, &why);
   if (text == NULL)
     {
-      g_set_error_literal (error, RECORD_ERROR,
-                           why->code == INPUT_FILE_ERROR_TOO_LARGE ? RECORD_ERROR_PARSE
-                                                                   : RECORD_ERROR_IO,
-                           why->message);
-      g_error_free (why);
+      input_file_propagate (error, why, RECORD_ERROR, RECORD_ERROR_IO, RECORD_ERROR_PARSE);
       return NULL;
     }
   return record_log_parse (path, text, length, error);
