@@ -12,6 +12,7 @@
 #include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
+#include "support/schedule_text.h"
 
 /* Times in the logs are offsets from this CUPTI timestamp. */
 #define T0 1000000000ull
@@ -52,24 +53,6 @@ convert_ops (const char *text, guint64 min_host_ns)
   g_assert_no_error (error);
   gpu_profile_clear (&ops);
   return rec;
-}
-
-/* The schedule's statements, comment lines and comments at their ends removed. */
-static char *
-statements (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (lines[i][0] == '#' || lines[i][0] == '\0')
-        continue;
-      char *hash = strstr (lines[i], "   #");
-      if (hash != NULL)
-        *hash = '\0';
-      g_string_append_printf (out, "%s\n", lines[i]);
-    }
-  return g_string_free (out, FALSE);
 }
 
 /* An op's measured times, ns from the first op's call. */
@@ -126,7 +109,7 @@ test_program_statements (void)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (RecordSchedule) rec = convert (program_log, 2000, 8);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* Worked out from the calls above: sizes exact (4 MiB, 1000 B), the
    * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
    * its label the demangled name; the 10 us between the wait's return
@@ -214,7 +197,7 @@ test_min_host (void)
    * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
    * and the free, are left out; cudaFree's 4 us are under the minimum */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
-  g_autofree char *one = statements (rec->text);
+  g_autofree char *one = schedule_text_statements (rec->text);
   g_assert_cmpstr (one, ==, "stream s1\n"
                             "stream s2 nonblocking\n"
                             "h2d s1 4MiB\n"
@@ -230,7 +213,7 @@ test_min_host (void)
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
    * memset is host time), 915-916: six; and the 4 us inside cudaFree */
-  g_autofree char *got = statements (all->text);
+  g_autofree char *got = schedule_text_statements (all->text);
   guint hosts = 0;
   for (const char *s = got; (s = strstr (s, "host ")) != NULL; s++)
     hosts++;
@@ -263,7 +246,7 @@ test_shared_kernels (void)
     "end\t6\t4\n";
   g_autoptr (GError) error = NULL;
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the _ptsz launch on stream 0 is the per-thread default stream, declared
    * where first used; handle 0x1 is the legacy default stream */
   g_assert_cmpstr (got, ==,
@@ -327,7 +310,7 @@ test_alone_inferred (void)
     "kernel\t9\t1007000000\t1007800000\t4\t32\t0\t0\ta\n"
     "end\t9\t7\n";
   g_autoptr (RecordSchedule) rec = convert_ops (text, 1000000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
                             "kernel s1 grid=4 block=32 time=800.000us label=a\n"
@@ -352,7 +335,7 @@ test_alone_inferred (void)
   assert_op_times (rec, 1, 2000, 90000, 2090000);
 
   g_autoptr (RecordSchedule) bare = convert (text, 1000000, 0);
-  g_autofree char *kept = statements (bare->text);
+  g_autofree char *kept = schedule_text_statements (bare->text);
   g_assert_cmpstr (kept, ==, "stream s1\n"
                              "stream s2\n"
                              "kernel s1 grid=4 block=32 time=800.000us loads label=a\n"
@@ -404,7 +387,7 @@ test_loads (void)
 {
   g_autofree char *lazy = g_strconcat ("streamsim-record\t1\n", loads_log, NULL);
   g_autoptr (RecordSchedule) rec = convert_ops (lazy, 2000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "host 695.000us\n"
                             "kernel default grid=1 block=32 time=10.000us loads label=ka\n"
                             "host 100.000us\n"
@@ -425,7 +408,7 @@ test_loads (void)
   assert_op_times (rec, 1, 695000, 1010000, 1020000);
 
   g_autoptr (RecordSchedule) bare = convert (lazy, 2000, 0);
-  g_autofree char *without = statements (bare->text);
+  g_autofree char *without = schedule_text_statements (bare->text);
   g_assert_true (g_str_has_prefix (without, "host 995.000us\n"
                                             "kernel default grid=1 block=32 time=10.000us loads "
                                             "label=ka\n"));
@@ -435,7 +418,7 @@ test_loads (void)
   g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",
                                         loads_log, NULL);
   g_autoptr (RecordSchedule) none = convert_ops (eager, 2000);
-  g_autofree char *never = statements (none->text);
+  g_autofree char *never = schedule_text_statements (none->text);
   g_assert_true (g_str_has_prefix (never, "host 995.000us\n"
                                           "kernel default grid=1 block=32 time=10.000us "
                                           "label=ka\n"));
@@ -487,7 +470,7 @@ test_hostfn (void)
     "kernel\t12\t1006020000\t1006030000\t1\t32\t0\t0\tk\n"
     "end\t12\t4\n";
   g_autoptr (RecordSchedule) rec = convert_ops (text, 2000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
                             "stream s3\n"
@@ -542,7 +525,7 @@ test_untimed_and_default_kind (void)
     "copy\t2\t0\t1000003000\t1000008000\t3000\t2\t3\t1\n"
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 2KiB\nmemcpy d2h 3000B pageable\n");
   g_assert_cmpuint (rec->n_untimed, ==, 1);
   /* the blocking copy: GPU 3-8 us, but it ends for the host at the return, 9 us */
@@ -572,7 +555,7 @@ test_d2d_memcpy (void)
     "kernel\t3\t1000103000\t1000104000\t1\t32\t0\t0\tk\n"
     "end\t4\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the first launch of k loads its code (it took the usual 5 us) */
   g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us loads label=k\n"
                             "d2d default 256B\n"
@@ -602,7 +585,7 @@ test_untouched_copies (void)
     "copy\t3\t0\t1000003000\t1000004000\t16384\t1\t2\t3\n"
     "end\t3\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 16KiB pageable untouched\n"
                             "d2h default 16KiB pageable\n"
                             "h2d default 16KiB\n");
@@ -649,7 +632,7 @@ test_elapsed_and_driver (void)
     "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
     "end\t11\t2\n";
   g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "record e1 default\n"
                             "kernel default grid=1 block=32 time=10.000us loads label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
@@ -721,7 +704,7 @@ test_capture (void)
     {
       g_autofree char *text = capture_log (streams[i]);
       g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-      g_autofree char *got = statements (rec->text);
+      g_autofree char *got = schedule_text_statements (rec->text);
       g_assert_cmpstr (got, ==, "stream s1\n"
                                 "stream s2\n"
                                 "stream s3\n"
@@ -781,7 +764,7 @@ test_memsets (void)
     "memset\t8\t1000039000\t1000040000\t8192\t0\t3\n"
     "end\t10\t6\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "memset s1 4MiB\n"
                             "memset default 1000B\n"
@@ -870,7 +853,7 @@ test_inside_async (void)
     "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
     "end\t5\t4\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
                             "host 25.000us\n"
@@ -917,7 +900,7 @@ test_inside_alone (void)
     "kernel\t1\t1000115000\t1000295000\t4096\t256\t0\t16\t_Z12vectorAddGPUPfS_S_i\n"
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
                             "loads label=vectorAddGPU\n"
                             "host 3585.000us\n"
@@ -952,7 +935,7 @@ test_inside_blocking_copy (void)
     "copy\t4\t0\t1003560000\t1003600000\t65536\t2\t3\t1\n"
     "end\t4\t4\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "memcpy h2d 800B pageable\n"
                             "host 3482.000us\n"
                             "host 10.000us\n"
@@ -997,7 +980,7 @@ test_inside_sync (void)
     "kernel\t6\t1000270000\t1000300000\t1\t32\t0\t0\tk\n"
     "end\t7\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=1 block=32 time=80.000us loads label=k\n"
                             "sync s1\n"
@@ -1143,7 +1126,7 @@ test_driver_calls (void)
     "kernel\t10\t1000115000\t1000116000\t1\t32\t0\t0\tk\n"
     "end\t13\t5\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=4 block=128 smem=512B regs=40 time=10.000us label=gemm\n"
                             "host 25.000us\n"
@@ -1201,7 +1184,7 @@ test_short_gaps (void)
   g_string_append (log, "end\t8\t7\n");
   g_autofree char *text = g_string_free (log, FALSE);
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
   /* the first launch is k's first, and took the usual 4 us: `loads` */
   const char *first = "kernel default grid=1 block=32 time=1.000us loads label=k\n";
@@ -1283,7 +1266,7 @@ test_extreme_times (void)
     "kernel\t1\t30\t40\t1\t32\t0\t0\tk\n"
     "end\t3\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the only launch: `loads` */
   g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us loads label=k\n"
                             "sync device\n"
@@ -1383,7 +1366,7 @@ test_origin (void)
   RecordOptions opt = { .min_host_ns = 2000, .origin_ns = T0 };
   g_autoptr (RecordSchedule) rec = record_schedule_build (parsed, &opt, &error);
   g_assert_no_error (error);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_true (g_str_has_prefix (got, "host 30.000us\nstream s1\nkernel s1 grid=1 block=32 "));
   assert_op_times (rec, 0, 0, 0, 30000);
   assert_op_times (rec, 1, 30000, 32000, 33000);
