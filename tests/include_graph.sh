@@ -4,8 +4,9 @@
 #   sim/core     the event core and the shared types   includes nothing of the project
 #   sim/formats  schedules, profiles, timelines         core
 #   sim/recorded a recorded program as a schedule       core, formats
+#   sim/import   profilers' traces as recorded programs core, formats, recorded
 #   engines      the GPU model                          core
-#   sim/front    predictions, pictures, the CLI         core, formats, recorded, engines
+#   sim/front    predictions, pictures, the CLI         core, formats, recorded, import, engines
 #   validate     the CUDA harness                       core, formats, recorded, kernels
 #   kernels      the harness's CUDA kernels             nothing of the project
 #
@@ -21,8 +22,9 @@ allowed () {
     sim/core) echo "sim/core" ;;
     sim/formats) echo "sim/core sim/formats" ;;
     sim/recorded) echo "sim/core sim/formats sim/recorded" ;;
+    sim/import) echo "sim/core sim/formats sim/recorded sim/import" ;;
     engines) echo "sim/core engines" ;;
-    sim/front) echo "sim/core sim/formats sim/recorded engines sim/front" ;;
+    sim/front) echo "sim/core sim/formats sim/recorded sim/import engines sim/front" ;;
     validate) echo "sim/core sim/formats sim/recorded kernels validate" ;;
     kernels) echo "kernels" ;;
   esac
@@ -33,6 +35,7 @@ layer_of () {
     sim/core/*) echo sim/core ;;
     sim/formats/*) echo sim/formats ;;
     sim/recorded/*) echo sim/recorded ;;
+    sim/import/*) echo sim/import ;;
     sim/front/*) echo sim/front ;;
     engines/*) echo engines ;;
     validate/*) echo validate ;;
