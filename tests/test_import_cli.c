@@ -31,9 +31,45 @@ test_errors (void)
   g_autofree char *err3 = NULL;
   g_assert_cmpint (cli_run (dir, csv, NULL, NULL, &err3), ==, 2);
   g_assert_nonnull (strstr (err3, "-o writes the schedule: name it .sched"));
+
+  /* an endless input of no format is refused at its first bytes, not read
+   * to the 2 GiB bound */
+  const char *zeros[] = { "import", "/dev/zero", "-o", "app.sched", NULL };
+  g_autofree char *err4 = NULL;
+  g_assert_cmpint (cli_run (dir, zeros, NULL, NULL, &err4), ==, 2);
+  g_assert_true (g_str_has_prefix (err4, "streamsim: /dev/zero: at byte 0: not a trace "
+                                         "streamsim reads"));
+  g_assert_false (g_file_test (written, G_FILE_TEST_EXISTS));
   g_autofree char *cut_path = g_build_filename (dir, "cut.json", NULL);
   g_unlink (cut_path);
   temp_dir_remove_empty (dir);
+}
+
+/* A call the language cannot express (a peer-to-peer copy) stays a
+ * comment in the schedule, and the summary on standard error counts it;
+ * the kernel before it is the one statement. */
+static void
+test_not_modelled (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-import");
+  temp_dir_write (dir, "p.json", "{\"traceEvents\": [\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"tid\": 1, "
+    "\"ts\": 10, \"dur\": 1, \"args\": {\"correlation\": 1}},\n"
+    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"ts\": 12, \"dur\": 5, \"args\": "
+    "{\"stream\": 7, \"correlation\": 1, \"grid\": [1, 1, 1], \"block\": [32, 1, 1]}},\n"
+    "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaMemcpyPeerAsync\", \"tid\": 1, "
+    "\"ts\": 13, \"dur\": 1, \"args\": {\"correlation\": 2}},\n"
+    "{\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Memcpy PtoP (Device -> Device)\", "
+    "\"ts\": 18, \"dur\": 2, \"args\": {\"stream\": 7, \"correlation\": 2, \"bytes\": 64}}\n"
+    "]}\n");
+  const char *args[] = { "import", "p.json", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (cli_run (dir, args, NULL, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\nkernel s1 grid=1 block=32 time=5.000us"));
+  g_assert_nonnull (strstr (out, "\n# not modelled: cudaMemcpyPeerAsync"));
+  g_assert_nonnull (strstr (err, "; 1 calls put GPU work the schedule cannot express (see its "
+                                 "\"not modelled\" comments)"));
+  temp_dir_remove (dir);
 }
 
 /* The makespan `streamsim predict SCHEDULE -d h100 --json` prints, ns. */
@@ -88,6 +124,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/cli/errors", test_errors);
+  g_test_add_func ("/import/cli/not-modelled", test_not_modelled);
   g_test_add_func ("/import/cli/torch-traces", test_torch_traces);
   return g_test_run ();
 }

@@ -28,8 +28,10 @@ line_at (const char *data, gsize limit)
 }
 
 static char *
-read_bounded (const char *path, gsize max_bytes, gboolean text, gsize *length, GError **error)
+read_bounded (const char *path, gsize max_bytes, gboolean text, InputFileHeadCheck head_ok,
+              gsize *length, GError **error)
 {
+  gboolean head_checked = head_ok == NULL;
   gboolean use_stdin = strcmp (path, "-") == 0;
   const char *shown = use_stdin ? "standard input" : path;
   int fd = use_stdin ? 0 : g_open (path, O_RDONLY, 0);
@@ -83,6 +85,12 @@ read_bounded (const char *path, gsize max_bytes, gboolean text, gsize *length, G
       len += (gsize) n;
       if (text && memchr (data + len - n, '\0', (gsize) n) != NULL)
         break;
+      if (!head_checked && len >= INPUT_FILE_HEAD_BYTES)
+        {
+          head_checked = TRUE;
+          if (!head_ok ((const guint8 *) data, len))
+            break;
+        }
       if (len > max_bytes)
         {
           /* Bad input, not a failure of the machine: a place in the file,
@@ -115,14 +123,15 @@ char *
 input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error)
 {
   g_return_val_if_fail (path != NULL && length != NULL, NULL);
-  return read_bounded (path, max_bytes, TRUE, length, error);
+  return read_bounded (path, max_bytes, TRUE, NULL, length, error);
 }
 
 char *
-input_file_read_bytes (const char *path, gsize max_bytes, gsize *length, GError **error)
+input_file_read_bytes (const char *path, gsize max_bytes, InputFileHeadCheck head_ok,
+                       gsize *length, GError **error)
 {
   g_return_val_if_fail (path != NULL && length != NULL, NULL);
-  return read_bounded (path, max_bytes, FALSE, length, error);
+  return read_bounded (path, max_bytes, FALSE, head_ok, length, error);
 }
 
 void

@@ -91,6 +91,24 @@ gunzip (const char *path, const guint8 *data, gsize length, gsize *out_length, G
   return NULL;
 }
 
+/* Whether `data` begins as a JSON document: white space, then `{` or `[`
+ * (or only white space so far). */
+static gboolean
+is_json_start (const guint8 *data, gsize length)
+{
+  gsize i = 0;
+  while (i < length && g_ascii_isspace (data[i]))
+    i++;
+  return i == length || data[i] == '{' || data[i] == '[';
+}
+
+/* Whether a file beginning with `head` may be a trace of any format read here. */
+static gboolean
+may_be_trace (const guint8 *head, gsize length)
+{
+  return is_gzip (head, length) || is_sqlite (head, length) || is_json_start (head, length);
+}
+
 /* The format from the first bytes of `data` (decompressed). */
 static ImportTrace *
 parse_plain (const char *path, const guint8 *data, gsize length, GError **error)
@@ -100,7 +118,7 @@ parse_plain (const char *path, const guint8 *data, gsize length, GError **error)
   gsize i = 0;
   while (i < length && g_ascii_isspace (data[i]))
     i++;
-  if (i < length && (data[i] == '{' || data[i] == '['))
+  if (i < length && is_json_start (data, length))
     return import_kineto_parse (path, (const char *) data, length, error);
   g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT ": not a "
                "trace streamsim reads: neither a PyTorch profiler (Kineto) JSON trace, nor an "
@@ -146,7 +164,8 @@ import_file_read (const char *path, GError **error)
     return import_nsys_read (path, error);
   gsize length = 0;
   GError *why = NULL;
-  g_autofree char *data = input_file_read_bytes (path, IMPORT_FILE_MAX_BYTES, &length, &why);
+  g_autofree char *data = input_file_read_bytes (path, IMPORT_FILE_MAX_BYTES, may_be_trace,
+                                                        &length, &why);
   if (data == NULL)
     {
       input_file_propagate (error, why, IMPORT_ERROR, IMPORT_ERROR_IO, IMPORT_ERROR_PARSE);
