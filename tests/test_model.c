@@ -178,7 +178,7 @@ test_legacy_default_stream (void)
  *   op1 record e1 s1              at 2
  *   op2 wait s2 e1                at 2
  *   op3 kernel s2 1 ms            waits for e1: 2..3
- *   op4 wait s3 never             never recorded: a no-op
+ *   op4 wait s3 never             never recorded (declared `event never`): a no-op
  *   op5 kernel s3 1 ms            0..1
  *   op6 kernel s1 3 ms            after op0: 2..5
  *   op7 record e1 s1              re-recorded: at 5
@@ -187,7 +187,7 @@ static void
 test_event_wait (void)
 {
   Run *run = run_text ("wide",
-                       "stream s1\nstream s2\nstream s3\n"
+                       "stream s1\nstream s2\nstream s3\nevent never\n"
                        "kernel s1 grid=1 block=256 time=2ms\n"
                        "record e1 s1\n"
                        "wait s2 e1\n"
