@@ -216,6 +216,33 @@ test_events_traced (void)
   import_counts_clear (&counts);
 }
 
+/* A wait with no record before it (a trace that began after the record,
+ * say): its stream is where its thread issues next (stream 7, kernel k at
+ * 104-114 us), its event one never recorded, which the schedule declares
+ * after the ops (the wait does nothing, as in CUDA). The 1 us between the
+ * wait and the launch never adds up to 2 us: no host statement. The launch
+ * is the first of its kernel and alone in its group, so it `loads`
+ * (record_loads.h: nothing to compare its time with). */
+static void
+test_wait_unrecorded (void)
+{
+  g_autoptr (GError) error = NULL;
+  ImportCounts counts = { 0 };
+  g_autoptr (RecordSchedule) rec = import_text (TRACE (
+    CALL ("cuda_runtime", "cudaStreamWaitEvent", "100", "1", "1") ",\n"
+    CALL ("cuda_runtime", "cudaLaunchKernel", "102", "1", "2") ",\n"
+    KERNEL ("void k()", "104", "10", "7", "2")), NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "wait s1 e1\n"
+                            "kernel s1 grid=4 block=256 regs=32 time=10.000us loads label=k\n"
+                            "event e1\n");
+  g_assert_cmpuint (counts.n_stream_inferred, ==, 1);
+  g_assert_cmpuint (counts.n_event_inferred, ==, 1);
+  import_counts_clear (&counts);
+}
+
 /* What a launch inside a runtime call, a driver launch of its own, a peer
  * copy, a memset, a blocking copy and a launch without a kernel become.
  * Calls (us), each 1 us:
@@ -350,6 +377,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import/kineto/gzip", test_gzip);
   g_test_add_func ("/import/kineto/events-inferred", test_events_inferred);
   g_test_add_func ("/import/kineto/events-traced", test_events_traced);
+  g_test_add_func ("/import/kineto/wait-unrecorded", test_wait_unrecorded);
   g_test_add_func ("/import/kineto/calls", test_calls);
   g_test_add_func ("/import/kineto/region", test_region);
   g_test_add_func ("/import/kineto/errors", test_errors);
