@@ -104,6 +104,35 @@ static const char *program_log =
   "copy\t8\t0\t1000910000\t1000911000\t1000\t2\t3\t1\n"
   "end\t12\t3\n";
 
+/* Kernel times name the device they were measured on where its profile
+ * can carry them elsewhere: recorded on the h100 profile (which loads by
+ * its name and has the rates), the kernel of program_log is
+ * time=h100:500.000us, the header says so and names the device
+ * (`device h100`); on tests/profiles/ops.ini,
+ * which has no rates, the time stays bare. */
+static void
+test_times_device (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *names[] = { "h100", "ops" };
+  const char *expect[] = { " time=h100:500.000us ", " time=500.000us " };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GpuProfile profile = { 0 };
+      g_assert_true (profile_load (names[i], &profile, &error));
+      g_autoptr (RecordLog) log = parse (program_log, &error);
+      g_assert_no_error (error);
+      RecordOptions opt = { .min_host_ns = 2000, .connections = 8, .profile = &profile };
+      g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+      g_assert_no_error (error);
+      gpu_profile_clear (&profile);
+      g_assert_nonnull (strstr (rec->text, expect[i]));
+      g_assert_true ((strstr (rec->text, "# Kernel times are the h100's (time=h100:...)") != NULL)
+                     == (i == 0));
+      g_assert_true ((strstr (rec->text, "\ndevice h100\n") != NULL) == (i == 0));
+    }
+}
+
 static void
 test_program_statements (void)
 {
@@ -1442,6 +1471,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/program", test_program_statements);
+  g_test_add_func ("/record/times-device", test_times_device);
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/never-recorded", test_never_recorded);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);

@@ -12,6 +12,7 @@
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
+#include "sim/formats/profile_file.h"
 #include "sim/formats/units.h"
 
 /* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
@@ -54,6 +55,7 @@ typedef struct
   gboolean *captured;   /* per call: a stream capture took it into a graph */
   InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
+  const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
   guint64 t0;
   GError **error;
 } Builder;
@@ -433,6 +435,8 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   if (k != NULL && k->a[3] > 0)
     g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
   g_string_append (b->text, " time=");
+  if (b->times_of != NULL)
+    g_string_append_printf (b->text, "%s:", b->times_of);
   const AloneTime *a = &b->alone[index];
   append_time (b->text, w->timed ? a->time : 0);
   if (b->loads[index])
@@ -1119,6 +1123,10 @@ write_header (Builder *b)
   if (b->opt->profile != NULL)
     comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
              "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
+  if (b->times_of != NULL)
+    comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
+             "given: on another, each is carried there by what bounds the kernel "
+             "(engines/MODEL.md).", b->times_of, b->times_of);
   else
     comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
              "keep the times they ran, and host functions' and loading launches' costs are "
@@ -1128,6 +1136,11 @@ write_header (Builder *b)
              "the order they began.", b->rec->n_threads);
   if (b->log->incomplete != NULL)
     comment (b, "The recording is incomplete: %s.", b->log->incomplete);
+  if (b->times_of != NULL)
+    {
+      g_string_append_printf (b->text, "device %s", b->times_of);
+      line_end (b);
+    }
   if (b->opt->connections > 0)
     {
       g_string_append_printf (b->text, "connections %u", b->opt->connections);
@@ -1194,6 +1207,22 @@ parse_back (Builder *b)
   return NULL;
 }
 
+/* The name kernel times are tagged with: the profile recorded on, where
+ * that name loads a profile with the rates that carry a time to another
+ * device (a shipped or calibrated profile on the search path); else NULL,
+ * and times stay bare, for every device as they are. */
+static const char *
+times_device (const GpuProfile *profile)
+{
+  if (profile == NULL || !gpu_profile_has_rates (profile, NULL))
+    return NULL;
+  GpuProfile again = { 0 };
+  gboolean found = profile_load (gpu_profile_name (profile), &again, NULL)
+                   && gpu_profile_has_rates (&again, NULL);
+  gpu_profile_clear (&again);
+  return found ? gpu_profile_name (profile) : NULL;
+}
+
 RecordSchedule *
 record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **error)
 {
@@ -1211,6 +1240,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .names = g_ptr_array_new_with_free_func (g_free),
     .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
   };
+  b.times_of = times_device (opt->profile);
   rec->n_threads = count_threads (log);
   join_work (&b);
   find_alone_times (&b);
