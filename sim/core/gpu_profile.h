@@ -54,6 +54,7 @@ typedef struct
   SimTime host_event_record;
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
+  SimTime host_sync_idle;    /* one that finds nothing to wait for; 0: host_sync's */
   SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
   SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
   /* the driver's callback thread (host functions, eng_callback.c) */
@@ -176,6 +177,11 @@ gboolean gpu_profile_knows_untouched (const GpuProfile *profile, SchedCopyDir di
 gboolean gpu_profile_kernel_time (const GpuProfile *profile, const Schedule *sched,
                                   const SchedOp *op, GArray *cache, SimTime *total,
                                   GError **error);
+
+/* Whether the profile has the rates that carry a kernel's time to another
+ * device (sm_clock, memory_bandwidth, fp32_flops); else *missing (may be
+ * NULL) names the first it lacks. */
+gboolean gpu_profile_has_rates (const GpuProfile *profile, const char **missing);
 
 /* The profile's own name. */
 static inline const char *

@@ -16,6 +16,9 @@
  *    line into one fixed buffer and tokenizing it in place (schedule_subst.c),
  *    and appending its op to an array sized by pass 2 (schedule_statement.c).
  *
+ * The event names are checked last (schedule_names.c), over the whole
+ * schedule: a wait may name an event that is recorded only further down.
+ *
  * Expanding loops into text first was rejected: its memory grows with the
  * expansion rather than with the file. Per-op cost is one substitution, one
  * tokenization and a few hash lookups; names (streams, events, labels,
@@ -285,13 +288,14 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
       return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, l->first + 1u,
                           "the schedule expands to %s%" G_GUINT64_FORMAT " %s, more than --max-ops %"
                           G_GUINT64_FORMAT, exact ? "" : "more than ", n,
-                          ops ? "ops" : "stream declarations", p->max_ops);
+                          ops ? "ops" : "declarations", p->max_ops);
     }
 
   p->ops_cap = total.ops;
   p->sched->ops = g_new (SchedOp, p->ops_cap);
   if (!parser_expand (p, 0, p->n_lines, error)
-      || !parser_defines_used (p, options != NULL ? options->defines : NULL, error))
+      || !parser_defines_used (p, options != NULL ? options->defines : NULL, error)
+      || !parser_names_check (p, error))
     return FALSE;
   if (p->sched->n_ops < p->ops_cap)
     p->sched->ops = g_renew (SchedOp, p->sched->ops, p->sched->n_ops);
@@ -342,6 +346,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   p->max_ops = options != NULL && options->max_ops != 0 ? options->max_ops : SCHEDULE_DEFAULT_MAX_OPS;
   p->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, parser_param_free);
   p->time_lists = g_hash_table_new_full (time_list_hash, g_str_equal, g_free, NULL);
+  p->event_uses = g_array_new (FALSE, FALSE, sizeof (EventUse));
   sched = p->sched = schedule_new (path);
 
   ok = parser_run (p, options, error);
@@ -351,6 +356,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
       g_string_free (p->vars[d].name, TRUE);
   g_hash_table_unref (p->params);
   g_hash_table_unref (p->time_lists);
+  g_array_unref (p->event_uses);
   g_free (p->lines);
   g_free (p);
   if (!ok)

@@ -1,4 +1,4 @@
-/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_statement.c); not for use outside them.
+/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_statement.c, schedule_names.c); not for use outside them.
  *
  * schedule_parse.c explains the three passes and runs them. */
 #ifndef SCHEDULE_PARSER_H
@@ -23,7 +23,7 @@
 typedef enum
 {
   LINE_OP,     /* a run-time statement (or one whose keyword is substituted) */
-  LINE_DECL,   /* stream */
+  LINE_DECL,   /* stream, event */
   LINE_SETTING, /* device, connections: once each, not counted against --max-ops */
   LINE_LET,
   LINE_REPEAT,
@@ -81,6 +81,14 @@ typedef struct
 
 #define NAME_SLOTS 256
 
+/* What the names check (schedule_names.c) needs of an event besides what
+ * Schedule keeps (its name and the line of its first use). */
+typedef struct
+{
+  guint32 column;        /* of its name at its first use */
+  guint32 declared_line; /* its `event NAME` statement; 0: none */
+} EventUse;
+
 typedef struct
 {
   guint64 ops;
@@ -104,7 +112,7 @@ typedef struct
   guint depth;
   gsize over_index;            /* count pass: the top-level line that crossed --max-ops */
   gboolean over;
-  gboolean over_ops;           /* ops crossed it (else stream declarations) */
+  gboolean over_ops;           /* ops crossed it (else declarations) */
 
   /* The line being worked on, after substitution and tokenization. */
   gsize index;
@@ -134,6 +142,8 @@ typedef struct
    * their index, so a slot is never stale; a name longer than 8 bytes goes to
    * the tables every time. */
   NameSlot names[NAME_SLOTS];
+
+  GArray *event_uses;          /* EventUse, per event of the schedule */
 } Parser;
 
 /* ---- Shared by the passes ---- */
@@ -163,6 +173,11 @@ void parser_param_free (gpointer data);
 /* Pass 3 (schedule_statement.c): the statement on the current line, its
  * tokens read, its op appended to the schedule. */
 gboolean parser_statement (Parser *p, GError **error);
+
+/* After the expansion (schedule_names.c): every event that a `wait` or
+ * `sync` names is recorded somewhere in the schedule or declared with
+ * `event NAME`. */
+gboolean parser_names_check (Parser *p, GError **error);
 
 /* ---- Words and numbers: inline, as they are on the path of every token ---- */
 

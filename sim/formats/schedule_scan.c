@@ -195,7 +195,7 @@ parser_scan (Parser *p, GError **error)
                                 "define it before the loop");
           l->kind = LINE_LET;
         }
-      else if (WORD_IS ("stream"))
+      else if (WORD_IS ("stream") || WORD_IS ("event"))
         {
           l->kind = LINE_DECL;
           n_stmts++;
