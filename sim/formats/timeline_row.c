@@ -44,7 +44,8 @@ put_field (char *p, const Field *f)
 {
   if (!f->quoted)
     {
-      memcpy (p, f->text, f->len);
+      if (f->len > 0) /* memcpy may not be given a NULL text, even for no bytes */
+        memcpy (p, f->text, f->len);
       return p + f->len;
     }
   *p++ = '"';
