@@ -663,11 +663,11 @@ test_word_boundaries (void)
           }
 }
 
-/* The scan of each line (schedule_scan.c) looks at eight bytes at a time
- * for its end, its comment, a '$' and bytes that are not ASCII. Each of them
- * is put at every offset from 0 to 17 within its line (an indent of k
- * blanks), with the next line's '#', '$' and UTF-8 in the same 8-byte word
- * as the '\n', where they must not count, and a last line without one.
+/* The scan of each line (schedule_scan.c) finds its end, its comment, a
+ * '$' and bytes that are not ASCII. Each of them is put at every offset
+ * from 0 to 17 within its line (an indent of k blanks), with the next
+ * line's '#', '$' and UTF-8 right after the '\n', where they must not
+ * count, and a last line without one.
  * Expected, by hand: the statements as written, with `${n}` as 5, and errors
  * at column k + 1. */
 static void
