@@ -622,11 +622,11 @@ test_line_endings (void)
   schedule_free (sched);
 }
 
-/* Words end at any blank and at nothing else, wherever they fall: the
- * tokenizer looks at eight bytes at a time, so every word length and indent
- * is tried across an 8-byte boundary, with each blank as the separator, and
- * with bytes inside a label that are not blanks but sort below or above them
- * (a control character, UTF-8). Expected: the text as written. */
+/* Words end at any blank and at nothing else, wherever they fall: every
+ * word length from 1 to 17 and indent from 0 to 9, with each blank as the
+ * separator, and with bytes inside a label that are not blanks but sort
+ * below or above them (a control character, UTF-8). Expected: the text as
+ * written. */
 static void
 test_word_boundaries (void)
 {

@@ -172,35 +172,11 @@ is_blank (char c)
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* The end of the word at s: the first blank at or after s, or end. Words
- * average a handful of bytes and lines a few dozen, so this is where
- * tokenizing spends its time; it tests eight bytes at a time. Every blank is
- * below 0x21, and in (x - 0x21 in each byte) & ~x & 0x80 in each byte the
- * lowest flag is exactly the first byte below 0x21: bytes before it are
- * 0x21 or more and lend no borrow upward, and a byte of 0x80 or more is
- * never flagged (~x). That byte is a blank, or a control character that is
- * part of the word, after which the search goes on. */
+/* The end of the word at s: the first blank at or after s, or end.
+ * Option: eight bytes at a time (SWAR) gained 2.0% of the benchmark's total (1.4% of instructions). */
 static inline const char *
 word_end (const char *s, const char *end)
 {
-  const guint64 lows = G_GUINT64_CONSTANT (0x2121212121212121);
-  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
-  while (end - s >= 8)
-    {
-      guint64 x;
-      memcpy (&x, s, 8);
-      x = GUINT64_FROM_LE (x);
-      guint64 below = (x - lows) & ~x & highs;
-      if (below == 0)
-        {
-          s += 8;
-          continue;
-        }
-      s += __builtin_ctzll (below) / 8;
-      if (is_blank (*s))
-        return s;
-      s++;
-    }
   while (s < end && !is_blank (*s))
     s++;
   return s;
