@@ -49,6 +49,7 @@ convert_ops (const char *text, guint64 min_host_ns)
   RecordOptions opt = { .min_host_ns = min_host_ns, .profile = &ops };
   RecordSchedule *rec = record_schedule_build (log, &opt, &error);
   g_assert_no_error (error);
+  gpu_profile_clear (&ops);
   return rec;
 }
 
