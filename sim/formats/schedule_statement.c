@@ -794,7 +794,7 @@ parser_statement (Parser *p, GError **error)
         return stmt_device (p, error);
       break;
     case 'e':
-      if (KW_IS ("end"))
+      if (KW_IS ("end") || KW_IS ("else"))
         goto structural;
       break;
     case 'h':
@@ -804,6 +804,10 @@ parser_statement (Parser *p, GError **error)
         return stmt_host (p, error);
       if (KW_IS ("hostfn"))
         return stmt_hostfn (p, error);
+      break;
+    case 'i':
+      if (KW_IS ("if"))
+        goto structural;
       break;
     case 'k':
       if (KW_IS ("kernel"))
@@ -840,7 +844,7 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "repeat, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, wait, sync, "
+                      "repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, wait, sync, "
                       "host", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
