@@ -175,15 +175,27 @@ token_attr (const Token *t, const char *key, gsize key_len)
 }
 #define TOKEN_ATTR(t, key) token_attr ((t), key, sizeof (key) - 1)
 
+/* label=NAME, or label="NAME WITH BLANKS" (value points into the line's
+ * buffer, where the closing quote is cut off). */
 static gboolean
 parser_label (Parser *p, const Token *t, const char *value, SchedOp *op, GError **error)
 {
   if (op->label != NULL)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
                         "label= is given twice; an op has one label");
+  if (*value == '"')
+    {
+      gsize len = strlen (value);
+      if (len < 2 || value[len - 1] != '"' || memchr (value + 1, '"', len - 2) != NULL)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "a quoted label runs from label=\" to the next '\"', which must end "
+                            "the word, as in label=\"my gemm\"");
+      ((char *) value)[len - 1] = '\0';
+      value++;
+    }
   if (*value == '\0')
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
-                        "label= needs a name, for example label=upload");
+                        "label= needs a name, for example label=upload or label=\"my gemm\"");
   op->label = parser_intern (p, value);
   return TRUE;
 }
@@ -220,6 +232,44 @@ parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 
     return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
                         "%s%s%s is out of range; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
                         what, g_str_has_suffix (what, "=") ? "" : " ", value, what, min, max);
+  return TRUE;
+}
+
+/* grid= or block= as X, XxY or XxYxZ, CUDA's dim3: each factor within its
+ * axis's limit (`axes`, messages naming it by `names`), the product, which
+ * is what the model uses, at most `max` `unit`. */
+static gboolean
+parser_dim (Parser *p, const Token *t, char *value, const guint64 *axes,
+            const char *const *names, guint64 max, const char *unit, guint64 *out,
+            GError **error)
+{
+  guint64 product = 1;
+  char *s = value;
+
+  for (guint axis = 0;; axis++)
+    {
+      char *x = strchr (s, 'x');
+      guint64 n;
+
+      if (axis == 3)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "%s%s has more than three dimensions; write X, XxY or XxYxZ",
+                            names[0], value);
+      if (x != NULL)
+        *x = '\0';
+      if (!parser_uint (p, t, s, 1, axes[axis], names[axis], &n, error))
+        return FALSE;
+      product *= n; /* below 2^31 x 2^16 x 2^16 */
+      if (x == NULL)
+        break;
+      *x = 'x';
+      s = x + 1;
+    }
+  if (product > max)
+    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                        "%s%s is %" G_GUINT64_FORMAT " %s; at most %" G_GUINT64_FORMAT
+                        " are allowed", names[0], value, product, unit, max);
+  *out = product;
   return TRUE;
 }
 
@@ -593,15 +643,19 @@ stmt_kernel (Parser *p, GError **error)
   G_STMT_END
       if (KEY_IS ("grid"))
         {
+          static const guint64 axes[] = { G_MAXINT32, 65535, 65535 };
+          static const char *const names[] = { "grid=", "grid= Y", "grid= Z" };
           ONCE (have_grid, "grid=");
-          if (!parser_uint (p, a, value, 1, G_MAXINT32, "grid=", &n, error))
+          if (!parser_dim (p, a, value, axes, names, G_MAXINT32, "blocks", &n, error))
             return FALSE;
           k->grid = (guint32) n;
         }
       else if (KEY_IS ("block"))
         {
+          static const guint64 axes[] = { 1024, 1024, 64 };
+          static const char *const names[] = { "block=", "block= Y", "block= Z" };
           ONCE (have_block, "block=");
-          if (!parser_uint (p, a, value, 1, 1024, "block=", &n, error))
+          if (!parser_dim (p, a, value, axes, names, 1024, "threads", &n, error))
             return FALSE;
           k->block = (guint32) n;
         }

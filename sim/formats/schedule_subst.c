@@ -187,6 +187,15 @@ parser_tokenize (Parser *p)
       t = &p->tokens[p->n_tokens++];
       t->s = s;
       t->col = parser_col (p, s);
+      /* label="my gemm": a quoted label is one word up to its closing
+       * quote, blanks included; without one, the word ends as usual and
+       * parser_label refuses it. */
+      if (G_UNLIKELY (*s == 'l') && end - s > 7 && memcmp (s, "label=\"", 7) == 0)
+        {
+          char *close = memchr (s + 7, '"', end - s - 7);
+          if (close != NULL)
+            s = close;
+        }
       s = (char *) word_end (s, end);
       t->len = (guint) (s - t->s);
       if (s < end)
