@@ -88,6 +88,9 @@ static const ErrorCase cases[] = {
     "predict in.sched", 2, "streamsim: in.sched:2:1: `repeat` without a matching `end`", "`end`" },
   { "sched/if-without-end", "device k20\nif 1\nhost 1us\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:2:1: `if` without a matching `end`", "`end`" },
+  { "sched/grid-for-another-device", "device k20\nkernel default grid=h100:4 block=32 time=1ms\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:2:1: kernel has no grid= for device 'k20' "
+    "(the list has: h100)", NULL },
   { "sched/modulo-by-zero", "device k20\nlet n = 0\nif 4 % n == 0\nhost 1us\nend\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:6: '4 % n == 0': modulo by zero", NULL },
   { "sched/max-ops", "device k20\nrepeat i 1..1000000000000000\nhost 1us\nend\n", NULL, NULL,

@@ -1,7 +1,8 @@
-/* test_schedule_shapes.c: kernel shapes as CUDA's dim3 (grid=16x32, block=8x8x4) and quoted labels. */
+/* test_schedule_shapes.c: kernel shapes as CUDA's dim3 (grid=16x32, block=8x8x4), listed per device (grid=k20:26,h100:132), and quoted labels. */
 #include <glib.h>
 #include <string.h>
 
+#include "sim/core/schedule_device.h"
 #include "sim/formats/schedule_write.h"
 #include "support/parse_check.h"
 
@@ -84,11 +85,78 @@ test_quoted_label (void)
                      "t.sched:1:10: label= needs a name");
 }
 
+/* grid=, block=, smem= and regs= listed per device, chosen as time= is:
+ * the device's own entry, then its parents', then the bare one. Expected
+ * values read off the lists by hand. */
+static void
+test_per_device (void)
+{
+  static const char *const k20[] = { "k20", NULL };
+  static const char *const h200[] = { "h200", "h100", NULL };
+  static const char *const c2050[] = { "c2050", NULL };
+  GError *error = NULL;
+  Schedule *sched = parse_check_ok ("kernel default grid=k20:26,h100:132,64 block=256 "
+                                    "smem=h100:64KiB,h200:100KiB,0 regs=k20:32,64 time=1ms\n"
+                                    "kernel default grid=h100:2x66,k20:7 block=h100:16x16,k20:128 time=1ms\n"
+                                    "kernel default grid=5 block=64 time=1ms\n", NULL);
+  const SchedKernel *k0 = &schedule_op (sched, 0)->u.kernel;
+  const SchedKernel *k1 = &schedule_op (sched, 1)->u.kernel;
+  const SchedKernel *k2 = &schedule_op (sched, 2)->u.kernel;
+
+  /* Until a device is chosen, the bare values (0: none). */
+  g_assert_cmpuint (k0->grid, ==, 64);
+  g_assert_cmpuint (k1->grid, ==, 0);
+
+  g_assert_true (schedule_select_device (sched, k20, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (k0->grid, ==, 26);
+  g_assert_cmpuint (k0->block, ==, 256);
+  g_assert_cmpuint (k0->smem, ==, 0);
+  g_assert_cmpuint (k0->regs, ==, 32);
+  g_assert_cmpuint (k1->grid, ==, 7);
+  g_assert_cmpuint (k1->block, ==, 128);
+  g_assert_cmpuint (k2->grid, ==, 5);
+
+  /* h200 inherits from h100: its own smem= entry, h100's grid=, the bare
+   * regs=; and the second kernel's h100 entries. */
+  g_assert_true (schedule_select_device (sched, h200, &error));
+  g_assert_cmpuint (k0->grid, ==, 132);
+  g_assert_cmpuint (k0->smem, ==, 100 * 1024);
+  g_assert_cmpuint (k0->regs, ==, 64);
+  g_assert_cmpuint (k1->grid, ==, 132);
+  g_assert_cmpuint (k1->block, ==, 256);
+  g_assert_cmpuint (k2->block, ==, 64);
+
+  /* c2050 has no grid= entry for the second kernel and no bare value. */
+  g_assert_false (schedule_select_device (sched, c2050, &error));
+  g_assert_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_UNDEFINED);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, "t.sched:2:1: kernel has no grid= for device "
+                                                   "'c2050' (the list has: h100, k20)"));
+  g_clear_error (&error);
+  schedule_free (sched);
+
+  /* `kernel default grid=` is 20 bytes: the list starts at column 21. */
+  parse_check_error ("kernel default grid=k20:4,k20:5 block=32 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_DUPLICATE, "t.sched:1:27: device 'k20' appears twice in grid=");
+  parse_check_error ("kernel default grid=4,k20:5,6 block=32 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_DUPLICATE, "t.sched:1:29: grid= has two entries without a device");
+  parse_check_error ("kernel default grid=k20:4,,6 block=32 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:1:27: empty entry in grid=");
+  parse_check_error ("kernel default grid=k/20:4 block=32 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:1:21: 'k/20' is not a device name in grid=");
+  parse_check_error ("kernel default grid=k20:4,h100:0 block=32 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_RANGE, "t.sched:1:32: grid=0 is out of range");
+  parse_check_error ("kernel default grid=1 block=32 regs=k20:300 time=1ms\n", NULL, 0,
+                     SCHEDULE_ERROR_RANGE, "t.sched:1:41: regs=300 is out of range");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/schedule-shapes/dim3", test_dim3);
   g_test_add_func ("/schedule-shapes/quoted-label", test_quoted_label);
+  g_test_add_func ("/schedule-shapes/per-device", test_per_device);
   return g_test_run ();
 }

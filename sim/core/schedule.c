@@ -22,6 +22,7 @@ schedule_new (const char *path)
   sched->event_index = g_hash_table_new (g_str_hash, g_str_equal);
   sched->times = g_array_new (FALSE, FALSE, sizeof (SchedDeviceTime));
   sched->time_lists = g_array_new (FALSE, FALSE, sizeof (ScheduleTimeList));
+  sched->shapes = g_array_new (FALSE, FALSE, sizeof (SchedDeviceShape));
 
   legacy.name = g_string_chunk_insert_const (sched->strings, "default");
   g_array_append_val (sched->streams, legacy);
@@ -46,6 +47,7 @@ schedule_free (Schedule *sched)
   g_free (sched->copied_ops);
   g_array_unref (sched->times);
   g_array_unref (sched->time_lists);
+  g_array_unref (sched->shapes);
   g_free (sched);
 }
 

@@ -505,6 +505,110 @@ stmt_memcpy (Parser *p, GError **error)
          && parser_copy_tail (p, 3, op, usage, error);
 }
 
+/* One value of grid=, block=, smem= or regs=, checked. */
+static gboolean
+shape_value (Parser *p, const Token *t, SchedShapeKey key, char *text, guint64 *n, GError **error)
+{
+  static const guint64 grid_axes[] = { G_MAXINT32, 65535, 65535 };
+  static const char *const grid_names[] = { "grid=", "grid= Y", "grid= Z" };
+  static const guint64 block_axes[] = { 1024, 1024, 64 };
+  static const char *const block_names[] = { "block=", "block= Y", "block= Z" };
+  const char *why;
+
+  switch (key)
+    {
+    case SCHED_SHAPE_GRID:
+      return parser_dim (p, t, text, grid_axes, grid_names, G_MAXINT32, "blocks", n, error);
+    case SCHED_SHAPE_BLOCK:
+      return parser_dim (p, t, text, block_axes, block_names, 1024, "threads", n, error);
+    case SCHED_SHAPE_SMEM:
+      if (!units_parse_size (text, n, &why))
+        return parser_fail (p, error, why_code (why), t->col, "bad smem= '%s': %s", text, why);
+      if (*n > G_MAXUINT32)
+        return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                            "smem=%s is out of range; shared memory per block must be below 4GiB",
+                            text);
+      return TRUE;
+    case SCHED_SHAPE_REGS:
+      return parser_uint (p, t, text, 1, 255, "regs=", n, error);
+    }
+  g_assert_not_reached ();
+}
+
+/* grid=, block=, smem= or regs=: one value, or a list of per-device values
+ * with at most one bare value, as time= (`grid=k20:26,h100:132,64`). A
+ * list's entries go to Schedule.shapes, for schedule_select_device; the
+ * bare value, if any, is also the kernel's until then. */
+static gboolean
+parser_shape (Parser *p, const Token *t, SchedShapeKey key, char *value, SchedOp *op,
+              GError **error)
+{
+  GArray *shapes = p->sched->shapes;
+  guint first = shapes->len;
+  char *s = value;
+  guint64 n;
+
+  if (strchr (value, ':') == NULL)
+    {
+      if (!shape_value (p, t, key, value, &n, error))
+        return FALSE;
+      sched_kernel_set_shape (&op->u.kernel, key, (guint32) n);
+      return TRUE;
+    }
+  for (;;)
+    {
+      char *comma = strchr (s, ',');
+      char *colon;
+      Token entry = *t;
+      SchedDeviceShape shape = { (guint32) (op - p->sched->ops), key, NULL, 0 };
+      char *text = s;
+
+      if (comma != NULL)
+        *comma = '\0';
+      entry.col = parser_col (p, s);
+      if (*s == '\0')
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                            "empty entry in %s; write %sk20:VALUE,h100:VALUE,VALUE",
+                            sched_shape_keys[key], sched_shape_keys[key]);
+      colon = strchr (s, ':');
+      if (colon != NULL)
+        {
+          *colon = '\0';
+          if (!is_object_name (s))
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                                "'%s' is not a device name in %s; names use letters, digits, "
+                                "'_', '.' and '-'", s, sched_shape_keys[key]);
+          shape.device = s;
+          text = colon + 1;
+          entry.col = parser_col (p, text);
+        }
+      if (!shape_value (p, &entry, key, text, &n, error))
+        return FALSE;
+      for (guint i = first; i < shapes->len; i++)
+        {
+          const SchedDeviceShape *other = &g_array_index (shapes, SchedDeviceShape, i);
+          if (shape.device == NULL && other->device == NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "%s has two entries without a device; give at most one bare value",
+                                sched_shape_keys[key]);
+          if (shape.device != NULL && other->device != NULL
+              && strcmp (shape.device, other->device) == 0)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "device '%s' appears twice in %s", shape.device, sched_shape_keys[key]);
+        }
+      shape.value = (guint32) n;
+      if (shape.device != NULL)
+        shape.device = parser_intern (p, shape.device);
+      else
+        sched_kernel_set_shape (&op->u.kernel, key, shape.value);
+      g_array_append_val (shapes, shape);
+      if (comma == NULL)
+        break;
+      s = comma + 1;
+    }
+  return TRUE;
+}
+
 /* time=2ms, or time=c1060:4.3ms,k20:0.4ms,1ms (a bare entry is the fallback). */
 static gboolean
 parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError **error)
@@ -598,7 +702,7 @@ stmt_kernel (Parser *p, GError **error)
     "and optionally smem=SIZE, regs=N, label=NAME and loads";
   const Token *t = p->tokens;
   const Token *timing = NULL;
-  gboolean have_grid = FALSE, have_block = FALSE, have_smem = FALSE, have_regs = FALSE;
+  gboolean have_shape[4] = { FALSE, FALSE, FALSE, FALSE };
   SchedKernel *k;
   SchedOp *op;
 
@@ -618,7 +722,6 @@ stmt_kernel (Parser *p, GError **error)
       char *eq = strchr (a->s, '=');
       char *value;
       gsize key_len;
-      guint64 n;
 
       if (eq == NULL && strcmp (a->s, "loads") == 0)
         {
@@ -633,50 +736,18 @@ stmt_kernel (Parser *p, GError **error)
       key_len = eq - a->s;
       value = eq + 1;
 #define KEY_IS(key) (key_len == sizeof (key) - 1 && memcmp (a->s, key, key_len) == 0)
-#define ONCE(flag, key)                                                               \
-  G_STMT_START                                                                        \
-  {                                                                                   \
-    if (flag)                                                                         \
-      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, key " is given twice"); \
-    flag = TRUE;                                                                      \
-  }                                                                                   \
-  G_STMT_END
-      if (KEY_IS ("grid"))
+      if (KEY_IS ("grid") || KEY_IS ("block") || KEY_IS ("smem") || KEY_IS ("regs"))
         {
-          static const guint64 axes[] = { G_MAXINT32, 65535, 65535 };
-          static const char *const names[] = { "grid=", "grid= Y", "grid= Z" };
-          ONCE (have_grid, "grid=");
-          if (!parser_dim (p, a, value, axes, names, G_MAXINT32, "blocks", &n, error))
+          SchedShapeKey key = KEY_IS ("grid") ? SCHED_SHAPE_GRID
+                            : KEY_IS ("block") ? SCHED_SHAPE_BLOCK
+                            : KEY_IS ("smem") ? SCHED_SHAPE_SMEM
+                                              : SCHED_SHAPE_REGS;
+          if (have_shape[key])
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, "%s is given twice",
+                                sched_shape_keys[key]);
+          have_shape[key] = TRUE;
+          if (!parser_shape (p, a, key, value, op, error))
             return FALSE;
-          k->grid = (guint32) n;
-        }
-      else if (KEY_IS ("block"))
-        {
-          static const guint64 axes[] = { 1024, 1024, 64 };
-          static const char *const names[] = { "block=", "block= Y", "block= Z" };
-          ONCE (have_block, "block=");
-          if (!parser_dim (p, a, value, axes, names, 1024, "threads", &n, error))
-            return FALSE;
-          k->block = (guint32) n;
-        }
-      else if (KEY_IS ("smem"))
-        {
-          const char *why;
-          ONCE (have_smem, "smem=");
-          if (!units_parse_size (value, &n, &why))
-            return parser_fail (p, error, why_code (why), a->col, "bad smem= '%s': %s", value, why);
-          if (n > G_MAXUINT32)
-            return parser_fail (p, error, SCHEDULE_ERROR_RANGE, a->col,
-                                "smem=%s is out of range; shared memory per block must be below 4GiB",
-                                value);
-          k->smem = (guint32) n;
-        }
-      else if (KEY_IS ("regs"))
-        {
-          ONCE (have_regs, "regs=");
-          if (!parser_uint (p, a, value, 1, 255, "regs=", &n, error))
-            return FALSE;
-          k->regs = (guint32) n;
         }
       else if (KEY_IS ("time") || KEY_IS ("block_time"))
         {
@@ -704,12 +775,11 @@ stmt_kernel (Parser *p, GError **error)
         return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
                             "unknown kernel attribute '%.*s'; %s", (int) key_len, a->s, attrs);
 #undef KEY_IS
-#undef ONCE
     }
-  if (!have_grid)
+  if (!have_shape[SCHED_SHAPE_GRID])
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "kernel needs grid=BLOCKS (1 to 2147483647)");
-  if (!have_block)
+  if (!have_shape[SCHED_SHAPE_BLOCK])
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "kernel needs block=THREADS (1 to 1024)");
   if (timing == NULL)

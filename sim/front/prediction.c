@@ -10,6 +10,7 @@
 #include "sim/formats/timeline_writer.h"
 #include "sim/formats/units.h"
 #include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule_device.h"
 
 struct Prediction
 {
@@ -60,6 +61,11 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
             g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
         }
       g_propagate_error (error, local);
+      gpu_profile_clear (profile);
+      return FALSE;
+    }
+  if (!schedule_select_device (sched, (const char *const *) profile->names, error))
+    {
       gpu_profile_clear (profile);
       return FALSE;
     }
