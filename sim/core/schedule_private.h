@@ -82,6 +82,7 @@ struct Schedule
    * or regs= list devices, which schedule_select_device resolves. A copy
    * (schedule_edit.c) has none: it is made after the choice. */
   GArray *shapes;
+  GArray *elapsed;          /* SchedElapsed */
 
   /* A copy's ops as copied, which schedule_set_order permutes
    * (schedule_edit.c); NULL for a parsed schedule. */

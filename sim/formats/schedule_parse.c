@@ -457,6 +457,8 @@ schedule_parse_text (const char *path, const char *text, gsize length,
       g_string_free (p->vars[d].name, TRUE);
   g_hash_table_unref (p->params);
   g_hash_table_unref (p->time_lists);
+  if (p->elapsed_names != NULL)
+    g_hash_table_unref (p->elapsed_names);
   g_free (p->lines);
   g_free (p);
   if (!ok)

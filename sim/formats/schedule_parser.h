@@ -143,6 +143,8 @@ typedef struct
    * their index, so a slot is never stale; a name longer than 8 bytes goes to
    * the tables every time. */
   NameSlot names[NAME_SLOTS];
+
+  GHashTable *elapsed_names;   /* `elapsed` NAME -> its line; made at the first */
 } Parser;
 
 /* ---- Shared by the passes ---- */

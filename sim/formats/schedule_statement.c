@@ -803,6 +803,60 @@ stmt_record (Parser *p, GError **error)
          && parser_label_tail (p, 3, op, usage, error);
 }
 
+/* The last `record` of the event named by `t` issued so far. */
+static gboolean
+parser_last_record (Parser *p, const Token *t, guint32 *op, GError **error)
+{
+  gpointer found = g_hash_table_lookup (p->sched->event_index, t->s);
+  if (found != NULL)
+    {
+      guint32 event = GPOINTER_TO_UINT (found) - 1;
+      for (gsize i = p->sched->n_ops; i-- > 0;)
+        if (p->sched->ops[i].kind == SCHED_OP_RECORD && p->sched->ops[i].event == event)
+          {
+            *op = (guint32) i;
+            return TRUE;
+          }
+    }
+  return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
+                      "event '%s' has no `record` before this line; `elapsed` measures "
+                      "between two recorded events", t->s);
+}
+
+/* `elapsed NAME A B`: reported by predict, not an op. */
+static gboolean
+stmt_elapsed (Parser *p, GError **error)
+{
+  GArray *all = p->sched->elapsed;
+  const Token *t = p->tokens;
+  SchedElapsed e = { NULL, p->lineno, t[0].col, 0, 0 };
+
+  if (p->n_tokens != 4)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 4 ? t[4].col : t[0].col,
+                        "expected `elapsed NAME EVENT_A EVENT_B`: the time from A's record to "
+                        "B's, as cudaEventElapsedTime (A, B)");
+  if (!is_object_name (t[1].s))
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "'%s' is not a name for `elapsed`; names use letters, digits, '_', '.' "
+                        "and '-'", t[1].s);
+  if (p->elapsed_names == NULL)
+    p->elapsed_names = g_hash_table_new (g_str_hash, g_str_equal);
+  gpointer line = g_hash_table_lookup (p->elapsed_names, t[1].s);
+  if (line != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "elapsed '%s' is given twice; the first is at line %u", t[1].s,
+                        GPOINTER_TO_UINT (line));
+  if (all->len >= G_MAXUINT32 - 1)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t[1].col, "too many `elapsed`");
+  if (!parser_last_record (p, &t[2], &e.from_op, error)
+      || !parser_last_record (p, &t[3], &e.to_op, error))
+    return FALSE;
+  e.name = parser_intern (p, t[1].s);
+  g_hash_table_insert (p->elapsed_names, (gpointer) e.name, GUINT_TO_POINTER (p->lineno));
+  g_array_append_val (all, e);
+  return TRUE;
+}
+
 static gboolean
 stmt_wait (Parser *p, GError **error)
 {
@@ -918,6 +972,8 @@ parser_statement (Parser *p, GError **error)
         return stmt_device (p, error);
       break;
     case 'e':
+      if (KW_IS ("elapsed"))
+        return stmt_elapsed (p, error);
       if (KW_IS ("end") || KW_IS ("else"))
         goto structural;
       break;
@@ -969,7 +1025,7 @@ parser_statement (Parser *p, GError **error)
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
                       "repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, wait, sync, "
-                      "host", kw);
+                      "host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

@@ -156,6 +156,14 @@ prediction_makespan (const Prediction *p)
   return eng_sim_makespan (p->sim);
 }
 
+SimTime
+prediction_elapsed (const Prediction *p, guint index)
+{
+  const SchedElapsed *e = schedule_elapsed (p->sched, index);
+  const EngOpResult *r = eng_sim_results (p->sim);
+  return r[e->to_op].end - r[e->from_op].end;
+}
+
 void
 prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scratch)
 {
@@ -337,6 +345,11 @@ prediction_meta (const Prediction *p)
   g_ptr_array_add (meta, g_strdup_printf ("%u", eng_sim_connections (p->sim)));
   g_ptr_array_add (meta, g_strdup ("makespan_ns"));
   g_ptr_array_add (meta, g_strdup_printf ("%" G_GINT64_FORMAT, prediction_makespan (p)));
+  for (guint i = 0; i < schedule_n_elapsed (p->sched); i++)
+    {
+      g_ptr_array_add (meta, g_strconcat ("elapsed_ns.", schedule_elapsed (p->sched, i)->name, NULL));
+      g_ptr_array_add (meta, g_strdup_printf ("%" G_GINT64_FORMAT, prediction_elapsed (p, i)));
+    }
   g_ptr_array_add (meta, NULL);
   return (char **) g_ptr_array_free (meta, FALSE);
 }
