@@ -318,10 +318,13 @@ check_host (EngCheck *check)
             violation (check, ENG_CHECK_HOST, op, NONE,
                        "a synchronize starts when it is called (%" G_GINT64_FORMAT
                        " ns), not at %" G_GINT64_FORMAT " ns", r->issue, r->start);
-          if (r->end < add_sat (r->issue, p->host_sync))
+          /* one that found nothing to wait for may cost host_sync_idle */
+          SimTime cost = p->host_sync_idle > 0 ? MIN (p->host_sync, p->host_sync_idle)
+                                               : p->host_sync;
+          if (r->end < add_sat (r->issue, cost))
             violation (check, ENG_CHECK_SYNC, op, NONE,
                        "returned at %" G_GINT64_FORMAT " ns, before the call's cost (%"
-                       G_GINT64_FORMAT " ns) was paid", r->end, p->host_sync);
+                       G_GINT64_FORMAT " ns) was paid", r->end, cost);
         }
 
       if (i == 0 && r->issue != 0)
@@ -444,6 +447,10 @@ static void
 check_sync_after (EngCheck *check, guint32 op, guint32 waited, const char *what)
 {
   if (waited == NONE)
+    return;
+  /* a call made after the waited op ended found nothing to wait for; its
+   * cost is checked with the call's own */
+  if (check->r[waited].end <= check->r[op].issue)
     return;
   SimTime need = add_sat (check->r[waited].end, check->profile->host_sync);
   if (check->r[op].end < need)

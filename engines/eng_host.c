@@ -169,7 +169,9 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       h->wait_since = now;
       if (!begin_sync (sim, op, sop))
         {
-          r->end = now + sim->profile.host_sync;
+          /* nothing to wait for: the call returns at once */
+          const GpuProfile *p = &sim->profile;
+          r->end = now + (p->host_sync_idle > 0 ? p->host_sync_idle : p->host_sync);
           eng_sim_reach (sim, r->end);
           schedule_host (sim, r->end);
         }

@@ -106,7 +106,7 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
   limits->per_op = (double) MAX (MAX (p->host_kernel_launch + p->host_kernel_load,
                                       MAX (p->host_memcpy_async, p->host_memset)),
                                  MAX (MAX (p->host_event_record, p->host_stream_wait),
-                                      p->host_sync))
+                                      MAX (p->host_sync, p->host_sync_idle)))
                    + (double) MAX (p->launch_latency, p->copy_submit)
                    + (double) MAX (MAX (p->dependency_latency, p->module_load), p->hostfn_resume)
                    + (double) p->kernel_gap + (double) p->host_sync + (double) p->host_memcpy_sync

@@ -177,6 +177,43 @@ test_priorities (void)
   g_assert_cmpint (schedule_stream (advice_schedule (a), 1)->priority, ==, 0);
 }
 
+/* --pinned takes the pinned-memory hint. schematic-k20, by hand: a 4 MiB
+ * pageable H2D runs at half speed, 0..2 ms, and holds the host, so the
+ * kernel of the other stream is issued at 2 and ends at 3 ms. Pinned, the
+ * copy takes 1 ms and the kernel runs beside it: 1 ms. That is the first
+ * change, and the advised schedule has no pageable copy left. */
+static void
+test_pinned (void)
+{
+  static const char text[] =
+    "stream s1\n"
+    "stream s2\n"
+    "h2d s1 4MiB pageable\n"
+    "kernel s2 grid=1 block=256 time=1ms\n";
+  g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "t.sched", NULL);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  AdviseOptions options = { 0 };
+  options.device = "schematic-k20";
+  options.jobs = 1;
+  options.fixed_order = TRUE;
+  options.pinned = TRUE;
+  GError *error = NULL;
+  g_autoptr (Advice) a = advise_run (path, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (advice_original (a), ==, 3 * MS);
+  g_assert_cmpint (advice_best (a), ==, 1 * MS);
+  g_assert_cmpuint (advice_n_changes (a), ==, 1);
+  g_assert_cmpint (advice_change (a, 0)->kind, ==, ADVISE_PINNED);
+  g_assert_cmpint (advice_change (a, 0)->before, ==, 3 * MS);
+  g_assert_cmpint (advice_change (a, 0)->after, ==, 1 * MS);
+  g_assert_cmpuint (advice_n_hints (a), ==, 0);
+  g_assert_false (schedule_op (advice_schedule (a), 0)->u.copy.pageable);
+  g_assert_true (schedule_op (advice_original_schedule (a), 0)->u.copy.pageable);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* --vary: the advice is no slower than the best value predicted alone. */
 static void
 test_vary (void)
@@ -264,6 +301,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/connections", test_connections);
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
+  g_test_add_func ("/advise/pinned", test_pinned);
   g_test_add_func ("/advise/command", test_command);
   return g_test_run ();
 }

@@ -8,7 +8,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "sim/front/cli_argv.h"
-#include "sim/front/near_name.h"
+#include "sim/core/near_name.h"
 #include "sim/front/output_kind.h"
 #include "support/cli_run.h"
 #include "support/temp_dir.h"
@@ -121,7 +121,12 @@ test_near_name (void)
   g_assert_cmpuint (near_name_distance ("H100", "h100"), ==, 0);    /* case ignored */
   g_assert_cmpuint (near_name_distance ("kitten", "sitting"), ==, 3);
   g_assert_cmpuint (near_name_distance ("", "abc"), ==, 3);
-  g_assert_cmpuint (near_name_distance ("predcit", "predict"), ==, 2); /* a swap: two edits */
+  g_assert_cmpuint (near_name_distance ("predcit", "predict"), ==, 1); /* a swap: one edit */
+  g_assert_cmpuint (near_name_distance ("dnoe", "done"), ==, 1);
+  g_assert_cmpuint (near_name_distance ("ab", "ba"), ==, 1);
+  /* no byte edited twice: ca -> ac -> abc would be 2, but the swapped
+   * bytes cannot take an insertion between them */
+  g_assert_cmpuint (near_name_distance ("ca", "abc"), ==, 3);
   const char *const devices[] = { "c1060", "c2050", "h100", "h200", "k20", NULL };
   g_assert_cmpstr (near_name ("k2O", devices), ==, "k20");
   g_assert_cmpstr (near_name ("c2060", devices), ==, "c1060"); /* the first of two at 1 */
@@ -130,7 +135,8 @@ test_near_name (void)
   const char *const commands[] = { "predict", "devices", "compare", "plot", "sweep", NULL };
   g_assert_cmpstr (near_name ("predcit", commands), ==, "predict");
   g_assert_cmpstr (near_name ("plat", commands), ==, "plot"); /* one substitution, 4 letters */
-  g_assert_null (near_name ("plto", commands)); /* a swap in 4 letters: two edits, too far */
+  g_assert_cmpstr (near_name ("plto", commands), ==, "plot"); /* a swap in 4 letters: one edit */
+  g_assert_null (near_name ("lpto", commands)); /* two swaps in 4 letters: too far */
   g_assert_null (near_name ("pt", commands));
 }
 

@@ -77,10 +77,25 @@ static const ErrorCase cases[] = {
     "streamsim: in.sched:3:8: 's' is a stream, not an event", "different names" },
   { "sched/undefined-parameter", "device k20\nhost $y\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:2:6: undefined parameter 'y'", "let y" },
+  /* Event names a wait or sync uses, checked once the whole file is read;
+   * the whole message, ending the line. */
+  { "sched/wait-typo", "device k20\nstream s1\nstream s2\nrecord done s1\nwait s2 dnoe\n", NULL,
+    NULL, "predict in.sched", 2,
+    "streamsim: in.sched:5:9: event 'dnoe' is never recorded; record it, or write `event dnoe` "
+    "if the wait is meant to do nothing (as in CUDA, for an event never recorded); did you mean "
+    "'done'?\n", NULL },
+  { "sched/sync-typo", "device k20\nstream s1\nsync nothere\n", NULL, NULL, "predict in.sched", 2,
+    "streamsim: in.sched:3:6: no stream or recorded event is named 'nothere'; declare the stream "
+    "with `stream nothere` before the sync, or write `event nothere` if it is an event never "
+    "recorded (the sync does nothing)\n", NULL },
   { "sched/device-twice", "device k20\ndevice c2050\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:2:1: `device` is given twice", "line 1" },
   { "sched/unknown-device", "device k2o\nhost 1us\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:1:8: no device profile 'k2o'", "known:" },
+  /* The `device` line names a profile even where --device overrides it. */
+  { "sched/unknown-device-with-option", "device k2o\nhost 1us\n", NULL, NULL,
+    "predict in.sched --device k20", 2, "streamsim: in.sched:1:8: no device profile 'k2o'",
+    "; did you mean 'k20'?\n" },
   { "sched/no-device", "host 1us\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:1:1: no device", "--device" },
   /* ---- schedules: structure and limits ---- */
@@ -282,6 +297,25 @@ test_error_case (gconstpointer data)
   temp_dir_remove (dir);
 }
 
+/* What the checks of names let through: an event never recorded that
+ * `event NAME` declares (after its use, here), and a `device` line that
+ * names a profile in another case, with --device given or not. */
+static void
+test_errors_names_accepted (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-errors");
+  temp_dir_write (dir, "in.sched", "device K20\nstream s1\nstream s2\n"
+                                   "kernel s1 grid=1 block=32 time=1ms\nwait s2 spare\n"
+                                   "kernel s2 grid=1 block=32 time=1ms\nevent spare\n");
+  g_autofree char *err = NULL;
+  g_assert_cmpint (run_in (dir, "predict in.sched -q", &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_in (dir, "predict in.sched -q --device c2050", &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  temp_dir_remove (dir);
+}
+
 /* A failing run must not touch an existing output: out.csv and out.json keep
  * their old contents when the schedule is bad, and no temporary file stays. */
 static void
@@ -381,6 +415,7 @@ main (int argc, char **argv)
       g_autofree char *path = g_strconcat ("/errors/", cases[i].name, NULL);
       g_test_add_data_func (path, &cases[i], test_error_case);
     }
+  g_test_add_func ("/errors/names-accepted", test_errors_names_accepted);
   g_test_add_func ("/errors/keep-existing-output", test_errors_keep_existing_output);
   g_test_add_func ("/errors/outputs-through-links", test_errors_outputs_through_links);
   g_test_add_func ("/errors/schedule-from-stdin", test_errors_schedule_from_stdin);

@@ -178,7 +178,7 @@ test_legacy_default_stream (void)
  *   op1 record e1 s1              at 2
  *   op2 wait s2 e1                at 2
  *   op3 kernel s2 1 ms            waits for e1: 2..3
- *   op4 wait s3 never             never recorded: a no-op
+ *   op4 wait s3 never             never recorded (declared `event never`): a no-op
  *   op5 kernel s3 1 ms            0..1
  *   op6 kernel s1 3 ms            after op0: 2..5
  *   op7 record e1 s1              re-recorded: at 5
@@ -187,7 +187,7 @@ static void
 test_event_wait (void)
 {
   Run *run = run_text ("wide",
-                       "stream s1\nstream s2\nstream s3\n"
+                       "stream s1\nstream s2\nstream s3\nevent never\n"
                        "kernel s1 grid=1 block=256 time=2ms\n"
                        "record e1 s1\n"
                        "wait s2 e1\n"
@@ -587,6 +587,25 @@ test_duplex (void)
   run_free (run);
 }
 
+/* A synchronize that finds nothing to wait for costs sync_idle, not sync
+ * (schematic-sync: 2 us and 0.5 us), worked by hand: the copy runs 0..1 ms;
+ * the first `sync s1` waits for it and returns 2 us after, at 1.002 ms; the
+ * second finds s1 idle and returns 0.5 us after its call, at 1.0025 ms. */
+static void
+test_idle_sync (void)
+{
+  Run *run = run_text ("schematic-sync",
+                       "stream s1\n"
+                       "h2d s1 4MiB\n"
+                       "sync s1\n"
+                       "sync s1\n");
+  assert_span (run, 0, 0, 1);
+  g_assert_cmpint (op (run, 1)->end, ==, 1 * MS + 2 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 1 * MS + 2 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 1 * MS + 2 * US + US / 2);
+  run_free (run);
+}
+
 /* Host work and syncs: the kernel runs 0..2; `sync s1` holds the host until
  * 2; host work 1 ms: 2..3; the next kernel is issued at 3: 3..4; `sync device`
  * returns at 4. */
@@ -904,6 +923,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);
+  g_test_add_func ("/model/idle-sync", test_idle_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);
   g_test_add_func ("/model/waves", test_waves);

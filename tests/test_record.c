@@ -203,6 +203,47 @@ test_program_statements (void)
   g_assert_cmpint (rec->end[4], ==, 806000);
 }
 
+/* A wait and an event sync on an event the program never recorded (both
+ * return at once in CUDA), and a wait on one it recorded after the wait.
+ * Calls (enter-exit, us after T0):
+ *   cudaStreamCreate s1 (0xa1)      0-1
+ *   cudaStreamCreate s2 (0xa2)      2-3
+ *   cudaStreamWaitEvent s2, 0xe9    10-11   never recorded: e1
+ *   cudaStreamWaitEvent s1, 0xe2    11-12   recorded below: e2
+ *   cudaEventRecord 0xe2 in s2      12-13
+ *   cudaEventSynchronize 0xe9       13-14   never recorded
+ * The calls follow each other without gaps. The schedule declares e1 after
+ * its ops, so that it parses, and each op keeps its line; e2 needs no
+ * declaration. */
+static void
+test_never_recorded (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000010000\t1000011000\t3\t0xa2\t0xe9\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000011000\t1000012000\t4\t0xa1\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1000012000\t1000013000\t5\t0xa2\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaEventSynchronize\t1000013000\t1000014000\t6\t0x0\t0xe9\t0\t0\t0\n"
+    "end\t6\t0\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "wait s2 e1\n"
+                            "wait s1 e2\n"
+                            "record e2 s2\n"
+                            "sync e1\n"
+                            "event e1\n");
+  g_assert_nonnull (strstr (rec->text, "# Waited on or synchronized with but never recorded"));
+  g_assert_cmpuint (rec->n_ops, ==, 4);
+  /* parse_back kept the schedule: four ops, the last the event sync */
+  g_assert_nonnull (rec->schedule);
+  g_assert_cmpuint (schedule_n_ops (rec->schedule), ==, 4);
+  g_assert_cmpint (schedule_op (rec->schedule, 3)->kind, ==, SCHED_OP_SYNC_EVENT);
+}
+
 /* Host work at least --min-host long is kept; shorter gaps are added up
  * until a call that waits for the GPU. */
 static void
@@ -1348,6 +1389,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/program", test_program_statements);
   g_test_add_func ("/record/min-host", test_min_host);
+  g_test_add_func ("/record/never-recorded", test_never_recorded);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);

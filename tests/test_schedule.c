@@ -578,13 +578,14 @@ test_labels (void)
   schedule_free (sched);
 }
 
-/* `sync NAME`: a stream first, then an event (created if new: waiting on a
- * never-recorded event is allowed). */
+/* `sync NAME`: a stream first, then an event (created if new: a sync or
+ * wait on an event never recorded is allowed once `event NAME` declares it,
+ * anywhere in the file). */
 static void
 test_sync_resolution (void)
 {
   Schedule *sched = parse ("stream x\nrecord y x\nsync x\nsync y\nsync z\nsync default\n"
-                           "sync device\nwait x never\n");
+                           "sync device\nwait x never\nevent z\nevent never\n");
 
   g_assert_cmpuint (schedule_n_ops (sched), ==, 7);
   g_assert_cmpint (op_at (sched, 1)->kind, ==, SCHED_OP_SYNC_STREAM);
@@ -795,7 +796,7 @@ test_max_ops (void)
   check_error (triangle, strlen (triangle), NULL, 100, SCHEDULE_ERROR_LIMIT,
                "t.sched:1:1: the schedule expands to more than 105 ops, more than --max-ops 100", NULL);
   check_error (streams, strlen (streams), NULL, 10, SCHEDULE_ERROR_LIMIT,
-               "t.sched:1:1: the schedule expands to 100 stream declarations, more than --max-ops 10",
+               "t.sched:1:1: the schedule expands to 100 declarations, more than --max-ops 10",
                NULL);
 }
 
@@ -1098,6 +1099,121 @@ test_many_names (void)
   g_string_free (text, TRUE);
 }
 
+/* Event names that a wait or sync uses and nothing records or declares,
+ * refused after the whole file is parsed, at their first use in the file.
+ * Each message is the whole message, its position read off the text by
+ * hand (columns count from 1). */
+typedef struct
+{
+  const char *name;
+  const char *text;
+  guint64 max_ops;
+  ScheduleError code;
+  const char *message;
+} NameCase;
+
+static const NameCase name_cases[] = {
+  /* a swap of two letters is one edit: 'done' is near enough */
+  { "wait-typo", "stream s1\nstream s2\nrecord done s1\nwait s2 dnoe\n", 0, SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:4:9: event 'dnoe' is never recorded; record it, or write `event dnoe` if the wait "
+    "is meant to do nothing (as in CUDA, for an event never recorded); did you mean 'done'?" },
+  /* nothing near: no suggestion */
+  { "sync-typo", "stream s1\nsync nothere\n", 0, SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:2:6: no stream or recorded event is named 'nothere'; declare the stream with "
+    "`stream nothere` before the sync, or write `event nothere` if it is an event never "
+    "recorded (the sync does nothing)" },
+  /* a sync may have meant a stream (default first, then in order) */
+  { "sync-stream-typo", "stream s1\nh2d s1 1MiB\nsync  sl\n", 0, SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:3:7: no stream or recorded event is named 'sl'; declare the stream with "
+    "`stream sl` before the sync, or write `event sl` if it is an event never recorded (the "
+    "sync does nothing); did you mean 's1'?" },
+  { "sync-device-typo", "sync devcie\n", 0, SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:1:6: no stream or recorded event is named 'devcie'; declare the stream with "
+    "`stream devcie` before the sync, or write `event devcie` if it is an event never "
+    "recorded (the sync does nothing); did you mean 'device'?" },
+  /* a wait never means a stream: `s1` is not offered for `s2` */
+  { "wait-not-a-stream", "stream s1\nwait s1 s2\n", 0, SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:2:9: event 's2' is never recorded; record it, or write `event s2` if the wait is "
+    "meant to do nothing (as in CUDA, for an event never recorded)" },
+  /* substituted: the column is that of `f${i}` in the file */
+  { "typo-in-loop", "stream a\nrepeat i 1..2\n  record e$i a\n  wait a   f${i}\nend\n", 0,
+    SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:4:12: event 'f1' is never recorded; record it, or write `event f1` if the wait is "
+    "meant to do nothing (as in CUDA, for an event never recorded); did you mean 'e1'?" },
+  /* In issue order `r` (line 5, first iteration) comes before `q2` (line
+   * 4, second iteration); the one higher in the file is reported. */
+  { "first-in-file", "stream a\nrecord q1 a\nrepeat i 1..2\n  wait a q$i\n  wait a r\nend\n", 0,
+    SCHEDULE_ERROR_UNDEFINED,
+    "t.sched:4:10: event 'q2' is never recorded; record it, or write `event q2` if the wait is "
+    "meant to do nothing (as in CUDA, for an event never recorded); did you mean 'q1'?" },
+  { "event-twice", "event e\n# again\nevent  e\n", 0, SCHEDULE_ERROR_DUPLICATE,
+    "t.sched:3:8: event 'e' is declared twice; the first declaration is at line 1" },
+  { "event-alone", "event\n", 0, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:1: expected `event NAME` with one event name, for example `event done`" },
+  { "event-two-names", "event a b\n", 0, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:9: expected `event NAME` with one event name, for example `event done`" },
+  { "event-named-like-stream", "stream s\nevent s\n", 0, SCHEDULE_ERROR_DUPLICATE,
+    "t.sched:2:7: 's' is a stream, not an event; streams and events need different names" },
+  { "event-device", "event device\n", 0, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:7: 'device' is not an event name; names use letters, digits, '_', '.' and '-', "
+    "and `device` is reserved for `sync device`" },
+  { "stream-named-like-declared-event", "event e\nstream e\n", 0, SCHEDULE_ERROR_DUPLICATE,
+    "t.sched:2:8: 'e' is already an event (first used at line 1); streams and events need "
+    "different names" },
+  /* declarations count against --max-ops, before any is made */
+  { "event-max-ops", "repeat i 1..100\n  event e$i\nend\n", 10, SCHEDULE_ERROR_LIMIT,
+    "t.sched:1:1: the schedule expands to 100 declarations, more than --max-ops 10" },
+};
+
+static void
+test_name_case (gconstpointer data)
+{
+  const NameCase *c = data;
+  ScheduleParseOptions options = { NULL, c->max_ops };
+  GError *error = NULL;
+  Schedule *sched = schedule_parse_text ("t.sched", c->text, strlen (c->text), &options, &error);
+  g_assert_null (sched);
+  g_assert_error (error, SCHEDULE_ERROR, (gint) c->code);
+  g_assert_cmpstr (error->message, ==, c->message);
+  g_error_free (error);
+}
+
+/* What the names check lets through: an event recorded below the wait (in
+ * a loop's later iteration, or further down), and an event never recorded
+ * that `event NAME` declares, before or after its use. A declaration is no
+ * op. */
+static void
+test_names_accepted (void)
+{
+  Schedule *sched = parse ("stream a\nstream b\nrepeat i 1..3\n  wait b e\n"
+                           "  kernel b grid=1 block=1 time=1us\n  record e a\nend\n");
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 9);
+  g_assert_cmpint (op_at (sched, 0)->kind, ==, SCHED_OP_WAIT);
+  g_assert_cmpint (op_at (sched, 2)->kind, ==, SCHED_OP_RECORD);
+  g_assert_cmpuint (op_at (sched, 0)->event, ==, op_at (sched, 2)->event);
+  schedule_free (sched);
+
+  sched = parse ("stream a\nstream b\nwait b later\nrecord later a\n");
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 2);
+  schedule_free (sched);
+
+  sched = parse ("stream a\nevent never\nwait a never\nsync never\nwait a spare\nevent spare\n");
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 3);
+  g_assert_cmpuint (schedule_n_events (sched), ==, 2);
+  g_assert_cmpint (op_at (sched, 0)->kind, ==, SCHED_OP_WAIT);
+  g_assert_cmpstr (schedule_event_name (sched, op_at (sched, 0)->event), ==, "never");
+  g_assert_cmpint (op_at (sched, 1)->kind, ==, SCHED_OP_SYNC_EVENT);
+  g_assert_cmpstr (schedule_event_name (sched, op_at (sched, 2)->event), ==, "spare");
+  schedule_free (sched);
+
+  /* a declared event may also be recorded, and a sync on a stream with no
+   * op is a stream sync, not a typo */
+  sched = parse ("stream a\nevent e\nrecord e a\nwait a e\nstream idle\nsync idle\n");
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 3);
+  g_assert_cmpint (op_at (sched, 2)->kind, ==, SCHED_OP_SYNC_STREAM);
+  schedule_free (sched);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1126,6 +1242,13 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &bad_cases[i], test_bad_case);
       g_free (path);
     }
+  for (gsize i = 0; i < G_N_ELEMENTS (name_cases); i++)
+    {
+      char *path = g_strdup_printf ("/schedule/names/%s", name_cases[i].name);
+      g_test_add_data_func (path, &name_cases[i], test_name_case);
+      g_free (path);
+    }
+  g_test_add_func ("/schedule/names/accepted", test_names_accepted);
   g_test_add_func ("/schedule/error/nul-byte", test_bad_nul);
   g_test_add_func ("/schedule/error/depth-17", test_bad_depth);
   g_test_add_func ("/schedule/error/long-line", test_bad_long_line);

@@ -27,7 +27,8 @@ write_text (const Schedule *sched)
 
 /* Every statement kind, with loops and parameters; the expected text is
  * written by hand from the language reference: loops expanded, `let`
- * substituted, sizes and times exact in the largest unit that holds them. */
+ * substituted, sizes and times exact in the largest unit that holds them,
+ * the event never recorded declared after the streams. */
 static void
 test_expected_text (void)
 {
@@ -44,6 +45,7 @@ test_expected_text (void)
     "kernel b grid=8 block=32 block_time=1.5us\n"
     "record done a\n"
     "wait b done\n"
+    "wait a spare\n"
     "d2h b 1000B pageable untouched\n"
     "memcpy h2d 12KiB pageable\n"
     "memset b 4KiB label=clear\n"
@@ -51,19 +53,22 @@ test_expected_text (void)
     "host 0.25ms\n"
     "sync done\n"
     "sync a\n"
-    "sync device\n";
+    "sync device\n"
+    "event spare\n";
   static const char expected[] =
     "# from t.sched\n"
     "device k20\n"
     "connections 4\n"
     "stream a priority=-1\n"
     "stream b nonblocking\n"
+    "event spare\n"
     "h2d a 1MiB label=in-1\n"
     "h2d a 2MiB label=in-2\n"
     "kernel a grid=4096 block=256 time=c2050:1.0815ms,k20:367.2us,2ms smem=1KiB regs=32 loads label=k\n"
     "kernel b grid=8 block=32 block_time=1.5us\n"
     "record done a\n"
     "wait b done\n"
+    "wait a spare\n"
     "d2h b 1000B pageable untouched\n"
     "memcpy h2d 12KiB pageable\n"
     "memset b 4KiB label=clear\n"
@@ -76,6 +81,9 @@ test_expected_text (void)
   const char *header[] = { "from t.sched", NULL };
   g_autofree char *text = schedule_write_text (sched, header);
   g_assert_cmpstr (text, ==, expected);
+  /* and it parses back: the declaration makes the wait on `spare` legal */
+  g_autoptr (Schedule) again = parse ("w.sched", text);
+  g_assert_cmpuint (schedule_n_ops (again), ==, schedule_n_ops (sched));
 }
 
 /* Exact times: each written time reads back to the same nanosecond. */

@@ -5,6 +5,8 @@
 #       for each SCHEDULE: DIR/STEM.sched (a copy) and DIR/STEM.advised.sched
 #       (`streamsim advise SCHEDULE -d GPU -o ...`), and DIR/advice.txt, the
 #       advice printed. Run where streamsim is built; carry DIR to the GPU.
+#       ADVISE_ARGS adds options to advise (e.g. --pinned, to take the
+#       pinned-memory hint).
 #   validate/advise-proof.sh run GPU DIR [ROUNDS]
 #       on the GPU machine: every DIR/*.sched through streamsim-validate
 #       (STREAMSIM_VALIDATE, default build-gpu/validate/streamsim-validate),
@@ -50,7 +52,7 @@ case $mode in
     for sched in "$@"; do
       stem=$(basename "$sched" .sched)
       cp "$sched" "$dir/$stem.sched"
-      { echo "== $stem"; "$streamsim" advise "$dir/$stem.sched" -d "$gpu" -j 1 -o "$dir/$stem.advised.sched"; } >> "$dir/advice.txt"
+      { echo "== $stem"; "$streamsim" advise "$dir/$stem.sched" -d "$gpu" -j 1 ${ADVISE_ARGS:-} -o "$dir/$stem.advised.sched"; } >> "$dir/advice.txt"
     done
     ;;
   run)

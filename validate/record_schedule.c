@@ -151,6 +151,8 @@ typedef struct
   GArray *issue, *start, *end;
   GHashTable *streams;  /* handle -> name (owned strings in `names`) */
   GHashTable *events;
+  GPtrArray *event_names; /* the events' names in the order they were named */
+  GHashTable *recorded;   /* the names of the events a `record` was written for */
   GPtrArray *names;
   guint n_streams, n_events;
   gboolean per_thread_declared;
@@ -290,7 +292,10 @@ event_name (Builder *b, guint64 handle)
 {
   const char *name = g_hash_table_lookup (b->events, &handle);
   if (name == NULL)
-    name = remember (b, b->events, handle, g_strdup_printf ("e%u", ++b->n_events));
+    {
+      name = remember (b, b->events, handle, g_strdup_printf ("e%u", ++b->n_events));
+      g_ptr_array_add (b->event_names, (gpointer) name);
+    }
   return name;
 }
 
@@ -753,8 +758,12 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       write_hostfn (b, index, per_thread, issue);
       break;
     case CALL_RECORD:
-      g_string_append_printf (b->text, "record %s %s", event_name (b, c->event),
-                              stream_name (b, c->stream, per_thread));
+      {
+        const char *event = event_name (b, c->event);
+        g_hash_table_add (b->recorded, (gpointer) event);
+        g_string_append_printf (b->text, "record %s %s", event,
+                                stream_name (b, c->stream, per_thread));
+      }
       if (b->elapsed_from[index] > 0 && b->op_of_call[b->elapsed_from[index] - 1] > 0)
         {
           guint from = b->op_of_call[b->elapsed_from[index] - 1] - 1;
@@ -1186,6 +1195,29 @@ write_header (Builder *b)
     }
 }
 
+/* The events waited on or synchronized with but never recorded (or recorded
+ * only inside a graph capture), declared so that the schedule parses: such a
+ * wait does nothing, in CUDA as in the model. After the ops, so that each op
+ * keeps the line it was written on. */
+static void
+write_never_recorded (Builder *b)
+{
+  gboolean first = TRUE;
+  b->call_line = 0;
+  for (guint i = 0; i < b->event_names->len; i++)
+    {
+      const char *name = g_ptr_array_index (b->event_names, i);
+      if (g_hash_table_contains (b->recorded, name))
+        continue;
+      if (first)
+        comment (b, "Waited on or synchronized with but never recorded, which makes those "
+                 "calls do nothing:");
+      first = FALSE;
+      g_string_append_printf (b->text, "event %s", name);
+      line_end (b);
+    }
+}
+
 /* The schedule language has limits of its own (block= at most 1024, ...)
  * that a log, written by hand or damaged, may exceed. Rather than repeat
  * them here, the text is parsed back (the result is kept for the caller),
@@ -1234,6 +1266,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .end = g_array_new (FALSE, FALSE, sizeof (SimTime)),
     .streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
     .events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL),
+    .event_names = g_ptr_array_new (),
+    .recorded = g_hash_table_new (NULL, NULL),
     .names = g_ptr_array_new_with_free_func (g_free),
     .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
   };
@@ -1291,7 +1325,10 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     }
   g_free (order);
   if (ok)
-    ok = (rec->schedule = parse_back (&b)) != NULL;
+    {
+      write_never_recorded (&b);
+      ok = (rec->schedule = parse_back (&b)) != NULL;
+    }
 
   rec->n_ops = b.issue->len;
   rec->issue = (SimTime *) g_array_free (b.issue, FALSE);
@@ -1300,6 +1337,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   rec->text = g_string_free (b.text, FALSE);
   g_hash_table_unref (b.streams);
   g_hash_table_unref (b.events);
+  g_ptr_array_unref (b.event_names);
+  g_hash_table_unref (b.recorded);
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);

@@ -54,6 +54,7 @@ typedef struct
   SimTime host_event_record;
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
+  SimTime host_sync_idle;    /* one that finds nothing to wait for; 0: host_sync's */
   SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
   SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
   /* the driver's callback thread (host functions, eng_callback.c) */

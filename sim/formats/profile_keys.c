@@ -36,6 +36,7 @@ const ProfileKey profile_keys[] = {
   { "host", "event_record", PROFILE_KEY_TIME, PROFILE_FIELD (host_event_record), 0, 0, FALSE },
   { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
   { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
+  { "host", "sync_idle", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync_idle), 0, 0, TRUE },
   { "host", "memset", PROFILE_KEY_TIME, PROFILE_FIELD (host_memset), 0, 0, TRUE },
   { "host", "kernel_load", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_load), 0, 0, TRUE },
   { "host", "hostfn_wake", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake), 0, 0, TRUE },

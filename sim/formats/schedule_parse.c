@@ -18,6 +18,9 @@
  *    line into one fixed buffer and tokenizing it in place (schedule_subst.c),
  *    and appending its op to an array sized by pass 2 (schedule_statement.c).
  *
+ * The event names are checked last (schedule_names.c), over the whole
+ * schedule: a wait may name an event that is recorded only further down.
+ *
  * Expanding loops into text first was rejected: its memory grows with the
  * expansion rather than with the file. Per-op cost is one substitution, one
  * tokenization and a few hash lookups; names (streams, events, labels,
@@ -381,7 +384,7 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
 
   if (p->over)
     {
-      static const char *const what[] = { "ops", "stream declarations",
+      static const char *const what[] = { "ops", "declarations",
                                           "loop iterations that issue nothing" };
       const Line *l = &p->lines[p->over_index];
       guint64 n = p->over_what == 0 ? total.ops : p->over_what == 1 ? total.decls : total.idle;
@@ -397,7 +400,8 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
   p->ops_cap = total.ops;
   p->sched->ops = g_new (SchedOp, p->ops_cap);
   if (!parser_expand (p, 0, p->n_lines, error)
-      || !parser_defines_used (p, options != NULL ? options->defines : NULL, error))
+      || !parser_defines_used (p, options != NULL ? options->defines : NULL, error)
+      || !parser_names_check (p, error))
     return FALSE;
   if (p->sched->n_ops < p->ops_cap)
     p->sched->ops = g_renew (SchedOp, p->sched->ops, p->sched->n_ops);
@@ -448,6 +452,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   p->max_ops = options != NULL && options->max_ops != 0 ? options->max_ops : SCHEDULE_DEFAULT_MAX_OPS;
   p->params = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, parser_param_free);
   p->time_lists = g_hash_table_new_full (time_list_hash, g_str_equal, g_free, NULL);
+  p->event_uses = g_array_new (FALSE, FALSE, sizeof (EventUse));
   sched = p->sched = schedule_new (path);
 
   ok = parser_run (p, options, error);
@@ -459,6 +464,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   g_hash_table_unref (p->time_lists);
   if (p->elapsed_names != NULL)
     g_hash_table_unref (p->elapsed_names);
+  g_array_unref (p->event_uses);
   g_free (p->lines);
   g_free (p);
   if (!ok)

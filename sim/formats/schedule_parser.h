@@ -1,4 +1,4 @@
-/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_expr.c, schedule_statement.c); not for use outside them.
+/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_expr.c, schedule_statement.c, schedule_names.c); not for use outside them.
  *
  * schedule_parse.c explains the three passes and runs them. */
 #ifndef SCHEDULE_PARSER_H
@@ -23,7 +23,7 @@
 typedef enum
 {
   LINE_OP,     /* a run-time statement (or one whose keyword is substituted) */
-  LINE_DECL,   /* stream */
+  LINE_DECL,   /* stream, event */
   LINE_SETTING, /* device, connections: once each, not counted against --max-ops */
   LINE_LET,
   LINE_REPEAT,
@@ -89,6 +89,14 @@ typedef struct
 
 #define NAME_SLOTS 256
 
+/* What the names check (schedule_names.c) needs of an event besides what
+ * Schedule keeps (its name and the line of its first use). */
+typedef struct
+{
+  guint32 column;        /* of its name at its first use */
+  guint32 declared_line; /* its `event NAME` statement; 0: none */
+} EventUse;
+
 typedef struct
 {
   guint64 ops;
@@ -113,7 +121,7 @@ typedef struct
   guint depth;
   gsize over_index;            /* count pass: the top-level line that crossed --max-ops */
   gboolean over;
-  guint over_what;             /* 0: ops crossed it, 1: stream declarations, 2: idle iterations */
+  guint over_what;             /* 0: ops crossed it, 1: declarations, 2: idle iterations */
 
   /* The line being worked on, after substitution and tokenization. */
   gsize index;
@@ -145,6 +153,7 @@ typedef struct
   NameSlot names[NAME_SLOTS];
 
   GHashTable *elapsed_names;   /* `elapsed` NAME -> its line; made at the first */
+  GArray *event_uses;          /* EventUse, per event of the schedule */
 } Parser;
 
 /* ---- Shared by the passes ---- */
@@ -188,6 +197,11 @@ gboolean parser_expr_eval (Parser *p, const char *s, gsize len, guint col, gbool
 /* Pass 3 (schedule_statement.c): the statement on the current line, its
  * tokens read, its op appended to the schedule. */
 gboolean parser_statement (Parser *p, GError **error);
+
+/* After the expansion (schedule_names.c): every event that a `wait` or
+ * `sync` names is recorded somewhere in the schedule or declared with
+ * `event NAME`. */
+gboolean parser_names_check (Parser *p, GError **error);
 
 /* ---- Words and numbers: inline, as they are on the path of every token ---- */
 

@@ -166,7 +166,7 @@ parser_scan (Parser *p, GError **error)
           l->kind = LINE_LET;
           l->match = depth > 0 ? (guint32) branch[depth - 1] : NO_BLOCK;
         }
-      else if (WORD_IS ("stream"))
+      else if (WORD_IS ("stream") || WORD_IS ("event"))
         {
           l->kind = LINE_DECL;
           n_stmts++;

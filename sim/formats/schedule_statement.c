@@ -1,4 +1,4 @@
-/* schedule_statement.c: pass 3 of the schedule parser: one statement's tokens read into an op, a stream or a setting of the Schedule. */
+/* schedule_statement.c: pass 3 of the schedule parser: one statement's tokens read into an op, a declaration or a setting of the Schedule. */
 #include "schedule_parser.h"
 #include "units.h"
 
@@ -159,6 +159,8 @@ parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
   *index = sched->events->len;
   g_ptr_array_add (sched->events, (gpointer) name);
   g_array_append_val (sched->event_lines, line);
+  EventUse use = { t->col, 0 };
+  g_array_append_val (p->event_uses, use);
   g_hash_table_insert (sched->event_index, (gpointer) name, GUINT_TO_POINTER (*index + 1));
   if (slot != NULL)
     *slot = (NameSlot) { word, *index, FALSE };
@@ -390,6 +392,28 @@ stmt_stream (Parser *p, GError **error)
   g_array_append_val (sched->streams, stream);
   g_hash_table_insert (sched->stream_index, (gpointer) stream.name,
                        GUINT_TO_POINTER (sched->streams->len));
+  return TRUE;
+}
+
+/* `event NAME`: an event that may never be recorded, so that a wait or sync
+ * on it (a no-op, as in CUDA) is not taken for a typo (schedule_names.c). */
+static gboolean
+stmt_event (Parser *p, GError **error)
+{
+  const Token *t = p->tokens;
+  guint32 index;
+
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
+                        "expected `event NAME` with one event name, for example `event done`");
+  if (!parser_event_ref (p, &t[1], &index, error))
+    return FALSE;
+  EventUse *use = &g_array_index (p->event_uses, EventUse, index);
+  if (use->declared_line != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "event '%s' is declared twice; the first declaration is at line %u",
+                        t[1].s, use->declared_line);
+  use->declared_line = p->lineno;
   return TRUE;
 }
 
@@ -976,6 +1000,8 @@ parser_statement (Parser *p, GError **error)
         return stmt_elapsed (p, error);
       if (KW_IS ("end") || KW_IS ("else"))
         goto structural;
+      if (KW_IS ("event"))
+        return stmt_event (p, error);
       break;
     case 'h':
       if (KW_IS ("h2d"))
@@ -1024,8 +1050,8 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, wait, sync, "
-                      "host, elapsed", kw);
+                      "event, repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, "
+                      "record, wait, sync, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

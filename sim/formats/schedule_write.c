@@ -147,6 +147,16 @@ schedule_write_text (const Schedule *sched, const char *const *header)
         g_string_append (s, " nonblocking");
       g_string_append_c (s, '\n');
     }
+  /* Events that are waited on but never recorded, declared so that the text
+   * parses back (schedule_names.c). */
+  guint n_events = schedule_n_events (sched);
+  g_autofree gboolean *recorded = g_new0 (gboolean, MAX (n_events, 1));
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    if (schedule_op (sched, i)->kind == SCHED_OP_RECORD)
+      recorded[schedule_op (sched, i)->event] = TRUE;
+  for (guint i = 0; i < n_events; i++)
+    if (!recorded[i])
+      g_string_append_printf (s, "event %s\n", schedule_event_name (sched, i));
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     append_op (s, sched, schedule_op (sched, i));
   return g_string_free (s, FALSE);

@@ -655,13 +655,12 @@ worth_telling (SimTime makespan, SimTime after)
   return (double) (makespan - after) >= MIN_HINT_GAIN * (double) makespan;
 }
 
-/* The changes of meaning worth telling: pinned memory, and syncs left out. */
-static void
-add_hints (Advice *advice, const Search *s, const Config *best)
+/* Pins every pageable copy of sched; returns how many there were. */
+static guint
+pin_pageable (Schedule *sched)
 {
-  g_autoptr (Schedule) sched = schedule_of (s, best);
   guint pageable = 0;
-  for (gsize i = 0; i < s->n; i++)
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {
       const SchedOp *op = schedule_op (sched, i);
       if ((op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY) && op->u.copy.pageable)
@@ -670,12 +669,25 @@ add_hints (Advice *advice, const Search *s, const Config *best)
           pageable++;
         }
     }
+  return pageable;
+}
+
+static char *
+pinned_text (guint pageable)
+{
+  return g_strdup_printf ("pinned host memory (cudaMallocHost, cudaHostRegister) for the %u "
+                          "pageable cop%s", pageable, pageable == 1 ? "y" : "ies");
+}
+
+/* The changes of meaning worth telling: pinned memory, and syncs left out. */
+static void
+add_hints (Advice *advice, const Search *s, const Config *best)
+{
+  g_autoptr (Schedule) sched = schedule_of (s, best);
+  guint pageable = pin_pageable (sched);
   if (pageable > 0)
     {
-      AdviseHint hint = { g_strdup_printf ("pinned host memory (cudaMallocHost, cudaHostRegister) "
-                                           "for the %u pageable cop%s",
-                                           pageable, pageable == 1 ? "y" : "ies"),
-                          run_once (s, sched, best->connections) };
+      AdviseHint hint = { pinned_text (pageable), run_once (s, sched, best->connections) };
       if (worth_telling (best->makespan, hint.after))
         g_array_append_val (advice->hints, hint);
       else
@@ -896,19 +908,35 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
               return NULL;
             }
         }
+      guint pinned = 0;
+      if (options->pinned)
+        {
+          Schedule *copy = schedule_copy (sched);
+          pinned = pin_pageable (copy);
+          if (sched != original)
+            schedule_free (sched);
+          sched = copy;
+        }
       Search *s = search_new (&profile, sched, options);
       GArray *steps = g_array_new (FALSE, FALSE, sizeof (Step));
       g_array_set_clear_func (steps, step_clear);
       Config best;
       program_config (s, options->connections, &best);
       evaluate (s, &best, 1);
-      if (values != NULL)
+      if (values != NULL || pinned > 0)
         {
-          /* the value itself, against the program as given */
+          /* the value and the pinning, against the program as given */
           Config given;
           program_config (s, options->connections, &given);
           given.makespan = advice->original_makespan;
-          step_add (steps, s, ADVISE_VALUE, g_strdup_printf ("-D %s", define), &given, &best);
+          g_autofree char *pin = pinned > 0 ? pinned_text (pinned) : NULL;
+          if (values != NULL)
+            step_add (steps, s, ADVISE_VALUE,
+                      g_strdup_printf ("-D %s%s%s", define, pin != NULL ? ", with " : "",
+                                       pin != NULL ? pin : ""),
+                      &given, &best);
+          else
+            step_add (steps, s, ADVISE_PINNED, g_steal_pointer (&pin), &given, &best);
           config_clear (&given);
         }
       advise_schedule (s, options, steps, &best);
@@ -954,7 +982,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
       AdviseChange change = { step->kind, g_strdup (step->text), step->before.makespan,
                               step->after.makespan };
       g_array_append_val (advice->changes, change);
-      if (step->kind != ADVISE_VALUE
+      if (step->kind != ADVISE_VALUE && step->kind != ADVISE_PINNED
           && (largest == G_MAXUINT
               || step->before.makespan - step->after.makespan
                    > g_array_index (chosen_steps, Step, largest).before.makespan

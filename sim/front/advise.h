@@ -27,7 +27,9 @@
  *
  * Then, as hints only, changes of meaning the user must decide: pinned host
  * memory instead of pageable, and each synchronization left out (the first
- * 256, the three that gain most), when they gain 1% or more. */
+ * 256, the three that gain most), when they gain 1% or more. With `pinned`
+ * the user has decided the first: every pageable copy is pinned before the
+ * search, and that is the advice's first change. */
 #ifndef ADVISE_H
 #define ADVISE_H
 
@@ -54,6 +56,7 @@ typedef struct
   gboolean fixed_order;        /* search no order */
   gboolean fixed_connections;  /* ... no connection count */
   gboolean fixed_priorities;   /* ... no priorities */
+  gboolean pinned;             /* the user's decision: pin every pageable copy first */
 } AdviseOptions;
 
 typedef enum
@@ -62,6 +65,7 @@ typedef enum
   ADVISE_ORDER,        /* the issue order */
   ADVISE_CONNECTIONS,  /* CUDA_DEVICE_MAX_CONNECTIONS */
   ADVISE_PRIORITIES,   /* stream priorities */
+  ADVISE_PINNED,       /* pinned host memory, when the user took that hint (`pinned`) */
 } AdviseChangeKind;
 
 /* One change of the advice; `before` and `after` are the predicted

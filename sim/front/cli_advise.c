@@ -110,7 +110,7 @@ cli_advise_main (int argc, char **argv)
   g_autofree char *keep = NULL;
   gint connections = 0, jobs = 0;
   gint64 budget = 0, seed = 1;
-  gboolean quiet = FALSE, explain = FALSE;
+  gboolean quiet = FALSE, explain = FALSE, pinned = FALSE;
   GOptionEntry entries[] = {
     { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &devices,
       "The device profile, a name in any case (see `streamsim devices`) or a .ini path "
@@ -130,6 +130,9 @@ cli_advise_main (int argc, char **argv)
       "NAME=VALUES" },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &keep,
       "What not to change, comma-separated: order, connections, priorities", "WHAT" },
+    { "pinned", 0, 0, G_OPTION_ARG_NONE, &pinned,
+      "Take the pinned-memory hint: pin every pageable copy, then search (-o writes them "
+      "pinned)", NULL },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &explain,
       "Say which wait the change with the largest gain removed", NULL },
     { "budget", 0, 0, G_OPTION_ARG_INT64, &budget,
@@ -222,6 +225,7 @@ cli_advise_main (int argc, char **argv)
   options.connections = (guint) connections;
   options.defines = (const char *const *) defines;
   options.vary = vary;
+  options.pinned = pinned;
   options.budget = (guint64) budget;
   options.seed = (guint64) seed;
   options.jobs = (guint) jobs;

@@ -1,7 +1,7 @@
 /* device_name.c: device names matched case-insensitively, lists split, typos answered with the nearest profile. */
 #include "device_name.h"
 
-#include "near_name.h"
+#include "sim/core/near_name.h"
 #include "sim/formats/profile_file.h"
 
 char *
@@ -42,6 +42,37 @@ device_name_suggest (const char *typed, GError *error)
   char *message = g_strdup_printf ("%s; did you mean '%s'?", error->message, near);
   g_free (error->message);
   error->message = message;
+}
+
+gboolean
+device_name_check (const char *typed, GError **error)
+{
+  g_return_val_if_fail (typed != NULL, FALSE);
+  g_autofree char *resolved = device_name_resolve (typed);
+  if (profile_is_path (resolved))
+    {
+      if (g_file_test (resolved, G_FILE_TEST_EXISTS))
+        return TRUE;
+    }
+  else if (profile_name_is_valid (resolved))
+    {
+      g_autofree char *found = profile_find (resolved);
+      if (found != NULL)
+        return TRUE;
+    }
+  /* profile_load refuses such a name or path before it reads a byte, with
+   * the message it gives wherever a profile is named. */
+  GpuProfile none;
+  GError *local = NULL;
+  if (profile_load (resolved, &none, &local))
+    {
+      /* the file appeared since */
+      gpu_profile_clear (&none);
+      return TRUE;
+    }
+  device_name_suggest (typed, local);
+  g_propagate_error (error, local);
+  return FALSE;
 }
 
 char **

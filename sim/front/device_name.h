@@ -17,6 +17,12 @@ char *device_name_resolve (const char *typed);
  * exist (an error inside the file) get nothing. */
 void device_name_suggest (const char *typed, GError *error);
 
+/* Whether `typed` names a profile: a name found on the search path (in any
+ * case), or a path to a file. Else FALSE and the error profile_load gives
+ * for it, with device_name_suggest's "did you mean". Nothing is read, so a
+ * profile that exists but is broken passes. */
+gboolean device_name_check (const char *typed, GError **error);
+
 /* The values of a --device option, each a name, a path or a comma list of
  * them, split and resolved (device_name_resolve), NULL-ended; NULL when
  * `args` holds no name. An empty entry in a list is a G_OPTION_ERROR_BAD_VALUE

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "cli_argv.h"
-#include "near_name.h"
+#include "sim/core/near_name.h"
 #include "plot.h"
 #include "sim/core/printable.h"
 #include "sim/formats/profile_file.h"

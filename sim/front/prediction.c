@@ -32,6 +32,19 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
   if (sched == NULL)
     return FALSE;
 
+  /* The `device` line names a profile even where --device overrides it: a
+   * typo there would otherwise surface only on the day the schedule is run
+   * without --device. */
+  guint line, column;
+  GError *local = NULL;
+  if (schedule_device_position (sched, &line, &column)
+      && !device_name_check (schedule_device (sched), &local))
+    {
+      g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+
   const char *device = options->device != NULL ? options->device : schedule_device (sched);
   if (device == NULL)
     {
@@ -46,13 +59,11 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
   /* "H100" finds h100.ini; a typo gets the nearest profile's name. */
   g_autofree char *resolved = device_name_resolve (device);
   memset (profile, 0, sizeof *profile);
-  GError *local = NULL;
   if (!profile_load (resolved, profile, &local))
     {
       device_name_suggest (device, local);
       /* A profile that cannot be found or read is the fault of whoever named
        * it: say where (errors inside a profile already name its file:line). */
-      guint line, column;
       if (!g_regex_match_simple ("^[^\n]*:[0-9]+:[0-9]+: ", local->message, 0, 0))
         {
           if (options->device != NULL)

@@ -226,6 +226,7 @@ typedef struct
   GString *s;
   guint n_events;
   gboolean *recorded;
+  gboolean *never;       /* never<N> was waited on */
   guint32 last_recorded; /* G_MAXUINT32: none yet */
 } Gen;
 
@@ -252,6 +253,7 @@ append_event_to_wait (Gen *g)
     {
       g_string_append (g->s, " never");
       str_append_uint (g->s, e);
+      g->never[e] = TRUE;
       return;
     }
   if (!g->recorded[e])
@@ -311,7 +313,7 @@ schedule_gen_append (const ScheduleGenOptions *o, GString *out)
                 + m->host;
   g_return_if_fail (total > 0);
 
-  Gen g = { { o->seed }, o, out, 0, NULL, G_MAXUINT32 };
+  Gen g = { { o->seed }, o, out, 0, NULL, NULL, G_MAXUINT32 };
   GenRand *r = &g.rand;
   GString *s = out;
 
@@ -340,6 +342,7 @@ schedule_gen_append (const ScheduleGenOptions *o, GString *out)
    * recent record of its event. */
   g.n_events = (guint) CLAMP (o->n_ops / 16, 4, 4096);
   g.recorded = g_new0 (gboolean, g.n_events);
+  g.never = g_new0 (gboolean, g.n_events);
 
   for (guint64 i = 0; i < o->n_ops; i++)
     {
@@ -406,10 +409,21 @@ schedule_gen_append (const ScheduleGenOptions *o, GString *out)
       g_string_append_c (s, '\n');
     }
 
+  /* The events waited on but never recorded, declared (LANGUAGE.md): after
+   * the ops, where the declarations move no op's line number. */
+  for (guint i = 0; i < g.n_events; i++)
+    if (g.never[i])
+      {
+        g_string_append (s, "event never");
+        str_append_uint (s, i);
+        g_string_append_c (s, '\n');
+      }
+
   for (guint i = 0; i < o->kernel_types; i++)
     g_string_free (types[i].timing, TRUE);
   g_free (types);
   g_free (g.recorded);
+  g_free (g.never);
 }
 
 char *

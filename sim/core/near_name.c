@@ -8,25 +8,31 @@ near_name_distance (const char *a, const char *b)
 {
   g_return_val_if_fail (a != NULL && b != NULL, G_MAXUINT);
   gsize n = strlen (b);
-  /* One row of the dynamic programme at a time: row[j] is the distance
-   * between the prefix of `a` read so far and b's first j bytes. */
-  guint *row = g_new (guint, n + 1);
+  /* Three rows of the dynamic programme: row[j] is the distance between the
+   * prefix of `a` read so far and b's first j bytes, prev the row before,
+   * prev2 the one before that (for a swap of the last two bytes). */
+  guint *rows = g_new (guint, 3 * (n + 1));
+  guint *prev2 = rows, *prev = rows + n + 1, *row = rows + 2 * (n + 1);
   for (gsize j = 0; j <= n; j++)
     row[j] = (guint) j;
   for (gsize i = 0; a[i] != '\0'; i++)
     {
-      guint diagonal = row[0];
+      guint *t = prev2;
+      prev2 = prev;
+      prev = row;
+      row = t;
       row[0] = (guint) i + 1;
       for (gsize j = 1; j <= n; j++)
         {
-          guint above = row[j];
           guint cost = g_ascii_tolower (a[i]) == g_ascii_tolower (b[j - 1]) ? 0 : 1;
-          row[j] = MIN (MIN (above + 1, row[j - 1] + 1), diagonal + cost);
-          diagonal = above;
+          row[j] = MIN (MIN (prev[j] + 1, row[j - 1] + 1), prev[j - 1] + cost);
+          if (i > 0 && j > 1 && g_ascii_tolower (a[i]) == g_ascii_tolower (b[j - 2])
+              && g_ascii_tolower (a[i - 1]) == g_ascii_tolower (b[j - 1]))
+            row[j] = MIN (row[j], prev2[j - 2] + 1);
         }
     }
   guint d = row[n];
-  g_free (row);
+  g_free (rows);
   return d;
 }
 

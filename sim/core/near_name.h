@@ -4,9 +4,11 @@
 
 #include <glib.h>
 
-/* The fewest single-character insertions, deletions and substitutions that
- * turn `a` into `b`, ASCII case ignored (Levenshtein distance; characters
- * are bytes). */
+/* The fewest single-character insertions, deletions, substitutions and
+ * swaps of two neighbours that turn `a` into `b`, no byte edited twice, ASCII
+ * case ignored (the optimal string alignment distance; characters are
+ * bytes). A swap counts as one edit because it is the commonest typo
+ * (`dnoe` for `done`, `predcit` for `predict`). */
 guint near_name_distance (const char *a, const char *b);
 
 /* Of `known` (NULL-ended), the name nearest `typed` by near_name_distance,
