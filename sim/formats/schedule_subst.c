@@ -1,4 +1,4 @@
-/* schedule_subst.c: a schedule line with its $NAME and ${A op B} substituted and split into tokens, and the parameters it reads (`let`, -D). */
+/* schedule_subst.c: a schedule line with its $NAME and ${...} substituted and split into tokens, and the parameters it reads (`let`, -D). */
 #include "schedule_parser.h"
 
 gboolean
