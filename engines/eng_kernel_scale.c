@@ -56,23 +56,11 @@ eng_kernel_bound_name (EngKernelClass cls)
   return "of unknown bound";
 }
 
-gboolean
-eng_kernel_can_scale (const GpuProfile *profile, const char **missing)
-{
-  const char *lacks = profile->sm_clock <= 0 ? "sm_clock"
-                      : profile->memory_bandwidth <= 0 ? "memory_bandwidth"
-                      : profile->fp32_flops <= 0 ? "fp32_flops"
-                      : NULL;
-  if (missing != NULL)
-    *missing = lacks;
-  return lacks == NULL;
-}
-
 SimTime
 eng_kernel_scale (const GpuProfile *from, const GpuProfile *to, EngKernelClass cls,
                   SimTime time, double *factor)
 {
-  g_return_val_if_fail (eng_kernel_can_scale (from, NULL) && eng_kernel_can_scale (to, NULL),
+  g_return_val_if_fail (gpu_profile_has_rates (from, NULL) && gpu_profile_has_rates (to, NULL),
                         time);
   double compute = from->fp32_flops / to->fp32_flops;
   double memory = 1 - ENG_KERNEL_MEMORY_EFFICIENCY

@@ -49,13 +49,9 @@ typedef enum
 EngKernelClass eng_kernel_bound (const char *name);
 const char *eng_kernel_bound_name (EngKernelClass cls);
 
-/* Whether a profile has the rates scaling needs (sm_clock, memory_bandwidth,
- * fp32_flops); else *missing names the first it lacks. */
-gboolean eng_kernel_can_scale (const GpuProfile *profile, const char **missing);
-
 /* `time` measured on `from`, on `to`; *factor (may be NULL) the factor
  * applied beyond the fixed part. Both profiles must pass
- * eng_kernel_can_scale. */
+ * gpu_profile_has_rates. */
 SimTime eng_kernel_scale (const GpuProfile *from, const GpuProfile *to, EngKernelClass cls,
                           SimTime time, double *factor);
 

@@ -1,7 +1,7 @@
 # scripts/deps.sh: sourced by the other scripts; installs the Debian packages streamsim needs.
 # Uses sudo only when not root, and apt-get only for what is missing.
 streamsim_install_deps () {
-  local wanted=(cmake pkg-config libglib2.0-dev libjson-glib-dev gnuplot-nox "$@")
+  local wanted=(cmake pkg-config libglib2.0-dev libjson-glib-dev libsqlite3-dev gnuplot-nox "$@")
   local missing=()
   for pkg in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

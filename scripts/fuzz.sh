@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-${STREAMSIM_FUZZ_SECONDS:-60}}"
 dir="${STREAMSIM_FUZZ_DIR:-build-fuzz}"
 streamsim_install_deps clang libclang-rt-14-dev
-targets=(fuzz_schedule fuzz_profile fuzz_timeline fuzz_predict fuzz_record)
+targets=(fuzz_schedule fuzz_profile fuzz_timeline fuzz_predict fuzz_record fuzz_kineto fuzz_nsys)
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 mkdir -p "$dir"
@@ -29,16 +29,19 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1}"
 
 status=0
-for target in schedule profile timeline predict record; do
+for target in schedule profile timeline predict record kineto nsys; do
   work="$dir/corpus/$target"
   findings="$dir/findings"
   log="$dir/fuzz-$target.log"
   mkdir -p "$work" "$findings"
   dict="tests/fuzz/$target.dict"
   [ "$target" = predict ] && dict="tests/fuzz/schedule.dict"
+  # a database of a few tables holds a page of 512 bytes each
+  max_len=8192
+  [ "$target" = nsys ] && max_len=16384
   # The first folder receives what the fuzzer finds; the second only seeds it.
   if "$dir/tests/fuzz/fuzz_$target" "$work" "tests/fuzz/corpus/$target" \
-       -dict="$dict" -max_total_time="$seconds" -max_len=8192 \
+       -dict="$dict" -max_total_time="$seconds" -max_len="$max_len" \
        -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
        -artifact_prefix="$findings/$target-" >"$log" 2>&1; then
     result="ok"

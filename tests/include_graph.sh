@@ -3,9 +3,11 @@
 #
 #   sim/core     the event core and the shared types   includes nothing of the project
 #   sim/formats  schedules, profiles, timelines         core
+#   sim/recorded a recorded program as a schedule       core, formats
+#   sim/import   profilers' traces as recorded programs core, formats, recorded
 #   engines      the GPU model                          core
-#   sim/front    predictions, pictures, the CLI         core, formats, engines
-#   validate     the CUDA harness                       core, formats, kernels
+#   sim/front    predictions, pictures, the CLI         core, formats, recorded, import, engines
+#   validate     the CUDA harness                       core, formats, recorded, kernels
 #   kernels      the harness's CUDA kernels             nothing of the project
 #
 # An include is resolved as the compiler would: beside the including file,
@@ -19,9 +21,11 @@ allowed () {
   case "$1" in
     sim/core) echo "sim/core" ;;
     sim/formats) echo "sim/core sim/formats" ;;
+    sim/recorded) echo "sim/core sim/formats sim/recorded" ;;
+    sim/import) echo "sim/core sim/formats sim/recorded sim/import" ;;
     engines) echo "sim/core engines" ;;
-    sim/front) echo "sim/core sim/formats engines sim/front" ;;
-    validate) echo "sim/core sim/formats kernels validate" ;;
+    sim/front) echo "sim/core sim/formats sim/recorded sim/import engines sim/front" ;;
+    validate) echo "sim/core sim/formats sim/recorded kernels validate" ;;
     kernels) echo "kernels" ;;
   esac
 }
@@ -30,6 +34,8 @@ layer_of () {
   case "$1" in
     sim/core/*) echo sim/core ;;
     sim/formats/*) echo sim/formats ;;
+    sim/recorded/*) echo sim/recorded ;;
+    sim/import/*) echo sim/import ;;
     sim/front/*) echo sim/front ;;
     engines/*) echo engines ;;
     validate/*) echo validate ;;

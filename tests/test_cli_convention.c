@@ -165,7 +165,8 @@ test_output_kind_of (void)
 static void
 test_help (void)
 {
-  static const char *const commands[] = { "predict", "devices", "compare", "plot", "sweep" };
+  static const char *const commands[] = { "predict", "devices", "compare", "plot", "sweep",
+                                          "import" };
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
       const char *help[] = { "help", commands[i], NULL };

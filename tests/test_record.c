@@ -5,12 +5,14 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "validate/marker_times.h"
-#include "validate/record_inside.h"
-#include "validate/record_log.h"
-#include "validate/record_schedule.h"
+#include "sim/recorded/record_call.h"
+#include "sim/recorded/record_inside.h"
+#include "sim/recorded/record_log.h"
+#include "sim/recorded/record_schedule.h"
 #include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
+#include "support/schedule_text.h"
 
 /* Times in the logs are offsets from this CUPTI timestamp. */
 #define T0 1000000000ull
@@ -51,24 +53,6 @@ convert_ops (const char *text, guint64 min_host_ns)
   g_assert_no_error (error);
   gpu_profile_clear (&ops);
   return rec;
-}
-
-/* The schedule's statements, comment lines and comments at their ends removed. */
-static char *
-statements (const char *text)
-{
-  GString *out = g_string_new (NULL);
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  for (guint i = 0; lines[i] != NULL; i++)
-    {
-      if (lines[i][0] == '#' || lines[i][0] == '\0')
-        continue;
-      char *hash = strstr (lines[i], "   #");
-      if (hash != NULL)
-        *hash = '\0';
-      g_string_append_printf (out, "%s\n", lines[i]);
-    }
-  return g_string_free (out, FALSE);
 }
 
 /* An op's measured times, ns from the first op's call. */
@@ -120,12 +104,41 @@ static const char *program_log =
   "copy\t8\t0\t1000910000\t1000911000\t1000\t2\t3\t1\n"
   "end\t12\t3\n";
 
+/* Kernel times name the device they were measured on where its profile
+ * can carry them elsewhere: recorded on the h100 profile (which loads by
+ * its name and has the rates), the kernel of program_log is
+ * time=h100:500.000us, the header says so and names the device
+ * (`device h100`); on tests/profiles/ops.ini,
+ * which has no rates, the time stays bare. */
+static void
+test_times_device (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *names[] = { "h100", "ops" };
+  const char *expect[] = { " time=h100:500.000us ", " time=500.000us " };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      GpuProfile profile = { 0 };
+      g_assert_true (profile_load (names[i], &profile, &error));
+      g_autoptr (RecordLog) log = parse (program_log, &error);
+      g_assert_no_error (error);
+      RecordOptions opt = { .min_host_ns = 2000, .connections = 8, .profile = &profile };
+      g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+      g_assert_no_error (error);
+      gpu_profile_clear (&profile);
+      g_assert_nonnull (strstr (rec->text, expect[i]));
+      g_assert_true ((strstr (rec->text, "# Kernel times are the h100's (time=h100:...)") != NULL)
+                     == (i == 0));
+      g_assert_true ((strstr (rec->text, "\ndevice h100\n") != NULL) == (i == 0));
+    }
+}
+
 static void
 test_program_statements (void)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (RecordSchedule) rec = convert (program_log, 2000, 8);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* Worked out from the calls above: sizes exact (4 MiB, 1000 B), the
    * kernel's shared memory from CUPTI (1 KiB), its time the GPU's 500 us,
    * its label the demangled name; the 10 us between the wait's return
@@ -228,7 +241,7 @@ test_never_recorded (void)
     "call\t1\tcudaEventSynchronize\t1000013000\t1000014000\t6\t0x0\t0xe9\t0\t0\t0\n"
     "end\t6\t0\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
                             "wait s2 e1\n"
@@ -254,7 +267,7 @@ test_min_host (void)
    * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
    * and the free, are left out; cudaFree's 4 us are under the minimum */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
-  g_autofree char *one = statements (rec->text);
+  g_autofree char *one = schedule_text_statements (rec->text);
   g_assert_cmpstr (one, ==, "stream s1\n"
                             "stream s2 nonblocking\n"
                             "h2d s1 4MiB\n"
@@ -270,7 +283,7 @@ test_min_host (void)
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
    * memset is host time), 915-916: six; and the 4 us inside cudaFree */
-  g_autofree char *got = statements (all->text);
+  g_autofree char *got = schedule_text_statements (all->text);
   guint hosts = 0;
   for (const char *s = got; (s = strstr (s, "host ")) != NULL; s++)
     hosts++;
@@ -303,7 +316,7 @@ test_shared_kernels (void)
     "end\t6\t4\n";
   g_autoptr (GError) error = NULL;
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the _ptsz launch on stream 0 is the per-thread default stream, declared
    * where first used; handle 0x1 is the legacy default stream */
   g_assert_cmpstr (got, ==,
@@ -367,7 +380,7 @@ test_alone_inferred (void)
     "kernel\t9\t1007000000\t1007800000\t4\t32\t0\t0\ta\n"
     "end\t9\t7\n";
   g_autoptr (RecordSchedule) rec = convert_ops (text, 1000000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
                             "kernel s1 grid=4 block=32 time=800.000us label=a\n"
@@ -392,7 +405,7 @@ test_alone_inferred (void)
   assert_op_times (rec, 1, 2000, 90000, 2090000);
 
   g_autoptr (RecordSchedule) bare = convert (text, 1000000, 0);
-  g_autofree char *kept = statements (bare->text);
+  g_autofree char *kept = schedule_text_statements (bare->text);
   g_assert_cmpstr (kept, ==, "stream s1\n"
                              "stream s2\n"
                              "kernel s1 grid=4 block=32 time=800.000us loads label=a\n"
@@ -444,7 +457,7 @@ test_loads (void)
 {
   g_autofree char *lazy = g_strconcat ("streamsim-record\t1\n", loads_log, NULL);
   g_autoptr (RecordSchedule) rec = convert_ops (lazy, 2000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "host 695.000us\n"
                             "kernel default grid=1 block=32 time=10.000us loads label=ka\n"
                             "host 100.000us\n"
@@ -465,7 +478,7 @@ test_loads (void)
   assert_op_times (rec, 1, 695000, 1010000, 1020000);
 
   g_autoptr (RecordSchedule) bare = convert (lazy, 2000, 0);
-  g_autofree char *without = statements (bare->text);
+  g_autofree char *without = schedule_text_statements (bare->text);
   g_assert_true (g_str_has_prefix (without, "host 995.000us\n"
                                             "kernel default grid=1 block=32 time=10.000us loads "
                                             "label=ka\n"));
@@ -475,7 +488,7 @@ test_loads (void)
   g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",
                                         loads_log, NULL);
   g_autoptr (RecordSchedule) none = convert_ops (eager, 2000);
-  g_autofree char *never = statements (none->text);
+  g_autofree char *never = schedule_text_statements (none->text);
   g_assert_true (g_str_has_prefix (never, "host 995.000us\n"
                                           "kernel default grid=1 block=32 time=10.000us "
                                           "label=ka\n"));
@@ -527,7 +540,7 @@ test_hostfn (void)
     "kernel\t12\t1006020000\t1006030000\t1\t32\t0\t0\tk\n"
     "end\t12\t4\n";
   g_autoptr (RecordSchedule) rec = convert_ops (text, 2000);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "stream s2\n"
                             "stream s3\n"
@@ -582,7 +595,7 @@ test_untimed_and_default_kind (void)
     "copy\t2\t0\t1000003000\t1000008000\t3000\t2\t3\t1\n"
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 2KiB\nmemcpy d2h 3000B pageable\n");
   g_assert_cmpuint (rec->n_untimed, ==, 1);
   /* the blocking copy: GPU 3-8 us, but it ends for the host at the return, 9 us */
@@ -612,7 +625,7 @@ test_d2d_memcpy (void)
     "kernel\t3\t1000103000\t1000104000\t1\t32\t0\t0\tk\n"
     "end\t4\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the first launch of k loads its code (it took the usual 5 us) */
   g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=90.000us loads label=k\n"
                             "d2d default 256B\n"
@@ -642,7 +655,7 @@ test_untouched_copies (void)
     "copy\t3\t0\t1000003000\t1000004000\t16384\t1\t2\t3\n"
     "end\t3\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 16KiB pageable untouched\n"
                             "d2h default 16KiB pageable\n"
                             "h2d default 16KiB\n");
@@ -689,7 +702,7 @@ test_elapsed_and_driver (void)
     "kernel\t6\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
     "end\t11\t2\n";
   g_autoptr (RecordSchedule) rec = convert (text, 10000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "record e1 default\n"
                             "kernel default grid=1 block=32 time=10.000us loads label=k\n"
                             "record e2 default label=" RECORD_ELAPSED_LABEL "0\n"
@@ -761,7 +774,7 @@ test_capture (void)
     {
       g_autofree char *text = capture_log (streams[i]);
       g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-      g_autofree char *got = statements (rec->text);
+      g_autofree char *got = schedule_text_statements (rec->text);
       g_assert_cmpstr (got, ==, "stream s1\n"
                                 "stream s2\n"
                                 "stream s3\n"
@@ -821,7 +834,7 @@ test_memsets (void)
     "memset\t8\t1000039000\t1000040000\t8192\t0\t3\n"
     "end\t10\t6\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "memset s1 4MiB\n"
                             "memset default 1000B\n"
@@ -910,7 +923,7 @@ test_inside_async (void)
     "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
     "end\t5\t4\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
                             "host 25.000us\n"
@@ -957,7 +970,7 @@ test_inside_alone (void)
     "kernel\t1\t1000115000\t1000295000\t4096\t256\t0\t16\t_Z12vectorAddGPUPfS_S_i\n"
     "end\t2\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
                             "loads label=vectorAddGPU\n"
                             "host 3585.000us\n"
@@ -992,7 +1005,7 @@ test_inside_blocking_copy (void)
     "copy\t4\t0\t1003560000\t1003600000\t65536\t2\t3\t1\n"
     "end\t4\t4\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "memcpy h2d 800B pageable\n"
                             "host 3482.000us\n"
                             "host 10.000us\n"
@@ -1037,7 +1050,7 @@ test_inside_sync (void)
     "kernel\t6\t1000270000\t1000300000\t1\t32\t0\t0\tk\n"
     "end\t7\t3\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=1 block=32 time=80.000us loads label=k\n"
                             "sync s1\n"
@@ -1183,7 +1196,7 @@ test_driver_calls (void)
     "kernel\t10\t1000115000\t1000116000\t1\t32\t0\t0\tk\n"
     "end\t13\t5\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
                             "kernel s1 grid=4 block=128 smem=512B regs=40 time=10.000us label=gemm\n"
                             "host 25.000us\n"
@@ -1241,7 +1254,7 @@ test_short_gaps (void)
   g_string_append (log, "end\t8\t7\n");
   g_autofree char *text = g_string_free (log, FALSE);
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
   /* the first launch is k's first, and took the usual 4 us: `loads` */
   const char *first = "kernel default grid=1 block=32 time=1.000us loads label=k\n";
@@ -1323,7 +1336,7 @@ test_extreme_times (void)
     "kernel\t1\t30\t40\t1\t32\t0\t0\tk\n"
     "end\t3\t1\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
-  g_autofree char *got = statements (rec->text);
+  g_autofree char *got = schedule_text_statements (rec->text);
   /* the only launch: `loads` */
   g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=0.010us loads label=k\n"
                             "sync device\n"
@@ -1383,11 +1396,82 @@ test_schedule_errors (void)
                                                    "kind 4, which is neither"));
 }
 
+/* Kernel names as profilers that demangle write them (Kineto, Nsight
+ * Systems' demangledName): the label is the function's own name, without
+ * return type, scope, template arguments or parameters. Two launches of
+ * 1 us kernels, 10 us apart, one stream. */
+static void
+test_demangled_labels (void)
+{
+  const char *log =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000001000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t1\t1000002000\t1000003000\t1\t32\t0\t16\tvoid at::native::vectorized_elementwise"
+    "_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char*, 1> >(int, "
+    "at::native::FillFunctor<float>, at::detail::Array<char*, 1>)\n"
+    "kernel\t2\t1000012000\t1000013000\t1\t32\t0\t16\tvoid (anonymous namespace)::"
+    "softmax_warp_forward<float, float, float, 9, false, false>(float*, float const*, int)\n"
+    "end\t2\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (log, 2000, 0);
+  g_assert_nonnull (strstr (rec->text, " label=vectorized_elementwise_kernel   #"));
+  g_assert_nonnull (strstr (rec->text, " label=softmax_warp_forward   #"));
+}
+
+/* A conversion told where to begin (options.origin_ns: an importer's
+ * traced region): the 30 us from there to the first launch's call is a
+ * `host` statement, and every time counts from it. The launch at 1030 us
+ * runs its kernel 1032-1033 us. */
+static void
+test_origin (void)
+{
+  const char *log =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaLaunchKernel\t1000030000\t1000031000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t1\t1000032000\t1000033000\t1\t32\t0\t16\t_Z1kv\n"
+    "end\t1\t1\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) parsed = parse (log, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000, .origin_ns = T0 };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (parsed, &opt, &error);
+  g_assert_no_error (error);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_true (g_str_has_prefix (got, "host 30.000us\nstream s1\nkernel s1 grid=1 block=32 "));
+  assert_op_times (rec, 0, 0, 0, 30000);
+  assert_op_times (rec, 1, 30000, 32000, 33000);
+  /* an origin after the first op's call is not one: that call is time 0 */
+  opt.origin_ns = T0 + 31000;
+  g_autoptr (RecordSchedule) late = record_schedule_build (parsed, &opt, &error);
+  g_assert_no_error (error);
+  assert_op_times (late, 0, 0, 2000, 3000);
+}
+
+/* Call kinds from names, as CUPTI gives them (record_call.h). */
+static void
+test_call_kinds (void)
+{
+  gboolean per_thread;
+  g_assert_cmpint (record_call_kind ("cudaLaunchKernel", &per_thread), ==, RECORD_CALL_KERNEL);
+  g_assert_false (per_thread);
+  g_assert_cmpint (record_call_kind ("cudaMemcpyAsync_ptsz", &per_thread), ==, RECORD_CALL_COPY);
+  g_assert_true (per_thread);
+  g_assert_cmpint (record_call_kind ("cudaMemcpy", &per_thread), ==, RECORD_CALL_MEMCPY);
+  g_assert_cmpint (record_call_kind ("cudaMemcpy2DAsync", &per_thread), ==,
+                   RECORD_CALL_NOT_MODELLED);
+  g_assert_cmpint (record_call_kind ("cudaMemsetAsync", &per_thread), ==, RECORD_CALL_MEMSET);
+  g_assert_cmpint (record_call_kind ("cuLaunchKernelEx", &per_thread), ==, RECORD_CALL_KERNEL);
+  g_assert_cmpint (record_call_kind ("cudaGetLastError", &per_thread), ==, RECORD_CALL_HOST);
+  g_assert_true (record_call_is_driver ("cuLaunchKernel"));
+  g_assert_false (record_call_is_driver ("cudaLaunchKernel"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/program", test_program_statements);
+  g_test_add_func ("/record/times-device", test_times_device);
   g_test_add_func ("/record/min-host", test_min_host);
   g_test_add_func ("/record/never-recorded", test_never_recorded);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
@@ -1412,5 +1496,8 @@ main (int argc, char **argv)
   g_test_add_func ("/record/extreme-times", test_extreme_times);
   g_test_add_func ("/record/log-errors", test_log_errors);
   g_test_add_func ("/record/schedule-errors", test_schedule_errors);
+  g_test_add_func ("/record/demangled-labels", test_demangled_labels);
+  g_test_add_func ("/record/origin", test_origin);
+  g_test_add_func ("/record/call-kinds", test_call_kinds);
   return g_test_run ();
 }

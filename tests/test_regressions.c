@@ -9,7 +9,8 @@
  * predict-* files are fuzz_predict's inputs (first byte: the profile, see
  * tests/fuzz/fuzz_predict.c): simulated, they must break no rule of the
  * invariant checker, and their critical path's links must pass
- * support/path_links.c.
+ * support/path_links.c. import-* files are traces of a profiler (fuzz_kineto's
+ * and fuzz_nsys's inputs), read and converted.
  * When a fuzzer finds a crash, its input goes into that folder with a name
  * saying what it was, and the fix comes with it. */
 #include <glib.h>
@@ -23,6 +24,8 @@
 #include "sim/formats/schedule_parse.h"
 #include "support/path_links.h"
 #include "sim/formats/timeline.h"
+#include "sim/import/import_file.h"
+#include "sim/import/import_schedule.h"
 
 #define REGRESSION_DIR SRCDIR "/tests/fuzz/regressions"
 
@@ -141,6 +144,35 @@ replay_predict (const char *path)
   gpu_profile_clear (&profile);
 }
 
+/* A profiler's trace (fuzz_kineto's and fuzz_nsys's inputs): read and
+ * converted into a schedule that parses back, or refused with an error
+ * about the file ("FILE:LINE:COLUMN: " for JSON, "FILE: " for a database
+ * or gzip data). */
+static void
+replay_import (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (ImportTrace) trace = import_file_read (path, &error);
+  g_autofree char *about = g_strconcat (path, ":", NULL);
+  if (trace == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, about));
+      return;
+    }
+  ImportScheduleOptions options = { .min_host_ns = 2000 };
+  ImportCounts counts = { 0 };
+  g_autoptr (RecordSchedule) rec = import_schedule_build (trace, &options, &counts, &error);
+  if (rec == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, about));
+    }
+  else
+    g_assert_cmpuint (schedule_n_ops (rec->schedule), ==, rec->n_ops);
+  import_counts_clear (&counts);
+}
+
 static void
 test_regression_file (gconstpointer data)
 {
@@ -154,8 +186,11 @@ test_regression_file (gconstpointer data)
     replay_timeline (path);
   else if (g_str_has_prefix (name, "predict-"))
     replay_predict (path);
+  else if (g_str_has_prefix (name, "import-"))
+    replay_import (path);
   else
-    g_error ("%s: a regression input is named schedule-*, profile-*, timeline-* or predict-*", name);
+    g_error ("%s: a regression input is named schedule-*, profile-*, timeline-*, predict-* or "
+             "import-*", name);
 }
 
 /* A header of 300,000 empty columns: reading it once took time quadratic in

@@ -67,9 +67,10 @@ summary () {
        END { printf "%d %d %s %s\n", n, n5, med, n5 ? sprintf ("%+.2f%%", ws) : "none" }' "$1"
 }
 
-# kernel_times SCHEDULE: each kernel's time= value, in order
+# kernel_times SCHEDULE: each kernel's time= value, in order, without the
+# device a recording names (time=h100:20us gives 20us)
 kernel_times () {
-  sed -n -E 's/^[[:space:]]*kernel .* time=([^ ]+).*/\1/p' "$1"
+  sed -n -E 's/^[[:space:]]*kernel .* time=([A-Za-z][A-Za-z0-9_.-]*:)?([^ ]+).*/\2/p' "$1"
 }
 
 # with_times SCHEDULE TIMES PREFIX: SCHEDULE with its k-th kernel's time= the

@@ -7,14 +7,14 @@
  * driver API calls that put work on the GPU or wait for it when no runtime
  * call made them (driver_call_logged), and every kernel, copy and memset the
  * GPU runs comes back from CUPTI's activity records with its device times. When the program exits the whole log is written, in one
- * go, to $STREAMSIM_RECORD_LOG (record_log.h describes the format; the
+ * go, to $STREAMSIM_RECORD_LOG (sim/recorded/record_log.h describes the format; the
  * `streamsim-validate --record` command sets both variables and turns the
  * log into a schedule).
  *
  * This file is plain C with no GLib: it runs inside somebody else's program,
  * which may bring its own GLib (or none), and it is built into a shared
  * object, which Debian's static GLib cannot be linked into. It decides
- * nothing about the model: it writes down what happened and record_schedule.c
+ * nothing about the model: it writes down what happened and sim/recorded/record_schedule.c
  * interprets it. */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>

@@ -7,8 +7,8 @@
 #include "measured_row.h"
 #include "sim/formats/output_file.h"
 #include "sim/formats/profile_file.h"
-#include "record_log.h"
-#include "record_schedule.h"
+#include "sim/recorded/record_log.h"
+#include "sim/recorded/record_schedule.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/timeline_writer.h"
 #include "val_device.h"
@@ -206,23 +206,8 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
     return complain (EXIT_SYSTEM, "%s", error->message);
   if (opt->csv != NULL && !write_timeline (opt, rec, dev, &error))
     return complain (EXIT_SYSTEM, "%s", error->message);
-  fprintf (stderr, "streamsim-validate: %s: %zu ops from %u CUDA calls", opt->schedule,
-           (size_t) rec->n_ops, log->calls->len);
-  if (rec->n_not_modelled > 0)
-    fprintf (stderr, "; %u calls put GPU work the schedule cannot express (see its "
-             "\"not modelled\" comments)", rec->n_not_modelled);
-  if (rec->n_captured > 0)
-    fprintf (stderr, "; %u calls were captured into graphs", rec->n_captured);
-  if (rec->n_untimed > 0)
-    fprintf (stderr, "; %u kernels, copies or memsets had no CUPTI record", rec->n_untimed);
-  if (rec->n_loads > 0)
-    fprintf (stderr, "; %u launches load their kernel's code", rec->n_loads);
-  if (rec->n_inferred > 0)
-    fprintf (stderr, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
-  if (rec->n_hostfn > 0)
-    fprintf (stderr, "; %u host functions, %u of them timed from their streams", rec->n_hostfn,
-             rec->n_hostfn_estimated);
-  fputc ('\n', stderr);
+  g_autofree char *summary = record_schedule_summary (rec, log->calls->len);
+  fprintf (stderr, "streamsim-validate: %s: %s\n", opt->schedule, summary);
   return 0;
 }
 

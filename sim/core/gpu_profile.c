@@ -165,6 +165,18 @@ gpu_profile_memset_time (const GpuProfile *p, guint64 bytes)
 }
 
 gboolean
+gpu_profile_has_rates (const GpuProfile *profile, const char **missing)
+{
+  const char *lacks = profile->sm_clock <= 0 ? "sm_clock"
+                      : profile->memory_bandwidth <= 0 ? "memory_bandwidth"
+                      : profile->fp32_flops <= 0 ? "fp32_flops"
+                      : NULL;
+  if (missing != NULL)
+    *missing = lacks;
+  return lacks == NULL;
+}
+
+gboolean
 gpu_profile_knows_untouched (const GpuProfile *p, SchedCopyDir dir)
 {
   return dir == SCHED_DIR_D2D || untouched_link (p, dir) != NULL;

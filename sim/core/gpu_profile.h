@@ -178,6 +178,11 @@ gboolean gpu_profile_kernel_time (const GpuProfile *profile, const Schedule *sch
                                   const SchedOp *op, GArray *cache, SimTime *total,
                                   GError **error);
 
+/* Whether the profile has the rates that carry a kernel's time to another
+ * device (sm_clock, memory_bandwidth, fp32_flops); else *missing (may be
+ * NULL) names the first it lacks. */
+gboolean gpu_profile_has_rates (const GpuProfile *profile, const char **missing);
+
 /* The profile's own name. */
 static inline const char *
 gpu_profile_name (const GpuProfile *profile)

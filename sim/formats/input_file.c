@@ -1,4 +1,4 @@
-/* input_file.c: whole-file reads with a size bound that stop at a NUL byte. */
+/* input_file.c: whole-file reads with a size bound, of text (stopping at a NUL byte) or of bytes. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -27,10 +27,11 @@ line_at (const char *data, gsize limit)
   return line;
 }
 
-char *
-input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error)
+static char *
+read_bounded (const char *path, gsize max_bytes, gboolean text, InputFileHeadCheck head_ok,
+              gsize *length, GError **error)
 {
-  g_return_val_if_fail (path != NULL && length != NULL, NULL);
+  gboolean head_checked = head_ok == NULL;
   gboolean use_stdin = strcmp (path, "-") == 0;
   const char *shown = use_stdin ? "standard input" : path;
   int fd = use_stdin ? 0 : g_open (path, O_RDONLY, 0);
@@ -82,16 +83,27 @@ input_file_read (const char *path, gsize max_bytes, gsize *length, GError **erro
       if (n == 0)
         break;
       len += (gsize) n;
-      if (memchr (data + len - n, '\0', (gsize) n) != NULL)
+      if (text && memchr (data + len - n, '\0', (gsize) n) != NULL)
         break;
+      if (!head_checked && len >= INPUT_FILE_HEAD_BYTES)
+        {
+          head_checked = TRUE;
+          if (!head_ok ((const guint8 *) data, len))
+            break;
+        }
       if (len > max_bytes)
         {
           /* Bad input, not a failure of the machine: a place in the file,
-           * the line where the limit fell. */
+           * the line where the limit fell (the byte, in a binary file). */
           g_autofree char *most = g_format_size_full (max_bytes, G_FORMAT_SIZE_IEC_UNITS);
-          located_error_set (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE,
-                             input_file_name (path), line_at (data, max_bytes), 1,
-                             "the file is larger than %s, the most streamsim reads", most);
+          if (text)
+            located_error_set (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE,
+                               input_file_name (path), line_at (data, max_bytes), 1,
+                               "the file is larger than %s, the most streamsim reads", most);
+          else
+            g_set_error (error, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE,
+                         "%s: at byte %" G_GSIZE_FORMAT ": the file is larger than %s, the most "
+                         "streamsim reads", input_file_name (path), max_bytes, most);
           g_free (data);
           data = NULL;
           break;
@@ -105,4 +117,29 @@ input_file_read (const char *path, gsize max_bytes, gsize *length, GError **erro
       *length = len;
     }
   return data;
+}
+
+char *
+input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error)
+{
+  g_return_val_if_fail (path != NULL && length != NULL, NULL);
+  return read_bounded (path, max_bytes, TRUE, NULL, length, error);
+}
+
+char *
+input_file_read_bytes (const char *path, gsize max_bytes, InputFileHeadCheck head_ok,
+                       gsize *length, GError **error)
+{
+  g_return_val_if_fail (path != NULL && length != NULL, NULL);
+  return read_bounded (path, max_bytes, FALSE, head_ok, length, error);
+}
+
+void
+input_file_propagate (GError **error, GError *why, GQuark domain, gint io_code,
+                      gint too_large_code)
+{
+  g_return_if_fail (why != NULL);
+  gboolean large = g_error_matches (why, INPUT_FILE_ERROR, INPUT_FILE_ERROR_TOO_LARGE);
+  g_set_error_literal (error, domain, large ? too_large_code : io_code, why->message);
+  g_error_free (why);
 }

@@ -26,4 +26,25 @@ const char *input_file_name (const char *path);
  * INPUT_FILE_ERROR_IO, naming `path`. */
 char *input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error);
 
+/* How many bytes, at least, a head check (below) is given. */
+#define INPUT_FILE_HEAD_BYTES 16
+
+/* Whether the first bytes of a file may be of the format the caller reads. */
+typedef gboolean (*InputFileHeadCheck) (const guint8 *head, gsize length);
+
+/* Reads `path` as input_file_read does, but whole, NUL bytes included (a
+ * compressed or binary file); still NUL-terminated. Too large is
+ * "PATH: at byte N: ...". Where `head_ok` is given and says no to the
+ * first INPUT_FILE_HEAD_BYTES or more, reading stops there (the caller's
+ * parser then says what is wrong), so that /dev/zero or a pipe of garbage
+ * is not read to the bound. */
+char *input_file_read_bytes (const char *path, gsize max_bytes, InputFileHeadCheck head_ok,
+                             gsize *length, GError **error);
+
+/* `why`, an error of the reads above (freed), set in `error` as the
+ * reader's own: `too_large_code` of `domain` for a file too large (bad
+ * input), `io_code` for the others. */
+void input_file_propagate (GError **error, GError *why, GQuark domain, gint io_code,
+                           gint too_large_code);
+
 #endif /* INPUT_FILE_H */

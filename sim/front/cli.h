@@ -23,6 +23,7 @@ int cli_compare_main (int argc, char **argv);
 int cli_plot_main (int argc, char **argv);
 int cli_sweep_main (int argc, char **argv);
 int cli_advise_main (int argc, char **argv);
+int cli_import_main (int argc, char **argv);
 
 /* The options every subcommand that has them spells the same way (GNU
  * style: "-d k20", "-dk20", "--device=k20"); each subcommand adds its own

@@ -28,7 +28,7 @@ source_profile (GHashTable *loaded, const char *device)
   if (g_hash_table_contains (loaded, device))
     return g_hash_table_lookup (loaded, device);
   GpuProfile *profile = g_new0 (GpuProfile, 1);
-  if (!profile_load (device, profile, NULL) || !eng_kernel_can_scale (profile, NULL))
+  if (!profile_load (device, profile, NULL) || !gpu_profile_has_rates (profile, NULL))
     {
       gpu_profile_clear (profile);
       g_clear_pointer (&profile, g_free);
@@ -50,7 +50,7 @@ GArray *
 kernel_times_carry (Schedule *sched, const GpuProfile *profile)
 {
   GArray *carried = g_array_new (FALSE, FALSE, sizeof (KernelTimeCarried));
-  if (!eng_kernel_can_scale (profile, NULL))
+  if (!gpu_profile_has_rates (profile, NULL))
     return carried;
   g_autoptr (GHashTable) loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                          profile_free);

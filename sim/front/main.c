@@ -26,6 +26,7 @@ static const CliCommand commands[] = {
   { "plot", cli_plot_main, "draw a timeline (or two, --vs) as a Gantt chart with gnuplot" },
   { "sweep", cli_sweep_main, "predict a grid of parameter values and devices; plot makespan" },
   { "advise", cli_advise_main, "find the issue order and settings predicted to finish soonest" },
+  { "import", cli_import_main, "turn a PyTorch profiler or Nsight Systems trace into a schedule" },
 };
 
 static void
@@ -145,7 +146,7 @@ options_after_command (int argc, char **argv, char ***moved)
           return CLI_EXIT_OK;
         }
       cli_error ("streamsim: options but no command; give one of predict, devices, compare, "
-                 "plot, sweep, advise after them (see streamsim --help)");
+                 "plot, sweep, advise, import after them (see streamsim --help)");
       return CLI_EXIT_INPUT;
     }
   /* rest: the program, the command and what followed it, as typed; the

@@ -7,8 +7,8 @@
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
 #include "sim/formats/profile_file.h"
-#include "validate/record_log.h"
-#include "validate/record_schedule.h"
+#include "sim/recorded/record_log.h"
+#include "sim/recorded/record_schedule.h"
 
 /* The shipped h100 profile, for kernels' shares of the SMs and the costs
  * of host functions and loading launches; NULL where it cannot be found

@@ -2,9 +2,6 @@
 #include <string.h>
 #include "record_memset.h"
 
-/* CUpti_ActivityMemoryKind */
-enum { MEMORY_DEVICE = 3, MEMORY_DEVICE_STATIC = 6 };
-
 gboolean
 record_memset_is (const char *name)
 {
@@ -24,7 +21,8 @@ record_memset_shape (const RecordCall *c, const RecordWork *record, gboolean log
   };
   /* an async memset whose call kept no size kept no stream either */
   shape->no_stream = !shape->sync && c->a[0] == 0 && shape->bytes > 0;
-  if (record != NULL && record->a[2] != MEMORY_DEVICE && record->a[2] != MEMORY_DEVICE_STATIC)
+  if (record != NULL && record->a[2] != RECORD_MEMORY_DEVICE
+      && record->a[2] != RECORD_MEMORY_DEVICE_STATIC)
     shape->what = MEMSET_NOT_DEVICE;
   else if (shape->bytes > 0)
     shape->what = MEMSET_OP;

@@ -24,7 +24,8 @@
  * `min_host_ns`; shorter gaps are added up and become `host` when their sum
  * reaches `min_host_ns`, until a call that waits for the GPU (so a stretch
  * of launches loses less than `min_host_ns` in all); what ran before the
- * first one (context creation, allocations) is left out. Host time inside a
+ * first one (context creation, allocations) is left out, unless
+ * `origin_ns` says where to begin. Host time inside a
  * call beyond what the model charges for it becomes `host` before or after
  * its statement (record_inside.h). Calls that put work on the GPU that the
  * language cannot express (2D copies, graphs, memsets of host memory,
@@ -68,6 +69,9 @@ typedef struct
   guint connections;   /* `connections N` when not 0 */
   const char *const *header; /* comment lines for the top, NULL-ended; may be NULL */
   const GpuProfile *profile; /* the GPU recorded on (above), or NULL */
+  guint64 origin_ns;   /* when not 0 and before the first op's call: time 0, the host
+                          time from it to that call a `host` statement (the start of
+                          a traced region); 0: the first op's call is time 0 */
 } RecordOptions;
 
 typedef struct
@@ -93,6 +97,11 @@ typedef struct
  * a value past the language's limits. */
 RecordSchedule *record_schedule_build (const RecordLog *log, const RecordOptions *options,
                                        GError **error);
+/* One line (no line break) counting what the schedule made of `n_calls`
+ * calls: "1172 ops from 1692 CUDA calls; 8 launches load their kernel's
+ * code", each count only where it is not 0. */
+char *record_schedule_summary (const RecordSchedule *rec, guint n_calls);
+
 void record_schedule_free (RecordSchedule *rec);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RecordSchedule, record_schedule_free)
 

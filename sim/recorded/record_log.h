@@ -51,6 +51,52 @@
 
 #include <glib.h>
 
+/* The runtime's special stream handles (driver_types.h), as calls carry
+ * them; 0 is the legacy default stream, or the per-thread one for a
+ * function of the per-thread default stream (a _ptsz or _ptds name). */
+#define RECORD_STREAM_LEGACY 0x1u
+#define RECORD_STREAM_PER_THREAD 0x2u
+
+/* cudaMemcpyKind, a copy call's A1. */
+typedef enum
+{
+  RECORD_MEMCPY_H2H = 0,
+  RECORD_MEMCPY_H2D = 1,
+  RECORD_MEMCPY_D2H = 2,
+  RECORD_MEMCPY_D2D = 3,
+  RECORD_MEMCPY_DEFAULT = 4,
+} RecordMemcpyKind;
+
+/* CUpti_ActivityMemcpyKind, a copy record's COPYKIND. */
+typedef enum
+{
+  RECORD_COPY_UNKNOWN = 0,
+  RECORD_COPY_HTOD = 1,
+  RECORD_COPY_DTOH = 2,
+  RECORD_COPY_HTOA = 3,
+  RECORD_COPY_ATOH = 4,
+  RECORD_COPY_ATOA = 5,
+  RECORD_COPY_ATOD = 6,
+  RECORD_COPY_DTOA = 7,
+  RECORD_COPY_DTOD = 8,
+  RECORD_COPY_HTOH = 9,
+  RECORD_COPY_PTOP = 10,
+} RecordCopyKind;
+
+/* CUpti_ActivityMemoryKind, a copy record's SRCKIND and DSTKIND and a
+ * memset record's MEMKIND. */
+typedef enum
+{
+  RECORD_MEMORY_UNKNOWN = 0,
+  RECORD_MEMORY_PAGEABLE = 1,
+  RECORD_MEMORY_PINNED = 2,
+  RECORD_MEMORY_DEVICE = 3,
+  RECORD_MEMORY_ARRAY = 4,
+  RECORD_MEMORY_MANAGED = 5,
+  RECORD_MEMORY_DEVICE_STATIC = 6,
+  RECORD_MEMORY_MANAGED_STATIC = 7,
+} RecordMemoryKind;
+
 typedef struct
 {
   guint line;         /* in the log, for messages */
@@ -100,6 +146,10 @@ typedef enum
 } RecordError;
 
 RecordLog *record_log_read (const char *path, GError **error);
+/* An empty log, its calls and works to be added by the caller (an importer
+ * of another profiler's trace); `path` names it in messages. Names are
+ * copied into `strings`. */
+RecordLog *record_log_new (const char *path);
 RecordLog *record_log_parse (const char *path, const char *text, gsize length, GError **error);
 void record_log_free (RecordLog *log);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RecordLog, record_log_free)

@@ -184,6 +184,20 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
 }
 
 RecordLog *
+record_log_new (const char *path)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  RecordLog *log = g_new0 (RecordLog, 1);
+  log->path = g_strdup (path);
+  log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
+  log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
+  log->links = g_hash_table_new (NULL, NULL);
+  log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  log->strings = g_string_chunk_new (4096);
+  return log;
+}
+
+RecordLog *
 record_log_parse (const char *path, const char *text, gsize length, GError **error)
 {
   g_return_val_if_fail (text != NULL, NULL);
@@ -191,13 +205,7 @@ record_log_parse (const char *path, const char *text, gsize length, GError **err
   if (!located_error_check_utf8 (error, RECORD_ERROR, RECORD_ERROR_PARSE, name, text, length,
                                  "recorder log"))
     return NULL;
-  RecordLog *log = g_new0 (RecordLog, 1);
-  log->path = g_strdup (name);
-  log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
-  log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
-  log->links = g_hash_table_new (NULL, NULL);
-  log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  log->strings = g_string_chunk_new (4096);
+  RecordLog *log = record_log_new (name);
 
   gboolean ended = FALSE, ok = TRUE;
   guint line = 0;
@@ -258,11 +266,7 @@ record_log_read (const char *path, GError **error)
   g_autofree char *text = input_file_read (path, MAX_LOG_BYTES, &length, &why);
   if (text == NULL)
     {
-      g_set_error_literal (error, RECORD_ERROR,
-                           why->code == INPUT_FILE_ERROR_TOO_LARGE ? RECORD_ERROR_PARSE
-                                                                   : RECORD_ERROR_IO,
-                           why->message);
-      g_error_free (why);
+      input_file_propagate (error, why, RECORD_ERROR, RECORD_ERROR_IO, RECORD_ERROR_PARSE);
       return NULL;
     }
   return record_log_parse (path, text, length, error);

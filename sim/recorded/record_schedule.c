@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sim/core/located_error.h"
 #include "record_alone.h"
+#include "record_call.h"
 #include "record_capture.h"
 #include "record_hostfn.h"
 #include "record_inside.h"
@@ -11,123 +12,8 @@
 #include "record_schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
+#include "sim/formats/profile_file.h"
 #include "sim/formats/units.h"
-
-/* The runtime's special stream handles (driver_types.h). */
-#define HANDLE_LEGACY 0x1u
-#define HANDLE_PER_THREAD 0x2u
-
-/* cudaMemcpyKind and CUPTI's copy and memory kinds. */
-enum { KIND_H2H = 0, KIND_H2D = 1, KIND_D2H = 2, KIND_D2D = 3, KIND_DEFAULT = 4 };
-enum { CUPTI_COPY_H2D = 1, CUPTI_COPY_D2H = 2, CUPTI_COPY_D2D = 8 };
-enum { CUPTI_MEMORY_PAGEABLE = 1 };
-
-typedef enum
-{
-  CALL_HOST,          /* host time only */
-  CALL_STREAM_CREATE,
-  CALL_COPY,
-  CALL_MEMCPY,
-  CALL_KERNEL,
-  CALL_RECORD,
-  CALL_WAIT,
-  CALL_SYNC_EVENT,
-  CALL_SYNC_STREAM,
-  CALL_SYNC_DEVICE,
-  CALL_FREE,          /* waits for the device: `sync device` */
-  CALL_MEMSET,        /* any memset function (record_memset.h) */
-  CALL_HOSTFN,        /* a host function or stream callback */
-  CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
-} CallKind;
-
-static const struct
-{
-  const char *name;
-  CallKind kind;
-} known_calls[] = {
-  { "cudaStreamCreate", CALL_STREAM_CREATE },
-  { "cudaStreamCreateWithFlags", CALL_STREAM_CREATE },
-  { "cudaStreamCreateWithPriority", CALL_STREAM_CREATE },
-  { "cudaMemcpyAsync", CALL_COPY },
-  { "cudaMemcpy", CALL_MEMCPY },
-  { "cudaLaunchKernel", CALL_KERNEL },
-  { "cudaLaunchKernelExC", CALL_KERNEL },
-  { "cudaEventRecord", CALL_RECORD },
-  { "cudaEventRecordWithFlags", CALL_RECORD },
-  { "cudaStreamWaitEvent", CALL_WAIT },
-  { "cudaEventSynchronize", CALL_SYNC_EVENT },
-  { "cudaStreamSynchronize", CALL_SYNC_STREAM },
-  { "cudaDeviceSynchronize", CALL_SYNC_DEVICE },
-  { "cudaThreadSynchronize", CALL_SYNC_DEVICE },
-  { "cudaFree", CALL_FREE },
-  { "cudaFreeHost", CALL_FREE },
-  { "cudaLaunchHostFunc", CALL_HOSTFN },
-  { "cudaStreamAddCallback", CALL_HOSTFN },
-  /* the driver API's, logged when no runtime call made them; a blocking
-   * copy's size and direction are then read from CUPTI's record (the log
-   * keeps none for them) or from its name */
-  { "cuLaunchKernel", CALL_KERNEL },
-  { "cuLaunchKernelEx", CALL_KERNEL },
-  { "cuMemcpyAsync", CALL_COPY },
-  { "cuMemcpyHtoDAsync", CALL_COPY },
-  { "cuMemcpyHtoDAsync_v2", CALL_COPY },
-  { "cuMemcpyDtoHAsync", CALL_COPY },
-  { "cuMemcpyDtoHAsync_v2", CALL_COPY },
-  { "cuMemcpyDtoDAsync", CALL_COPY },
-  { "cuMemcpyDtoDAsync_v2", CALL_COPY },
-  { "cuMemcpy", CALL_MEMCPY },
-  { "cuMemcpyHtoD", CALL_MEMCPY },
-  { "cuMemcpyHtoD_v2", CALL_MEMCPY },
-  { "cuMemcpyDtoH", CALL_MEMCPY },
-  { "cuMemcpyDtoH_v2", CALL_MEMCPY },
-  { "cuMemcpyDtoD", CALL_MEMCPY },
-  { "cuMemcpyDtoD_v2", CALL_MEMCPY },
-  { "cuEventRecord", CALL_RECORD },
-  { "cuEventRecordWithFlags", CALL_RECORD },
-  { "cuStreamWaitEvent", CALL_WAIT },
-  { "cuEventSynchronize", CALL_SYNC_EVENT },
-  { "cuStreamSynchronize", CALL_SYNC_STREAM },
-  { "cuCtxSynchronize", CALL_SYNC_DEVICE },
-  { "cuLaunchHostFunc", CALL_HOSTFN },
-  { "cuStreamAddCallback", CALL_HOSTFN },
-};
-
-/* Families of calls that put work on the GPU; those not named above are
- * left out of the schedule, and said so. */
-static const char *const gpu_work_prefixes[] = {
-  "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
-  "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync",
-  /* the driver API's, logged when no runtime call made them */
-  "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
-  "cuMemAllocAsync", "cuMemFreeAsync",
-};
-
-/* A driver API function ("cuLaunchKernel"), not a runtime one. */
-static gboolean
-is_driver (const char *name)
-{
-  return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
-}
-
-/* The name without a per-thread-default-stream suffix; *per_thread set when
- * there was one (stream 0 then means the per-thread stream). */
-static CallKind
-classify (const char *name, gboolean *per_thread)
-{
-  gsize n = strlen (name);
-  *per_thread = n > 5 && (g_str_has_suffix (name, "_ptsz") || g_str_has_suffix (name, "_ptds"));
-  if (*per_thread)
-    n -= 5;
-  for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
-    if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
-      return known_calls[i].kind;
-  if (record_memset_is (name))
-    return CALL_MEMSET;
-  for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
-    if (g_str_has_prefix (name, gpu_work_prefixes[i]))
-      return CALL_NOT_MODELLED;
-  return CALL_HOST;
-}
 
 /* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
 typedef struct
@@ -169,6 +55,7 @@ typedef struct
   gboolean *captured;   /* per call: a stream capture took it into a graph */
   InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
+  const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
   guint64 t0;
   GError **error;
 } Builder;
@@ -205,8 +92,54 @@ append_time (GString *s, guint64 ns)
   g_string_append_printf (s, "%" G_GUINT64_FORMAT ".%03uus", ns / 1000, (guint) (ns % 1000));
 }
 
-/* The readable part of a (mangled) kernel name: "_Z6vecAddPfS_i" -> vecAdd,
- * "kernel(float*)" -> kernel; characters a label cannot hold are dropped. */
+/* Where `s[from..to)` ends when read backwards as a bracketed group: the
+ * index of the bracket `open` that matches the `close` at s[to - 1], or
+ * `to` when s[to - 1] is not `close` or nothing matches it. */
+static gsize
+group_start (const char *s, gsize to, char open, char close)
+{
+  if (to == 0 || s[to - 1] != close)
+    return to;
+  guint depth = 0;
+  for (gsize i = to; i > 0; i--)
+    {
+      depth += s[i - 1] == close;
+      depth -= s[i - 1] == open;
+      if (depth == 0)
+        return i - 1;
+    }
+  return to;
+}
+
+/* A demangled C++ signature's function name, as profilers that demangle
+ * write it ("void at::native::vectorized_elementwise_kernel<4, ...>(int,
+ * ...)" -> vectorized_elementwise_kernel): without its arguments, its
+ * template arguments, its scope and its return type. */
+static const char *
+demangled_base (const char *name, gsize *n)
+{
+  gsize end = strlen (name);
+  end = group_start (name, end, '(', ')');
+  end = group_start (name, end, '<', '>');
+  /* the scope ends at the last "::" or space outside brackets */
+  gsize begin = 0;
+  guint depth = 0;
+  for (gsize i = end; i > 0 && begin == 0; i--)
+    {
+      char ch = name[i - 1];
+      depth += ch == '>' || ch == ')' || ch == '}';
+      if ((ch == '<' || ch == '(' || ch == '{') && depth > 0)
+        depth--;
+      else if (depth == 0 && (ch == ' ' || (ch == ':' && i >= 2 && name[i - 2] == ':')))
+        begin = i;
+    }
+  *n = end - begin;
+  return name + begin;
+}
+
+/* The readable part of a kernel name: "_Z6vecAddPfS_i" -> vecAdd,
+ * "kernel(float*)" -> kernel, a demangled signature its function's name
+ * (demangled_base); characters a label cannot hold are dropped. */
 static char *
 kernel_label (const char *name)
 {
@@ -222,6 +155,8 @@ kernel_label (const char *name)
           n = (gsize) len;
         }
     }
+  else if (strchr (s, ' ') != NULL || strchr (s, '<') != NULL || strstr (s, "::") != NULL)
+    s = demangled_base (name, &n);
   GString *label = g_string_new (NULL);
   for (gsize i = 0; i < n && s[i] != '(' && label->len < 48; i++)
     if (g_ascii_isalnum (s[i]) || s[i] == '_' || s[i] == '.' || s[i] == '-')
@@ -269,9 +204,9 @@ new_stream (Builder *b, guint64 handle, guint64 flags, gint64 priority, const ch
 static const char *
 stream_name (Builder *b, guint64 handle, gboolean per_thread)
 {
-  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+  if ((handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY)
     return "default";
-  if (handle == 0 || handle == HANDLE_PER_THREAD)
+  if (handle == 0 || handle == RECORD_STREAM_PER_THREAD)
     {
       if (!b->per_thread_declared)
         {
@@ -355,17 +290,17 @@ copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 {
   *bytes = c->a[0];
   *kind = (guint) c->a[1];
-  if (is_driver (c->name) && c->a[0] == 0)
+  if (record_call_is_driver (c->name) && c->a[0] == 0)
     {
       *bytes = w->copy_bytes;
-      *kind = strstr (c->name, "HtoD") != NULL ? KIND_H2D
-            : strstr (c->name, "DtoH") != NULL ? KIND_D2H
-            : strstr (c->name, "DtoD") != NULL ? KIND_D2D : KIND_DEFAULT;
+      *kind = strstr (c->name, "HtoD") != NULL ? RECORD_MEMCPY_H2D
+            : strstr (c->name, "DtoH") != NULL ? RECORD_MEMCPY_D2H
+            : strstr (c->name, "DtoD") != NULL ? RECORD_MEMCPY_D2D : RECORD_MEMCPY_DEFAULT;
     }
-  if (*kind == KIND_DEFAULT && w->timed)
-    *kind = w->copy_kind == CUPTI_COPY_H2D ? KIND_H2D
-          : w->copy_kind == CUPTI_COPY_D2H ? KIND_D2H
-          : w->copy_kind == CUPTI_COPY_D2D ? KIND_D2D : KIND_DEFAULT;
+  if (*kind == RECORD_MEMCPY_DEFAULT && w->timed)
+    *kind = w->copy_kind == RECORD_COPY_HTOD ? RECORD_MEMCPY_H2D
+          : w->copy_kind == RECORD_COPY_DTOH ? RECORD_MEMCPY_D2H
+          : w->copy_kind == RECORD_COPY_DTOD ? RECORD_MEMCPY_D2D : RECORD_MEMCPY_DEFAULT;
 }
 
 /* A call's kind in the schedule: classify()'s, except that a blocking
@@ -373,16 +308,16 @@ copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
  * the host does not wait for it ("no host-side synchronization is
  * performed", the runtime's API synchronization behavior; reduction's host
  * went on 140 us before such a copy ended). */
-static CallKind
+static RecordCallKind
 call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
 {
-  CallKind kind = classify (c->name, per_thread);
+  RecordCallKind kind = record_call_kind (c->name, per_thread);
   guint64 bytes;
   guint copy_kind;
-  if (kind != CALL_MEMCPY)
+  if (kind != RECORD_CALL_MEMCPY)
     return kind;
   copy_shape (c, w, &bytes, &copy_kind);
-  return copy_kind == KIND_D2D ? CALL_COPY : kind;
+  return copy_kind == RECORD_MEMCPY_D2D ? RECORD_CALL_COPY : kind;
 }
 
 static gboolean
@@ -392,7 +327,9 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   guint64 bytes;
   guint kind;
   copy_shape (c, w, &bytes, &kind);
-  const char *dir = kind == KIND_H2D ? "h2d" : kind == KIND_D2H ? "d2h" : kind == KIND_D2D ? "d2d" : NULL;
+  const char *dir = kind == RECORD_MEMCPY_H2D ? "h2d"
+                  : kind == RECORD_MEMCPY_D2H ? "d2h"
+                  : kind == RECORD_MEMCPY_D2D ? "d2d" : NULL;
   if (dir == NULL)
     return fail (b, c, "%s of %" G_GUINT64_FORMAT " bytes with copy kind %u, which is neither "
                  "host to device, device to host nor device to device", c->name, bytes, kind);
@@ -403,12 +340,12 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   append_size (b->text, bytes);
   /* The language says untouched or not, for the whole buffer; the log says
    * how much (record_inject.c): the majority decides, the comment says it. */
-  guint64 cold = kind == KIND_D2D ? 0 : MIN (c->a[2], bytes);
+  guint64 cold = kind == RECORD_MEMCPY_D2D ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
     g_string_append (b->text, cold * 2 > bytes ? " pageable untouched" : " pageable");
   g_string_append_printf (b->text, "   # %s", c->name);
   gboolean ignored;
-  if (!sync && classify (c->name, &ignored) == CALL_MEMCPY)
+  if (!sync && record_call_kind (c->name, &ignored) == RECORD_CALL_MEMCPY)
     g_string_append (b->text, " (device to device: the host does not wait for it)");
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
@@ -498,6 +435,8 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   if (k != NULL && k->a[3] > 0)
     g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
   g_string_append (b->text, " time=");
+  if (b->times_of != NULL)
+    g_string_append_printf (b->text, "%s:", b->times_of);
   const AloneTime *a = &b->alone[index];
   append_time (b->text, w->timed ? a->time : 0);
   if (b->loads[index])
@@ -537,9 +476,9 @@ write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_t
                           : "no CUPTI record, and the log keeps no size for it");
       return;
     }
+  guint64 sync_stream = per_thread ? RECORD_STREAM_PER_THREAD : RECORD_STREAM_LEGACY;
   g_string_append_printf (b->text, "memset %s ",
-                          stream_name (b, m.sync ? (per_thread ? HANDLE_PER_THREAD : HANDLE_LEGACY)
-                                                 : c->stream, per_thread));
+                          stream_name (b, m.sync ? sync_stream : c->stream, per_thread));
   append_size (b->text, m.bytes);
   g_string_append_printf (b->text, "   # %s", c->name);
   if (m.sync)
@@ -598,28 +537,28 @@ write_hostfn (Builder *b, guint index, gboolean per_thread, guint64 issue)
 /* Whether a call of this kind becomes an op (not only a declaration, a
  * comment or host time): what the host time before it is measured up to. */
 static gboolean
-makes_op (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *w)
+makes_op (const Builder *b, RecordCallKind kind, const RecordCall *c, const CallWork *w)
 {
   switch (kind)
     {
-    case CALL_HOST:
-    case CALL_STREAM_CREATE:
-    case CALL_NOT_MODELLED:
+    case RECORD_CALL_HOST:
+    case RECORD_CALL_STREAM_CREATE:
+    case RECORD_CALL_NOT_MODELLED:
       return FALSE;
-    case CALL_MEMSET:
+    case RECORD_CALL_MEMSET:
       {
         MemsetShape m;
         record_memset_shape (c, w->memset, b->log_has_memsets, &m);
         return m.what == MEMSET_OP;
       }
-    case CALL_COPY:
-    case CALL_MEMCPY:
+    case RECORD_CALL_COPY:
+    case RECORD_CALL_MEMCPY:
       {
         /* host to host, or empty: no GPU work, host time */
         guint64 bytes;
         guint copy_kind;
         copy_shape (c, w, &bytes, &copy_kind);
-        return bytes > 0 && copy_kind != KIND_H2H;
+        return bytes > 0 && copy_kind != RECORD_MEMCPY_H2H;
       }
     default:
       return TRUE;
@@ -630,9 +569,9 @@ makes_op (const Builder *b, CallKind kind, const RecordCall *c, const CallWork *
 static char *
 stream_label (const Builder *b, guint64 handle, gboolean per_thread)
 {
-  if ((handle == 0 && !per_thread) || handle == HANDLE_LEGACY)
+  if ((handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY)
     return g_strdup ("default");
-  if (handle == 0 || handle == HANDLE_PER_THREAD)
+  if (handle == 0 || handle == RECORD_STREAM_PER_THREAD)
     return g_strdup ("per_thread");
   const char *name = g_hash_table_lookup (b->streams, &handle);
   return name != NULL ? g_strdup (name) : g_strdup_printf ("stream 0x%" G_GINT64_MODIFIER "x", handle);
@@ -667,10 +606,11 @@ write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean
 /* Whether a call holds the host until GPU work is done: a synchronize, a
  * blocking copy, a copy from or to pageable memory. */
 static gboolean
-waits_for_gpu (CallKind kind, const CallWork *w)
+waits_for_gpu (RecordCallKind kind, const CallWork *w)
 {
-  return kind == CALL_MEMCPY || kind == CALL_SYNC_EVENT || kind == CALL_SYNC_STREAM
-         || kind == CALL_SYNC_DEVICE || kind == CALL_FREE || (kind == CALL_COPY && w->pageable);
+  return kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_SYNC_EVENT
+         || kind == RECORD_CALL_SYNC_STREAM || kind == RECORD_CALL_SYNC_DEVICE
+         || kind == RECORD_CALL_FREE || (kind == RECORD_CALL_COPY && w->pageable);
 }
 
 /* The `host` statement for the host time inside an op's call
@@ -722,12 +662,12 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
 /* One call as statements: `kind` and `per_thread` as classify() found
  * them, `op` as makes_op() decided. */
 static gboolean
-write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolean op)
+write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, gboolean op)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
   const InsideHost *in = &b->inside[index];
-  gboolean blocking_op = kind != CALL_COPY && waits_for_gpu (kind, w);
+  gboolean blocking_op = kind != RECORD_CALL_COPY && waits_for_gpu (kind, w);
   if (op && in->before > 0)
     write_inside (b, c, w, in, TRUE, blocking_op);
   /* the op is issued where the set-up before it ended */
@@ -735,29 +675,29 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
   SimTime enter = since_t0 (b, issue), exit = since_t0 (b, MAX (c->exit, c->enter));
   switch (kind)
     {
-    case CALL_HOST:
+    case RECORD_CALL_HOST:
       break;
-    case CALL_STREAM_CREATE:
+    case RECORD_CALL_STREAM_CREATE:
       new_stream (b, c->stream, c->a[0], (gint64) c->a[1], NULL);
       break;
-    case CALL_COPY:
-    case CALL_MEMCPY:
-      if (op && !write_copy (b, c, w, kind == CALL_MEMCPY, per_thread, issue))
+    case RECORD_CALL_COPY:
+    case RECORD_CALL_MEMCPY:
+      if (op && !write_copy (b, c, w, kind == RECORD_CALL_MEMCPY, per_thread, issue))
         return FALSE;
-      if (!op && is_driver (c->name) && c->a[0] == 0 && !w->timed)
+      if (!op && record_call_is_driver (c->name) && c->a[0] == 0 && !w->timed)
         write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
       break;
-    case CALL_KERNEL:
+    case RECORD_CALL_KERNEL:
       if (!write_kernel (b, index, per_thread, issue))
         return FALSE;
       break;
-    case CALL_MEMSET:
+    case RECORD_CALL_MEMSET:
       write_memset (b, c, w, per_thread, issue);
       break;
-    case CALL_HOSTFN:
+    case RECORD_CALL_HOSTFN:
       write_hostfn (b, index, per_thread, issue);
       break;
-    case CALL_RECORD:
+    case RECORD_CALL_RECORD:
       {
         const char *event = event_name (b, c->event);
         g_hash_table_add (b->recorded, (gpointer) event);
@@ -773,26 +713,26 @@ write_call (Builder *b, guint index, CallKind kind, gboolean per_thread, gboolea
       line_end (b);
       op_times (b, issue, -1, -1);
       break;
-    case CALL_WAIT:
+    case RECORD_CALL_WAIT:
       g_string_append_printf (b->text, "wait %s %s", stream_name (b, c->stream, per_thread),
                               event_name (b, c->event));
       line_end (b);
       op_times (b, issue, -1, -1);
       break;
-    case CALL_SYNC_EVENT:
-    case CALL_SYNC_STREAM:
-    case CALL_SYNC_DEVICE:
-    case CALL_FREE:
+    case RECORD_CALL_SYNC_EVENT:
+    case RECORD_CALL_SYNC_STREAM:
+    case RECORD_CALL_SYNC_DEVICE:
+    case RECORD_CALL_FREE:
       g_string_append_printf (b->text, "sync %s",
-                              kind == CALL_SYNC_EVENT ? event_name (b, c->event)
-                              : kind == CALL_SYNC_STREAM ? stream_name (b, c->stream, per_thread)
+                              kind == RECORD_CALL_SYNC_EVENT ? event_name (b, c->event)
+                              : kind == RECORD_CALL_SYNC_STREAM ? stream_name (b, c->stream, per_thread)
                               : "device");
-      if (kind == CALL_FREE)
+      if (kind == RECORD_CALL_FREE)
         g_string_append_printf (b->text, "   # %s waits for the device", c->name);
       line_end (b);
       op_times (b, issue, enter, exit);
       break;
-    case CALL_NOT_MODELLED:
+    case RECORD_CALL_NOT_MODELLED:
       write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
@@ -831,11 +771,11 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
  * legacy default stream (where a blocking copy runs too), the per-thread
  * one, or the handle. */
 static guint64
-stream_key (const RecordCall *c, CallKind kind, gboolean per_thread)
+stream_key (const RecordCall *c, RecordCallKind kind, gboolean per_thread)
 {
   guint64 handle = c->stream;
-  return (handle == 0 && !per_thread) || handle == HANDLE_LEGACY || kind == CALL_MEMCPY
-         ? INSIDE_STREAM_LEGACY : handle == 0 ? HANDLE_PER_THREAD : handle;
+  return (handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY || kind == RECORD_CALL_MEMCPY
+         ? INSIDE_STREAM_LEGACY : handle == 0 ? RECORD_STREAM_PER_THREAD : handle;
 }
 
 /* How the host time inside a call is found (record_inside.h): per call,
@@ -848,12 +788,12 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
   gboolean per_thread;
-  CallKind kind = call_kind (c, w, &per_thread);
+  RecordCallKind kind = call_kind (c, w, &per_thread);
   guint64 handle = c->stream;
   *ic = (InsideCall) {
     .group = c->name, .enter = c->enter, .exit = MAX (c->exit, c->enter), .event = c->event,
     .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
-    .records = kind == CALL_RECORD && !b->captured[index],
+    .records = kind == RECORD_CALL_RECORD && !b->captured[index],
   };
   ic->stream = stream_key (c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
@@ -863,34 +803,35 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   guint copy_kind;
   switch (kind)
     {
-    case CALL_KERNEL:
-    case CALL_MEMSET:
-    case CALL_HOSTFN:
-    case CALL_RECORD:
-    case CALL_WAIT:
+    case RECORD_CALL_KERNEL:
+    case RECORD_CALL_MEMSET:
+    case RECORD_CALL_HOSTFN:
+    case RECORD_CALL_RECORD:
+    case RECORD_CALL_WAIT:
       ic->kind = INSIDE_ASYNC;
       break;
-    case CALL_COPY:
-    case CALL_MEMCPY:
+    case RECORD_CALL_COPY:
+    case RECORD_CALL_MEMCPY:
       copy_shape (c, w, &bytes, &copy_kind);
-      if (kind == CALL_COPY && !w->pageable)
+      if (kind == RECORD_CALL_COPY && !w->pageable)
         ic->kind = INSIDE_ASYNC;
-      else if (!(w->pageable && copy_kind == KIND_D2H))
+      else if (!(w->pageable && copy_kind == RECORD_MEMCPY_D2H))
         {
           ic->kind = INSIDE_BLOCKING;
           ic->waits = INSIDE_WAITS_OWN;
-          ic->group = copy_kind == KIND_H2D ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
-                    : copy_kind == KIND_D2H ? "blocking d2h" : "blocking d2d";
+          ic->group = copy_kind == RECORD_MEMCPY_H2D
+                      ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
+                    : copy_kind == RECORD_MEMCPY_D2H ? "blocking d2h" : "blocking d2d";
         }
       break;
-    case CALL_SYNC_EVENT:
-    case CALL_SYNC_STREAM:
-    case CALL_SYNC_DEVICE:
+    case RECORD_CALL_SYNC_EVENT:
+    case RECORD_CALL_SYNC_STREAM:
+    case RECORD_CALL_SYNC_DEVICE:
       ic->kind = INSIDE_BLOCKING;
-      ic->waits = kind == CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
-                : kind == CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
+      ic->waits = kind == RECORD_CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
+                : kind == RECORD_CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
       break;
-    case CALL_FREE:
+    case RECORD_CALL_FREE:
       ic->kind = INSIDE_FREE;
       break;
     default:
@@ -912,7 +853,7 @@ find_inside (Builder *b, const guint *order)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      if (classify (c->name, &per_thread) == CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
+      if (record_call_kind (c->name, &per_thread) == RECORD_CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
         g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
     }
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
@@ -945,13 +886,15 @@ find_captured (Builder *b, const guint *order)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      CallKind kind = classify (c->name, &per_thread);
+      RecordCallKind kind = record_call_kind (c->name, &per_thread);
       timed[i] = b->work[i].timed;
-      role[i] = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL ? CAPTURE_ROLE_WORK
-              : kind == CALL_NOT_MODELLED || kind == CALL_MEMSET || kind == CALL_HOSTFN
+      role[i] = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_KERNEL
+                ? CAPTURE_ROLE_WORK
+              : kind == RECORD_CALL_NOT_MODELLED || kind == RECORD_CALL_MEMSET
+                || kind == RECORD_CALL_HOSTFN
               ? CAPTURE_ROLE_OTHER_WORK
-              : kind == CALL_RECORD ? CAPTURE_ROLE_RECORD
-              : kind == CALL_WAIT ? CAPTURE_ROLE_WAIT
+              : kind == RECORD_CALL_RECORD ? CAPTURE_ROLE_RECORD
+              : kind == RECORD_CALL_WAIT ? CAPTURE_ROLE_WAIT
               : g_str_has_prefix (c->name, "cudaStreamBeginCapture") ? CAPTURE_ROLE_BEGIN
               : g_str_has_prefix (c->name, "cudaStreamEndCapture") ? CAPTURE_ROLE_END
               : CAPTURE_ROLE_OTHER;
@@ -984,7 +927,7 @@ find_elapsed_pairs (Builder *b, const guint *order)
       position[i] = k;
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      if (classify (c->name, &per_thread) == CALL_RECORD && !b->captured[i])
+      if (record_call_kind (c->name, &per_thread) == RECORD_CALL_RECORD && !b->captured[i])
         g_hash_table_insert (latest, g_memdup2 (&c->event, sizeof c->event), GUINT_TO_POINTER (i + 1));
       else if (is_elapsed_time (c->name))
         {
@@ -1054,7 +997,8 @@ find_loads (Builder *b, const guint *order, const gint64 *usual)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      may_load[i] = classify (c->name, &per_thread) == CALL_KERNEL && !is_driver (c->name)
+      may_load[i] = record_call_kind (c->name, &per_thread) == RECORD_CALL_KERNEL
+                    && !record_call_is_driver (c->name)
                     && !b->captured[i];
     }
   const GpuProfile *p = b->opt->profile;
@@ -1074,12 +1018,12 @@ find_hostfn (Builder *b, const guint *order)
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       const CallWork *w = &b->work[i];
       gboolean per_thread;
-      CallKind kind = call_kind (c, w, &per_thread);
-      gboolean work = kind == CALL_COPY || kind == CALL_MEMCPY || kind == CALL_KERNEL
-                      || kind == CALL_MEMSET;
+      RecordCallKind kind = call_kind (c, w, &per_thread);
+      gboolean work = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_KERNEL
+                      || kind == RECORD_CALL_MEMSET;
       calls[k] = (HostfnCall) {
         .role = b->captured[i] ? HOSTFN_ROLE_OTHER
-              : kind == CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
+              : kind == RECORD_CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
               : work ? HOSTFN_ROLE_WORK : HOSTFN_ROLE_OTHER,
         .stream = stream_key (c, kind, per_thread),
         .enter = c->enter, .exit = MAX (c->exit, c->enter),
@@ -1138,7 +1082,7 @@ join_work (Builder *b)
         {
           w->copy_kind = (guint) r->a[1];
           w->copy_bytes += r->a[0];
-          w->pageable |= r->a[2] == CUPTI_MEMORY_PAGEABLE || r->a[3] == CUPTI_MEMORY_PAGEABLE;
+          w->pageable |= r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE;
         }
     }
 }
@@ -1179,6 +1123,10 @@ write_header (Builder *b)
   if (b->opt->profile != NULL)
     comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
              "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
+  if (b->times_of != NULL)
+    comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
+             "given: on another, each is carried there by what bounds the kernel "
+             "(engines/MODEL.md).", b->times_of, b->times_of);
   else
     comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
              "keep the times they ran, and host functions' and loading launches' costs are "
@@ -1188,6 +1136,11 @@ write_header (Builder *b)
              "the order they began.", b->rec->n_threads);
   if (b->log->incomplete != NULL)
     comment (b, "The recording is incomplete: %s.", b->log->incomplete);
+  if (b->times_of != NULL)
+    {
+      g_string_append_printf (b->text, "device %s", b->times_of);
+      line_end (b);
+    }
   if (b->opt->connections > 0)
     {
       g_string_append_printf (b->text, "connections %u", b->opt->connections);
@@ -1254,6 +1207,22 @@ parse_back (Builder *b)
   return NULL;
 }
 
+/* The name kernel times are tagged with: the profile recorded on, where
+ * that name loads a profile with the rates that carry a time to another
+ * device (a shipped or calibrated profile on the search path); else NULL,
+ * and times stay bare, for every device as they are. */
+static const char *
+times_device (const GpuProfile *profile)
+{
+  if (profile == NULL || !gpu_profile_has_rates (profile, NULL))
+    return NULL;
+  GpuProfile again = { 0 };
+  gboolean found = profile_load (gpu_profile_name (profile), &again, NULL)
+                   && gpu_profile_has_rates (&again, NULL);
+  gpu_profile_clear (&again);
+  return found ? gpu_profile_name (profile) : NULL;
+}
+
 RecordSchedule *
 record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **error)
 {
@@ -1271,6 +1240,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .names = g_ptr_array_new_with_free_func (g_free),
     .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
   };
+  b.times_of = times_device (opt->profile);
   rec->n_threads = count_threads (log);
   join_work (&b);
   find_alone_times (&b);
@@ -1286,14 +1256,15 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   find_hostfn (&b, order);
   find_inside (&b, order);
 
-  /* The first op's call is time 0; what came before it is set-up. */
+  /* The first op's call is time 0 (or options->origin_ns); what came before it is
+   * set-up. */
   gboolean ok = TRUE, started = FALSE;
   guint64 last_exit = 0, short_gaps = 0;
   for (guint k = 0; k < n && ok; k++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
       gboolean per_thread;
-      CallKind kind = call_kind (c, &b.work[order[k]], &per_thread);
+      RecordCallKind kind = call_kind (c, &b.work[order[k]], &per_thread);
       if (b.captured[order[k]])
         {
           /* no GPU work at the call: it runs when the graph is launched */
@@ -1306,8 +1277,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       if (!started && op)
         {
           started = TRUE;
-          b.t0 = c->enter;
-          last_exit = c->enter;
+          b.t0 = opt->origin_ns > 0 && opt->origin_ns < c->enter ? opt->origin_ns : c->enter;
+          last_exit = b.t0;
         }
       b.call_line = c->line;
       if (op)
@@ -1357,6 +1328,30 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       return NULL;
     }
   return rec;
+}
+
+char *
+record_schedule_summary (const RecordSchedule *rec, guint n_calls)
+{
+  g_return_val_if_fail (rec != NULL, NULL);
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%zu ops from %u CUDA calls", (size_t) rec->n_ops, n_calls);
+  if (rec->n_not_modelled > 0)
+    g_string_append_printf (s, "; %u calls put GPU work the schedule cannot express (see its "
+                            "\"not modelled\" comments)", rec->n_not_modelled);
+  if (rec->n_captured > 0)
+    g_string_append_printf (s, "; %u calls were captured into graphs", rec->n_captured);
+  if (rec->n_untimed > 0)
+    g_string_append_printf (s, "; %u kernels, copies or memsets had no CUPTI record",
+                            rec->n_untimed);
+  if (rec->n_loads > 0)
+    g_string_append_printf (s, "; %u launches load their kernel's code", rec->n_loads);
+  if (rec->n_inferred > 0)
+    g_string_append_printf (s, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
+  if (rec->n_hostfn > 0)
+    g_string_append_printf (s, "; %u host functions, %u of them timed from their streams",
+                            rec->n_hostfn, rec->n_hostfn_estimated);
+  return g_string_free (s, FALSE);
 }
 
 void

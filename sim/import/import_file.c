@@ -1,0 +1,175 @@
+/* import_file.c: a trace file's format found from its content, gzip undone (import_file.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include "import_file.h"
+#include "import_kineto.h"
+#include "import_nsys.h"
+#include "sim/formats/input_file.h"
+
+static const char sqlite_magic[] = "SQLite format 3";
+
+static gboolean
+is_sqlite (const guint8 *data, gsize length)
+{
+  return length >= sizeof sqlite_magic && memcmp (data, sqlite_magic, sizeof sqlite_magic) == 0;
+}
+
+static gboolean
+is_gzip (const guint8 *data, gsize length)
+{
+  return length >= 2 && data[0] == 0x1f && data[1] == 0x8b;
+}
+
+/* `data` decompressed, every gzip member of it in turn; NULL (said) where
+ * it is not gzip to the end or would be larger than the bound. */
+static guint8 *
+gunzip (const char *path, const guint8 *data, gsize length, gsize *out_length, GError **error)
+{
+  g_autoptr (GConverter) z = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
+  gsize cap = MAX (length * 4, 65536), out = 0, in = 0;
+  guint8 *buffer = g_malloc (cap + 1);
+  for (;;)
+    {
+      gsize read = 0, written = 0;
+      g_autoptr (GError) why = NULL;
+      GConverterResult result = G_CONVERTER_ERROR;
+      gboolean full = out == cap;
+      if (!full)
+        {
+          result = g_converter_convert (z, data + in, length - in, buffer + out, cap - out,
+                                        G_CONVERTER_INPUT_AT_END, &read, &written, &why);
+          in += read;
+          out += written;
+          full = result == G_CONVERTER_ERROR && g_error_matches (why, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+        }
+      if (full)
+        {
+          if (cap >= IMPORT_FILE_MAX_BYTES)
+            {
+              g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
+                           " of the gzip data: it decompresses to more than %" G_GUINT64_FORMAT
+                           " bytes, the most streamsim reads", path, in, IMPORT_FILE_MAX_BYTES);
+              break;
+            }
+          cap = MIN (cap * 2, IMPORT_FILE_MAX_BYTES);
+          buffer = g_realloc (buffer, cap + 1);
+          continue;
+        }
+      if (result == G_CONVERTER_ERROR)
+        {
+          gboolean cut = g_error_matches (why, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT);
+          g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
+                       " of the gzip data: %s", path, in,
+                       cut ? "the compressed data ends early (a truncated file?)" : why->message);
+          break;
+        }
+      if (result == G_CONVERTER_FINISHED)
+        {
+          /* another member may follow (gzip files joined by cat) */
+          if (in < length && is_gzip (data + in, length - in))
+            {
+              g_converter_reset (z);
+              continue;
+            }
+          if (in < length)
+            {
+              g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
+                           " of the gzip data: %" G_GSIZE_FORMAT " bytes follow its end", path,
+                           in, length - in);
+              break;
+            }
+          buffer[out] = 0;
+          *out_length = out;
+          return buffer;
+        }
+    }
+  g_free (buffer);
+  return NULL;
+}
+
+/* Whether `data` begins as a JSON document: white space, then `{` or `[`
+ * (or only white space so far). */
+static gboolean
+is_json_start (const guint8 *data, gsize length)
+{
+  gsize i = 0;
+  while (i < length && g_ascii_isspace (data[i]))
+    i++;
+  return i == length || data[i] == '{' || data[i] == '[';
+}
+
+/* Whether a file beginning with `head` may be a trace of any format read here. */
+static gboolean
+may_be_trace (const guint8 *head, gsize length)
+{
+  return is_gzip (head, length) || is_sqlite (head, length) || is_json_start (head, length);
+}
+
+/* The format from the first bytes of `data` (decompressed). */
+static ImportTrace *
+parse_plain (const char *path, const guint8 *data, gsize length, GError **error)
+{
+  if (is_sqlite (data, length))
+    return import_nsys_parse (path, data, length, error);
+  gsize i = 0;
+  while (i < length && g_ascii_isspace (data[i]))
+    i++;
+  if (i < length && is_json_start (data, length))
+    return import_kineto_parse (path, (const char *) data, length, error);
+  g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT ": not a "
+               "trace streamsim reads: neither a PyTorch profiler (Kineto) JSON trace, nor an "
+               "Nsight Systems SQLite export (nsys export --type sqlite), nor either gzipped", path,
+               i);
+  return NULL;
+}
+
+ImportTrace *
+import_file_parse (const char *path, const guint8 *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (path != NULL && (data != NULL || length == 0), NULL);
+  if (!is_gzip (data, length))
+    return parse_plain (path, data, length, error);
+  gsize plain_length = 0;
+  g_autofree guint8 *plain = gunzip (path, data, length, &plain_length, error);
+  return plain != NULL ? parse_plain (path, plain, plain_length, error) : NULL;
+}
+
+/* The first bytes of a regular file; FALSE where it is not one or cannot
+ * be read (the whole read then says why). */
+static gboolean
+head_of (const char *path, guint8 *head, gsize size)
+{
+  if (strcmp (path, "-") == 0 || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  int fd = g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    return FALSE;
+  gssize n = read (fd, head, size);
+  close (fd);
+  return n == (gssize) size;
+}
+
+ImportTrace *
+import_file_read (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  const char *name = input_file_name (path);
+  /* a database is opened where it is, not read into memory */
+  guint8 head[sizeof sqlite_magic];
+  if (head_of (path, head, sizeof head) && is_sqlite (head, sizeof head))
+    return import_nsys_read (path, error);
+  gsize length = 0;
+  GError *why = NULL;
+  g_autofree char *data = input_file_read_bytes (path, IMPORT_FILE_MAX_BYTES, may_be_trace,
+                                                        &length, &why);
+  if (data == NULL)
+    {
+      input_file_propagate (error, why, IMPORT_ERROR, IMPORT_ERROR_IO, IMPORT_ERROR_PARSE);
+      return NULL;
+    }
+  return import_file_parse (name, (const guint8 *) data, length, error);
+}

@@ -1,0 +1,51 @@
+/* import_schedule.c: a trace's schedule (import_schedule.h). */
+#include <string.h>
+#include "import_schedule.h"
+
+RecordSchedule *
+import_schedule_build (ImportTrace *trace, const ImportScheduleOptions *options,
+                       ImportCounts *counts, GError **error)
+{
+  g_return_val_if_fail (trace != NULL && options != NULL && counts != NULL, NULL);
+  memset (counts, 0, sizeof *counts);
+  const char *region = options->region != NULL ? options->region : IMPORT_DEFAULT_REGION;
+  if (!import_trace_select_region (trace, region) && options->region != NULL)
+    {
+      g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: no user annotation or NVTX "
+                   "range named %s (the region to import)", trace->path, region);
+      return NULL;
+    }
+  g_autoptr (RecordLog) log = import_trace_log (trace, counts);
+  g_auto (GStrv) header = import_trace_header (trace, counts);
+  RecordOptions record = {
+    .min_host_ns = options->min_host_ns,
+    .connections = options->connections,
+    .header = (const char *const *) header,
+    .profile = options->profile,
+    .origin_ns = trace->region ? trace->region_start : 0,
+  };
+  RecordSchedule *rec = record_schedule_build (log, &record, error);
+  if (rec == NULL && error != NULL)
+    import_trace_locate_error (trace, *error);
+  return rec;
+}
+
+char *
+import_schedule_summary (const ImportTrace *trace, const RecordSchedule *rec,
+                         const ImportCounts *counts)
+{
+  g_return_val_if_fail (trace != NULL && rec != NULL && counts != NULL, NULL);
+  g_autofree char *summary = record_schedule_summary (rec, counts->n_calls - counts->n_outside);
+  GString *line = g_string_new (summary);
+  if (trace->region)
+    g_string_append_printf (line, "; region %s (the trace's %u other calls left out)",
+                            trace->region_name, counts->n_outside);
+  if (counts->n_stream_inferred + counts->n_event_inferred > 0)
+    g_string_append_printf (line, "; the streams of %u records, waits, syncs or host functions "
+                            "and the events of %u waits or event syncs inferred (the trace does "
+                            "not give them)", counts->n_stream_inferred, counts->n_event_inferred);
+  if (counts->n_no_work > 0)
+    g_string_append_printf (line, "; %u launches, copies or memsets left out: their GPU work is "
+                            "not in the trace", counts->n_no_work);
+  return g_string_free (line, FALSE);
+}

@@ -1,0 +1,91 @@
+/* record_call.c: a recorded call's kind from its function's name (record_call.h). */
+#include <string.h>
+#include "record_call.h"
+#include "record_memset.h"
+
+static const struct
+{
+  const char *name;
+  RecordCallKind kind;
+} known_calls[] = {
+  { "cudaStreamCreate", RECORD_CALL_STREAM_CREATE },
+  { "cudaStreamCreateWithFlags", RECORD_CALL_STREAM_CREATE },
+  { "cudaStreamCreateWithPriority", RECORD_CALL_STREAM_CREATE },
+  { "cudaMemcpyAsync", RECORD_CALL_COPY },
+  { "cudaMemcpy", RECORD_CALL_MEMCPY },
+  { "cudaLaunchKernel", RECORD_CALL_KERNEL },
+  { "cudaLaunchKernelExC", RECORD_CALL_KERNEL },
+  { "cudaEventRecord", RECORD_CALL_RECORD },
+  { "cudaEventRecordWithFlags", RECORD_CALL_RECORD },
+  { "cudaStreamWaitEvent", RECORD_CALL_WAIT },
+  { "cudaEventSynchronize", RECORD_CALL_SYNC_EVENT },
+  { "cudaStreamSynchronize", RECORD_CALL_SYNC_STREAM },
+  { "cudaDeviceSynchronize", RECORD_CALL_SYNC_DEVICE },
+  { "cudaThreadSynchronize", RECORD_CALL_SYNC_DEVICE },
+  { "cudaFree", RECORD_CALL_FREE },
+  { "cudaFreeHost", RECORD_CALL_FREE },
+  { "cudaLaunchHostFunc", RECORD_CALL_HOSTFN },
+  { "cudaStreamAddCallback", RECORD_CALL_HOSTFN },
+  /* the driver API's, logged when no runtime call made them; a blocking
+   * copy's size and direction are then read from CUPTI's record (the log
+   * keeps none for them) or from its name */
+  { "cuLaunchKernel", RECORD_CALL_KERNEL },
+  { "cuLaunchKernelEx", RECORD_CALL_KERNEL },
+  { "cuMemcpyAsync", RECORD_CALL_COPY },
+  { "cuMemcpyHtoDAsync", RECORD_CALL_COPY },
+  { "cuMemcpyHtoDAsync_v2", RECORD_CALL_COPY },
+  { "cuMemcpyDtoHAsync", RECORD_CALL_COPY },
+  { "cuMemcpyDtoHAsync_v2", RECORD_CALL_COPY },
+  { "cuMemcpyDtoDAsync", RECORD_CALL_COPY },
+  { "cuMemcpyDtoDAsync_v2", RECORD_CALL_COPY },
+  { "cuMemcpy", RECORD_CALL_MEMCPY },
+  { "cuMemcpyHtoD", RECORD_CALL_MEMCPY },
+  { "cuMemcpyHtoD_v2", RECORD_CALL_MEMCPY },
+  { "cuMemcpyDtoH", RECORD_CALL_MEMCPY },
+  { "cuMemcpyDtoH_v2", RECORD_CALL_MEMCPY },
+  { "cuMemcpyDtoD", RECORD_CALL_MEMCPY },
+  { "cuMemcpyDtoD_v2", RECORD_CALL_MEMCPY },
+  { "cuEventRecord", RECORD_CALL_RECORD },
+  { "cuEventRecordWithFlags", RECORD_CALL_RECORD },
+  { "cuStreamWaitEvent", RECORD_CALL_WAIT },
+  { "cuEventSynchronize", RECORD_CALL_SYNC_EVENT },
+  { "cuStreamSynchronize", RECORD_CALL_SYNC_STREAM },
+  { "cuCtxSynchronize", RECORD_CALL_SYNC_DEVICE },
+  { "cuLaunchHostFunc", RECORD_CALL_HOSTFN },
+  { "cuStreamAddCallback", RECORD_CALL_HOSTFN },
+};
+
+/* Families of calls that put work on the GPU; those not named above are
+ * left out of the schedule, and said so. */
+static const char *const gpu_work_prefixes[] = {
+  "cudaMemcpy", "cudaMemset", "cudaLaunch", "cudaGraphLaunch", "cudaMemPrefetch",
+  "cudaStreamAddCallback", "cudaMallocAsync", "cudaFreeAsync",
+  /* the driver API's, logged when no runtime call made them */
+  "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamAddCallback",
+  "cuMemAllocAsync", "cuMemFreeAsync",
+};
+
+gboolean
+record_call_is_driver (const char *name)
+{
+  return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
+}
+
+RecordCallKind
+record_call_kind (const char *name, gboolean *per_thread)
+{
+  gsize n = strlen (name);
+  *per_thread = n > 5 && (g_str_has_suffix (name, "_ptsz") || g_str_has_suffix (name, "_ptds"));
+  if (*per_thread)
+    n -= 5;
+  for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
+    if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
+      return known_calls[i].kind;
+  if (record_memset_is (name))
+    return RECORD_CALL_MEMSET;
+  for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
+    if (g_str_has_prefix (name, gpu_work_prefixes[i]))
+      return RECORD_CALL_NOT_MODELLED;
+  return RECORD_CALL_HOST;
+}
+

@@ -1,0 +1,41 @@
+/* record_call.h: what a recorded CUDA call is to a schedule, from its function's name.
+ *
+ * Names are CUPTI's, without a version suffix: "cudaLaunchKernel",
+ * "cudaMemcpyAsync_ptsz", "cuLaunchKernel". The runtime API's calls the
+ * schedule language has statements for are named one by one, so are the
+ * driver API's that libraries make without a runtime call (cuDNN, cuBLASLt,
+ * cuFFT, CuPy); the other calls of families that put work on the GPU
+ * (cudaMemcpy2D*, cudaGraphLaunch, cudaMallocAsync, ...) cannot be
+ * expressed, and everything else is host time. */
+#ifndef RECORD_CALL_H
+#define RECORD_CALL_H
+
+#include <glib.h>
+
+typedef enum
+{
+  RECORD_CALL_HOST,          /* host time only */
+  RECORD_CALL_STREAM_CREATE,
+  RECORD_CALL_COPY,          /* an async copy */
+  RECORD_CALL_MEMCPY,        /* a blocking copy */
+  RECORD_CALL_KERNEL,
+  RECORD_CALL_RECORD,
+  RECORD_CALL_WAIT,
+  RECORD_CALL_SYNC_EVENT,
+  RECORD_CALL_SYNC_STREAM,
+  RECORD_CALL_SYNC_DEVICE,
+  RECORD_CALL_FREE,          /* waits for the device: `sync device` */
+  RECORD_CALL_MEMSET,        /* any memset function (record_memset.h) */
+  RECORD_CALL_HOSTFN,        /* a host function or stream callback */
+  RECORD_CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
+} RecordCallKind;
+
+/* The kind of a call to `name`; *per_thread is set when the name ends in a
+ * per-thread-default-stream suffix (_ptsz, _ptds), where stream 0 means
+ * the per-thread stream. */
+RecordCallKind record_call_kind (const char *name, gboolean *per_thread);
+
+/* A driver API function ("cuLaunchKernel"), not a runtime one. */
+gboolean record_call_is_driver (const char *name);
+
+#endif /* RECORD_CALL_H */
