@@ -10,6 +10,7 @@
 #include "measured_row.h"
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
+#include "sim/core/schedule_device.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/formats/timeline_writer.h"
 #include "val_calibrate.h"
@@ -268,7 +269,9 @@ run_schedule (const Options *opt, const char *path)
     }
   char **names = device_names (dev.profile_name);
   int status = 0;
-  ValRun *run = val_run_new (sched, &dev, (const char *const *) names, &error);
+  ValRun *run = NULL;
+  if (schedule_select_device (sched, (const char *const *) names, &error))
+    run = val_run_new (sched, &dev, (const char *const *) names, &error);
   ValTimes **times = g_new0 (ValTimes *, opt->reps);
   ValTimes *scratch = val_times_new (schedule_n_ops (sched));
   ValHostCosts *host_costs = g_new0 (ValHostCosts, opt->reps);

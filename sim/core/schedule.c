@@ -22,6 +22,8 @@ schedule_new (const char *path)
   sched->event_index = g_hash_table_new (g_str_hash, g_str_equal);
   sched->times = g_array_new (FALSE, FALSE, sizeof (SchedDeviceTime));
   sched->time_lists = g_array_new (FALSE, FALSE, sizeof (ScheduleTimeList));
+  sched->shapes = g_array_new (FALSE, FALSE, sizeof (SchedDeviceShape));
+  sched->elapsed = g_array_new (FALSE, FALSE, sizeof (SchedElapsed));
 
   legacy.name = g_string_chunk_insert_const (sched->strings, "default");
   g_array_append_val (sched->streams, legacy);
@@ -46,6 +48,8 @@ schedule_free (Schedule *sched)
   g_free (sched->copied_ops);
   g_array_unref (sched->times);
   g_array_unref (sched->time_lists);
+  g_array_unref (sched->shapes);
+  g_array_unref (sched->elapsed);
   g_free (sched);
 }
 
@@ -110,6 +114,21 @@ schedule_n_events (const Schedule *sched)
 {
   g_return_val_if_fail (sched != NULL, 0);
   return sched->events->len;
+}
+
+guint
+schedule_n_elapsed (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->elapsed->len;
+}
+
+const SchedElapsed *
+schedule_elapsed (const Schedule *sched, guint index)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  g_return_val_if_fail (index < sched->elapsed->len, NULL);
+  return &g_array_index (sched->elapsed, SchedElapsed, index);
 }
 
 const char *

@@ -103,6 +103,18 @@ typedef struct
   SimTime time;
 } SchedDeviceTime;
 
+/* An `elapsed NAME A B` statement: the time from the record of event A to
+ * that of event B, as cudaEventElapsedTime (A, B) would give it, where each
+ * is the last `record` of its event issued before the statement. */
+typedef struct
+{
+  const char *name;
+  guint32 line;
+  guint32 column;
+  guint32 from_op;   /* the `record` ops, indices into the ops */
+  guint32 to_op;
+} SchedElapsed;
+
 typedef struct Schedule Schedule;
 
 /* Accessors. Pointers stay valid for the schedule's lifetime. */
@@ -128,6 +140,11 @@ const SchedOp *schedule_op (const Schedule *sched, gsize index);
 /* Every op, in issue order, as one array of schedule_n_ops() (NULL when
  * there is none): for loops over millions of ops. */
 const SchedOp *schedule_ops (const Schedule *sched);
+
+/* The `elapsed` statements, in file order. A copy (schedule_edit.h) has
+ * none, since its ops may move. */
+guint schedule_n_elapsed (const Schedule *sched);
+const SchedElapsed *schedule_elapsed (const Schedule *sched, guint index);
 
 /* Per-device time list `index`; sets *n_entries. */
 const SchedDeviceTime *schedule_time_list (const Schedule *sched, guint32 index,

@@ -4,6 +4,49 @@
 
 #include "schedule.h"
 
+/* What a per-device kernel shape entry sets. */
+typedef enum
+{
+  SCHED_SHAPE_GRID,
+  SCHED_SHAPE_BLOCK,
+  SCHED_SHAPE_SMEM,
+  SCHED_SHAPE_REGS,
+} SchedShapeKey;
+
+/* One entry of a kernel's per-device grid=, block=, smem= or regs= list
+ * (`grid=k20:26,h100:132,64`); device NULL is the bare entry. */
+typedef struct
+{
+  guint32 op;         /* the kernel op's index */
+  guint32 key;        /* SchedShapeKey */
+  const char *device; /* interned */
+  guint32 value;
+} SchedDeviceShape;
+
+/* The attribute each SchedShapeKey stands for, as written: "grid=", ... */
+extern const char *const sched_shape_keys[4];
+
+/* Sets the field of `k` that `key` names. */
+static inline void
+sched_kernel_set_shape (SchedKernel *k, SchedShapeKey key, guint32 value)
+{
+  switch (key)
+    {
+    case SCHED_SHAPE_GRID:
+      k->grid = value;
+      break;
+    case SCHED_SHAPE_BLOCK:
+      k->block = value;
+      break;
+    case SCHED_SHAPE_SMEM:
+      k->smem = value;
+      break;
+    case SCHED_SHAPE_REGS:
+      k->regs = value;
+      break;
+    }
+}
+
 /* Where one per-device time list lies in Schedule.times. */
 typedef struct
 {
@@ -35,6 +78,11 @@ struct Schedule
 
   GArray *times;            /* SchedDeviceTime, the lists back to back */
   GArray *time_lists;       /* ScheduleTimeList */
+  /* SchedDeviceShape, in op order: the kernels whose grid=, block=, smem=
+   * or regs= list devices, which schedule_select_device resolves. A copy
+   * (schedule_edit.c) has none: it is made after the choice. */
+  GArray *shapes;
+  GArray *elapsed;          /* SchedElapsed */
 
   /* A copy's ops as copied, which schedule_set_order permutes
    * (schedule_edit.c); NULL for a parsed schedule. */

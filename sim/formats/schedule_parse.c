@@ -9,9 +9,11 @@
  *    how many ops the schedule expands to, before any op is allocated. A loop
  *    whose body does not depend on its variable is counted once and
  *    multiplied, so `repeat i 1..1000000000000000` is refused at once. A loop
- *    whose nested headers read its variable (`repeat j 1..$i`) is counted
- *    iteration by iteration; every iteration yields at least one statement
- *    (ranges are never empty), so that walk stops after about --max-ops steps.
+ *    whose nested headers, `if` conditions or `let` values read its variable
+ *    (`repeat j 1..$i`) is counted iteration by iteration; an iteration
+ *    issues at least one op or counts as idle, and idle iterations are
+ *    limited by --max-ops too, so that walk stops after about 2 x --max-ops
+ *    steps. An `if` is evaluated and only its branch taken is counted.
  * 3. expand: walk the lines again, re-running loop bodies, substituting each
  *    line into one fixed buffer and tokenizing it in place (schedule_subst.c),
  *    and appending its op to an array sized by pass 2 (schedule_statement.c).
@@ -85,7 +87,8 @@ parser_repeat (Parser *p, gsize index, gint64 *from, gint64 *to, GError **error)
                           "give each nested loop its own variable",
                           t[1].s, p->vars[d].lineno);
   param = g_hash_table_lookup (p->params, t[1].s);
-  if (param != NULL && (param->from_define || param->line_index < index))
+  if (param != NULL
+      && (param->from_define || (param->line_index < index && index < param->scope_end)))
     {
       if (param->from_define)
         return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
@@ -105,9 +108,6 @@ parser_repeat (Parser *p, gsize index, gint64 *from, gint64 *to, GError **error)
     return parser_fail (p, error, too_large ? SCHEDULE_ERROR_RANGE : SCHEDULE_ERROR_SYNTAX,
                         t[2].col, "expected a range A..B of 64-bit integers, for example 1..4, not '%s'",
                         t[2].s);
-  if (*from > *to)
-    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t[2].col,
-                        "empty range %s: a loop needs A <= B", t[2].s);
 
   var = &p->vars[p->depth];
   if (var->name == NULL)
@@ -119,14 +119,86 @@ parser_repeat (Parser *p, gsize index, gint64 *from, gint64 *to, GError **error)
   return TRUE;
 }
 
+/* The times a loop from..to runs: none when to < from. */
 static guint64
 range_trips (gint64 from, gint64 to)
 {
-  guint64 trips = (guint64) to - (guint64) from + 1;
+  guint64 trips;
+  if (to < from)
+    return 0;
+  trips = (guint64) to - (guint64) from + 1;
   return trips == 0 ? G_MAXUINT64 : trips; /* the whole 64-bit range */
 }
 
-/* Pass 2: how many ops and declarations lines[from, to) expand to. */
+/* ---- Conditions ---- */
+
+/* Reads `if EXPR` at lines[index]: whether its first branch is taken. The
+ * condition is read from the line as written, where $NAME and ${...} mean
+ * NAME and (...). */
+static gboolean
+parser_if (Parser *p, gsize index, gboolean *taken, GError **error)
+{
+  const Line *l = &p->lines[index];
+  const char *line = p->text + l->start;
+  gsize pos = l->first + 2;
+  gint64 value;
+
+  p->index = index;
+  p->lineno = l->lineno;
+  while (pos < l->end && is_blank (line[pos]))
+    pos++;
+  if (pos == l->end)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, l->first + 1u,
+                        "expected `if EXPR`, for example `if i %% 2 == 0` or `if n > 1 && !skip`");
+  if (!parser_expr_eval (p, line + pos, l->end - pos, (guint) pos + 1, TRUE, &value, error))
+    return FALSE;
+  *taken = value != 0;
+  return TRUE;
+}
+
+/* The lines of the branch an `if` at lines[index] takes: [*from, *to), empty
+ * for a missing `else`; and the index of its `end`. */
+static gsize
+if_branch (const Parser *p, gsize index, gboolean taken, gsize *from, gsize *to)
+{
+  const Line *l = &p->lines[index];
+  gboolean has_else = p->lines[l->match].kind == LINE_ELSE;
+  gsize end = has_else ? p->lines[l->match].match : l->match;
+
+  if (taken)
+    {
+      *from = index + 1;
+      *to = l->match;
+    }
+  else
+    {
+      *from = has_else ? l->match + 1 : end;
+      *to = end;
+    }
+  return end;
+}
+
+static void
+count_add (Count *count, const Count *more)
+{
+  count->ops = sat_add (count->ops, more->ops);
+  count->decls = sat_add (count->decls, more->decls);
+  count->idle = sat_add (count->idle, more->idle);
+  count->lower_bound |= more->lower_bound;
+}
+
+/* One iteration of a loop body counted `body`: it adds its own idle
+ * iterations, and is one itself when it issues nothing. */
+static guint64
+iteration_idle (const Count *body)
+{
+  return sat_add (body->idle, body->ops == 0 && body->decls == 0);
+}
+
+/* Pass 2: how many ops and declarations lines[from, to) expand to, and how
+ * many loop iterations that issue nothing: those cost time too, and bounding
+ * them by --max-ops keeps `repeat i 1..1000000000000` around an `if` that is
+ * never taken from running for hours. */
 static gboolean
 parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
 {
@@ -155,9 +227,24 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
             return FALSE;
           i++;
           break;
+        case LINE_ELSE:
         case LINE_END:
           i++;
           break;
+        case LINE_IF:
+          {
+            gboolean taken;
+            gsize a, b;
+            Count branch;
+
+            if (!parser_if (p, i, &taken, error))
+              return FALSE;
+            i = if_branch (p, i, taken, &a, &b) + 1;
+            if (!parser_count (p, a, b, &branch, error))
+              return FALSE;
+            count_add (count, &branch);
+            break;
+          }
         case LINE_REPEAT:
           {
             gint64 a, b;
@@ -166,7 +253,7 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
 
             if (!parser_repeat (p, i, &a, &b, error))
               return FALSE;
-            if (!l->empty_body)
+            if (!l->empty_body && a <= b)
               {
                 var = &p->vars[p->depth++];
                 if (!parser_count (p, i + 1, l->match, &body, error))
@@ -176,16 +263,19 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
                     guint64 trips = range_trips (a, b);
                     loop.ops = sat_mul (body.ops, trips);
                     loop.decls = sat_mul (body.decls, trips);
+                    loop.idle = sat_mul (iteration_idle (&body), trips);
                     loop.lower_bound = body.lower_bound;
                   }
                 else
                   {
-                    /* Nested headers read this variable: count each
-                     * iteration, and stop once past the limit. */
+                    /* Nested headers, conditions or lets read this variable:
+                     * count each iteration, and stop once past the limit. */
                     loop = body;
+                    loop.idle = iteration_idle (&body);
                     for (gint64 v = a; v != b && !loop.lower_bound;)
                       {
-                        if (loop.ops > p->max_ops || loop.decls > p->max_ops)
+                        if (loop.ops > p->max_ops || loop.decls > p->max_ops
+                            || loop.idle > p->max_ops)
                           {
                             loop.lower_bound = TRUE;
                             break;
@@ -193,24 +283,22 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
                         var->value = ++v;
                         if (!parser_count (p, i + 1, l->match, &body, error))
                           return FALSE;
-                        loop.ops = sat_add (loop.ops, body.ops);
-                        loop.decls = sat_add (loop.decls, body.decls);
-                        loop.lower_bound = body.lower_bound;
+                        body.idle = iteration_idle (&body);
+                        count_add (&loop, &body);
                       }
                   }
                 p->depth--;
-                count->ops = sat_add (count->ops, loop.ops);
-                count->decls = sat_add (count->decls, loop.decls);
-                count->lower_bound |= loop.lower_bound;
+                count_add (count, &loop);
               }
             i = l->match + 1;
             break;
           }
         }
-      if (top && !p->over && (count->ops > p->max_ops || count->decls > p->max_ops))
+      if (top && !p->over
+          && (count->ops > p->max_ops || count->decls > p->max_ops || count->idle > p->max_ops))
         {
           p->over = TRUE;
-          p->over_ops = count->ops > p->max_ops;
+          p->over_what = count->ops > p->max_ops ? 0 : count->decls > p->max_ops ? 1 : 2;
           p->over_index = l - p->lines;
         }
     }
@@ -237,10 +325,27 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
             return FALSE;
           i++;
           break;
-        case LINE_LET: /* defined by the count pass */
+        case LINE_LET: /* again: inside a block its value may change */
+          if (!parser_let (p, i, error))
+            return FALSE;
+          i++;
+          break;
+        case LINE_ELSE:
         case LINE_END:
           i++;
           break;
+        case LINE_IF:
+          {
+            gboolean taken;
+            gsize a, b;
+
+            if (!parser_if (p, i, &taken, error))
+              return FALSE;
+            i = if_branch (p, i, taken, &a, &b) + 1;
+            if (!parser_expand (p, a, b, error))
+              return FALSE;
+            break;
+          }
         case LINE_REPEAT:
           if (!l->empty_body)
             {
@@ -250,7 +355,7 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
               if (!parser_repeat (p, i, &a, &b, error))
                 return FALSE;
               var = &p->vars[p->depth++];
-              for (gint64 v = a;; v++)
+              for (gint64 v = a; a <= b; v++)
                 {
                   var->value = v;
                   if (!parser_expand (p, i + 1, l->match, error))
@@ -279,16 +384,17 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
 
   if (p->over)
     {
+      static const char *const what[] = { "ops", "declarations",
+                                          "loop iterations that issue nothing" };
       const Line *l = &p->lines[p->over_index];
-      gboolean ops = p->over_ops;
-      guint64 n = ops ? total.ops : total.decls;
+      guint64 n = p->over_what == 0 ? total.ops : p->over_what == 1 ? total.decls : total.idle;
       gboolean exact = !total.lower_bound && n != G_MAXUINT64;
 
       p->lineno = l->lineno;
       return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, l->first + 1u,
                           "the schedule expands to %s%" G_GUINT64_FORMAT " %s, more than --max-ops %"
-                          G_GUINT64_FORMAT, exact ? "" : "more than ", n,
-                          ops ? "ops" : "declarations", p->max_ops);
+                          G_GUINT64_FORMAT, exact ? "" : "more than ", n, what[p->over_what],
+                          p->max_ops);
     }
 
   p->ops_cap = total.ops;
@@ -356,6 +462,8 @@ schedule_parse_text (const char *path, const char *text, gsize length,
       g_string_free (p->vars[d].name, TRUE);
   g_hash_table_unref (p->params);
   g_hash_table_unref (p->time_lists);
+  if (p->elapsed_names != NULL)
+    g_hash_table_unref (p->elapsed_names);
   g_array_unref (p->event_uses);
   g_free (p->lines);
   g_free (p);

@@ -177,15 +177,27 @@ token_attr (const Token *t, const char *key, gsize key_len)
 }
 #define TOKEN_ATTR(t, key) token_attr ((t), key, sizeof (key) - 1)
 
+/* label=NAME, or label="NAME WITH BLANKS" (value points into the line's
+ * buffer, where the closing quote is cut off). */
 static gboolean
 parser_label (Parser *p, const Token *t, const char *value, SchedOp *op, GError **error)
 {
   if (op->label != NULL)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
                         "label= is given twice; an op has one label");
+  if (*value == '"')
+    {
+      gsize len = strlen (value);
+      if (len < 2 || value[len - 1] != '"' || memchr (value + 1, '"', len - 2) != NULL)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "a quoted label runs from label=\" to the next '\"', which must end "
+                            "the word, as in label=\"my gemm\"");
+      ((char *) value)[len - 1] = '\0';
+      value++;
+    }
   if (*value == '\0')
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
-                        "label= needs a name, for example label=upload");
+                        "label= needs a name, for example label=upload or label=\"my gemm\"");
   op->label = parser_intern (p, value);
   return TRUE;
 }
@@ -222,6 +234,44 @@ parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 
     return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
                         "%s%s%s is out of range; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
                         what, g_str_has_suffix (what, "=") ? "" : " ", value, what, min, max);
+  return TRUE;
+}
+
+/* grid= or block= as X, XxY or XxYxZ, CUDA's dim3: each factor within its
+ * axis's limit (`axes`, messages naming it by `names`), the product, which
+ * is what the model uses, at most `max` `unit`. */
+static gboolean
+parser_dim (Parser *p, const Token *t, char *value, const guint64 *axes,
+            const char *const *names, guint64 max, const char *unit, guint64 *out,
+            GError **error)
+{
+  guint64 product = 1;
+  char *s = value;
+
+  for (guint axis = 0;; axis++)
+    {
+      char *x = strchr (s, 'x');
+      guint64 n;
+
+      if (axis == 3)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                            "%s%s has more than three dimensions; write X, XxY or XxYxZ",
+                            names[0], value);
+      if (x != NULL)
+        *x = '\0';
+      if (!parser_uint (p, t, s, 1, axes[axis], names[axis], &n, error))
+        return FALSE;
+      product *= n; /* below 2^31 x 2^16 x 2^16 */
+      if (x == NULL)
+        break;
+      *x = 'x';
+      s = x + 1;
+    }
+  if (product > max)
+    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                        "%s%s is %" G_GUINT64_FORMAT " %s; at most %" G_GUINT64_FORMAT
+                        " are allowed", names[0], value, product, unit, max);
+  *out = product;
   return TRUE;
 }
 
@@ -479,6 +529,110 @@ stmt_memcpy (Parser *p, GError **error)
          && parser_copy_tail (p, 3, op, usage, error);
 }
 
+/* One value of grid=, block=, smem= or regs=, checked. */
+static gboolean
+shape_value (Parser *p, const Token *t, SchedShapeKey key, char *text, guint64 *n, GError **error)
+{
+  static const guint64 grid_axes[] = { G_MAXINT32, 65535, 65535 };
+  static const char *const grid_names[] = { "grid=", "grid= Y", "grid= Z" };
+  static const guint64 block_axes[] = { 1024, 1024, 64 };
+  static const char *const block_names[] = { "block=", "block= Y", "block= Z" };
+  const char *why;
+
+  switch (key)
+    {
+    case SCHED_SHAPE_GRID:
+      return parser_dim (p, t, text, grid_axes, grid_names, G_MAXINT32, "blocks", n, error);
+    case SCHED_SHAPE_BLOCK:
+      return parser_dim (p, t, text, block_axes, block_names, 1024, "threads", n, error);
+    case SCHED_SHAPE_SMEM:
+      if (!units_parse_size (text, n, &why))
+        return parser_fail (p, error, why_code (why), t->col, "bad smem= '%s': %s", text, why);
+      if (*n > G_MAXUINT32)
+        return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                            "smem=%s is out of range; shared memory per block must be below 4GiB",
+                            text);
+      return TRUE;
+    case SCHED_SHAPE_REGS:
+      return parser_uint (p, t, text, 1, 255, "regs=", n, error);
+    }
+  g_assert_not_reached ();
+}
+
+/* grid=, block=, smem= or regs=: one value, or a list of per-device values
+ * with at most one bare value, as time= (`grid=k20:26,h100:132,64`). A
+ * list's entries go to Schedule.shapes, for schedule_select_device; the
+ * bare value, if any, is also the kernel's until then. */
+static gboolean
+parser_shape (Parser *p, const Token *t, SchedShapeKey key, char *value, SchedOp *op,
+              GError **error)
+{
+  GArray *shapes = p->sched->shapes;
+  guint first = shapes->len;
+  char *s = value;
+  guint64 n;
+
+  if (strchr (value, ':') == NULL)
+    {
+      if (!shape_value (p, t, key, value, &n, error))
+        return FALSE;
+      sched_kernel_set_shape (&op->u.kernel, key, (guint32) n);
+      return TRUE;
+    }
+  for (;;)
+    {
+      char *comma = strchr (s, ',');
+      char *colon;
+      Token entry = *t;
+      SchedDeviceShape shape = { (guint32) (op - p->sched->ops), key, NULL, 0 };
+      char *text = s;
+
+      if (comma != NULL)
+        *comma = '\0';
+      entry.col = parser_col (p, s);
+      if (*s == '\0')
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                            "empty entry in %s; write %sk20:VALUE,h100:VALUE,VALUE",
+                            sched_shape_keys[key], sched_shape_keys[key]);
+      colon = strchr (s, ':');
+      if (colon != NULL)
+        {
+          *colon = '\0';
+          if (!is_object_name (s))
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                                "'%s' is not a device name in %s; names use letters, digits, "
+                                "'_', '.' and '-'", s, sched_shape_keys[key]);
+          shape.device = s;
+          text = colon + 1;
+          entry.col = parser_col (p, text);
+        }
+      if (!shape_value (p, &entry, key, text, &n, error))
+        return FALSE;
+      for (guint i = first; i < shapes->len; i++)
+        {
+          const SchedDeviceShape *other = &g_array_index (shapes, SchedDeviceShape, i);
+          if (shape.device == NULL && other->device == NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "%s has two entries without a device; give at most one bare value",
+                                sched_shape_keys[key]);
+          if (shape.device != NULL && other->device != NULL
+              && strcmp (shape.device, other->device) == 0)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "device '%s' appears twice in %s", shape.device, sched_shape_keys[key]);
+        }
+      shape.value = (guint32) n;
+      if (shape.device != NULL)
+        shape.device = parser_intern (p, shape.device);
+      else
+        sched_kernel_set_shape (&op->u.kernel, key, shape.value);
+      g_array_append_val (shapes, shape);
+      if (comma == NULL)
+        break;
+      s = comma + 1;
+    }
+  return TRUE;
+}
+
 /* time=2ms, or time=c1060:4.3ms,k20:0.4ms,1ms (a bare entry is the fallback). */
 static gboolean
 parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError **error)
@@ -572,7 +726,7 @@ stmt_kernel (Parser *p, GError **error)
     "and optionally smem=SIZE, regs=N, label=NAME and loads";
   const Token *t = p->tokens;
   const Token *timing = NULL;
-  gboolean have_grid = FALSE, have_block = FALSE, have_smem = FALSE, have_regs = FALSE;
+  gboolean have_shape[4] = { FALSE, FALSE, FALSE, FALSE };
   SchedKernel *k;
   SchedOp *op;
 
@@ -592,7 +746,6 @@ stmt_kernel (Parser *p, GError **error)
       char *eq = strchr (a->s, '=');
       char *value;
       gsize key_len;
-      guint64 n;
 
       if (eq == NULL && strcmp (a->s, "loads") == 0)
         {
@@ -607,46 +760,18 @@ stmt_kernel (Parser *p, GError **error)
       key_len = eq - a->s;
       value = eq + 1;
 #define KEY_IS(key) (key_len == sizeof (key) - 1 && memcmp (a->s, key, key_len) == 0)
-#define ONCE(flag, key)                                                               \
-  G_STMT_START                                                                        \
-  {                                                                                   \
-    if (flag)                                                                         \
-      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, key " is given twice"); \
-    flag = TRUE;                                                                      \
-  }                                                                                   \
-  G_STMT_END
-      if (KEY_IS ("grid"))
+      if (KEY_IS ("grid") || KEY_IS ("block") || KEY_IS ("smem") || KEY_IS ("regs"))
         {
-          ONCE (have_grid, "grid=");
-          if (!parser_uint (p, a, value, 1, G_MAXINT32, "grid=", &n, error))
+          SchedShapeKey key = KEY_IS ("grid") ? SCHED_SHAPE_GRID
+                            : KEY_IS ("block") ? SCHED_SHAPE_BLOCK
+                            : KEY_IS ("smem") ? SCHED_SHAPE_SMEM
+                                              : SCHED_SHAPE_REGS;
+          if (have_shape[key])
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col, "%s is given twice",
+                                sched_shape_keys[key]);
+          have_shape[key] = TRUE;
+          if (!parser_shape (p, a, key, value, op, error))
             return FALSE;
-          k->grid = (guint32) n;
-        }
-      else if (KEY_IS ("block"))
-        {
-          ONCE (have_block, "block=");
-          if (!parser_uint (p, a, value, 1, 1024, "block=", &n, error))
-            return FALSE;
-          k->block = (guint32) n;
-        }
-      else if (KEY_IS ("smem"))
-        {
-          const char *why;
-          ONCE (have_smem, "smem=");
-          if (!units_parse_size (value, &n, &why))
-            return parser_fail (p, error, why_code (why), a->col, "bad smem= '%s': %s", value, why);
-          if (n > G_MAXUINT32)
-            return parser_fail (p, error, SCHEDULE_ERROR_RANGE, a->col,
-                                "smem=%s is out of range; shared memory per block must be below 4GiB",
-                                value);
-          k->smem = (guint32) n;
-        }
-      else if (KEY_IS ("regs"))
-        {
-          ONCE (have_regs, "regs=");
-          if (!parser_uint (p, a, value, 1, 255, "regs=", &n, error))
-            return FALSE;
-          k->regs = (guint32) n;
         }
       else if (KEY_IS ("time") || KEY_IS ("block_time"))
         {
@@ -674,12 +799,11 @@ stmt_kernel (Parser *p, GError **error)
         return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, a->col,
                             "unknown kernel attribute '%.*s'; %s", (int) key_len, a->s, attrs);
 #undef KEY_IS
-#undef ONCE
     }
-  if (!have_grid)
+  if (!have_shape[SCHED_SHAPE_GRID])
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "kernel needs grid=BLOCKS (1 to 2147483647)");
-  if (!have_block)
+  if (!have_shape[SCHED_SHAPE_BLOCK])
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "kernel needs block=THREADS (1 to 1024)");
   if (timing == NULL)
@@ -701,6 +825,60 @@ stmt_record (Parser *p, GError **error)
   return parser_event_ref (p, &t[1], &op->event, error)
          && parser_stream_ref (p, &t[2], &op->stream, error)
          && parser_label_tail (p, 3, op, usage, error);
+}
+
+/* The last `record` of the event named by `t` issued so far. */
+static gboolean
+parser_last_record (Parser *p, const Token *t, guint32 *op, GError **error)
+{
+  gpointer found = g_hash_table_lookup (p->sched->event_index, t->s);
+  if (found != NULL)
+    {
+      guint32 event = GPOINTER_TO_UINT (found) - 1;
+      for (gsize i = p->sched->n_ops; i-- > 0;)
+        if (p->sched->ops[i].kind == SCHED_OP_RECORD && p->sched->ops[i].event == event)
+          {
+            *op = (guint32) i;
+            return TRUE;
+          }
+    }
+  return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
+                      "event '%s' has no `record` before this line; `elapsed` measures "
+                      "between two recorded events", t->s);
+}
+
+/* `elapsed NAME A B`: reported by predict, not an op. */
+static gboolean
+stmt_elapsed (Parser *p, GError **error)
+{
+  GArray *all = p->sched->elapsed;
+  const Token *t = p->tokens;
+  SchedElapsed e = { NULL, p->lineno, t[0].col, 0, 0 };
+
+  if (p->n_tokens != 4)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 4 ? t[4].col : t[0].col,
+                        "expected `elapsed NAME EVENT_A EVENT_B`: the time from A's record to "
+                        "B's, as cudaEventElapsedTime (A, B)");
+  if (!is_object_name (t[1].s))
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "'%s' is not a name for `elapsed`; names use letters, digits, '_', '.' "
+                        "and '-'", t[1].s);
+  if (p->elapsed_names == NULL)
+    p->elapsed_names = g_hash_table_new (g_str_hash, g_str_equal);
+  gpointer line = g_hash_table_lookup (p->elapsed_names, t[1].s);
+  if (line != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
+                        "elapsed '%s' is given twice; the first is at line %u", t[1].s,
+                        GPOINTER_TO_UINT (line));
+  if (all->len >= G_MAXUINT32 - 1)
+    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t[1].col, "too many `elapsed`");
+  if (!parser_last_record (p, &t[2], &e.from_op, error)
+      || !parser_last_record (p, &t[3], &e.to_op, error))
+    return FALSE;
+  e.name = parser_intern (p, t[1].s);
+  g_hash_table_insert (p->elapsed_names, (gpointer) e.name, GUINT_TO_POINTER (p->lineno));
+  g_array_append_val (all, e);
+  return TRUE;
 }
 
 static gboolean
@@ -818,7 +996,9 @@ parser_statement (Parser *p, GError **error)
         return stmt_device (p, error);
       break;
     case 'e':
-      if (KW_IS ("end"))
+      if (KW_IS ("elapsed"))
+        return stmt_elapsed (p, error);
+      if (KW_IS ("end") || KW_IS ("else"))
         goto structural;
       if (KW_IS ("event"))
         return stmt_event (p, error);
@@ -830,6 +1010,10 @@ parser_statement (Parser *p, GError **error)
         return stmt_host (p, error);
       if (KW_IS ("hostfn"))
         return stmt_hostfn (p, error);
+      break;
+    case 'i':
+      if (KW_IS ("if"))
+        goto structural;
       break;
     case 'k':
       if (KW_IS ("kernel"))
@@ -866,8 +1050,8 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "event, repeat, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, record, "
-                      "wait, sync, host", kw);
+                      "event, repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, "
+                      "record, wait, sync, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

@@ -1,9 +1,7 @@
-/* schedule_subst.c: a schedule line with its $NAME and ${A op B} substituted and split into tokens, and the parameters it reads (`let`, -D). */
+/* schedule_subst.c: a schedule line with its $NAME and ${...} substituted and split into tokens, and the parameters it reads (`let`, -D). */
 #include "schedule_parser.h"
 
-/* The value of `name` (len bytes): a loop variable (formatted into `number`)
- * or a parameter visible from the current line. */
-static gboolean
+gboolean
 parser_lookup (Parser *p, const char *name, gsize len, guint col, char *number,
                const char **value, GError **error)
 {
@@ -23,95 +21,53 @@ parser_lookup (Parser *p, const char *name, gsize len, guint col, char *number,
   memcpy (p->name, name, len);
   p->name[len] = '\0';
   param = g_hash_table_lookup (p->params, p->name);
-  if (param != NULL && (param->from_define || param->line_index < p->index))
+  if (param != NULL
+      && (param->from_define || (param->line_index < p->index && p->index < param->scope_end)))
     {
       param->used = TRUE;
       *value = param->value;
       return TRUE;
     }
-  if (param != NULL)
+  if (param != NULL && param->line_index >= p->index)
     return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, col,
                         "parameter '%s' is used before its `let` at line %u; move the `let` up",
                         p->name, param->lineno);
+  if (param != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, col,
+                        "parameter '%s' is defined at line %u inside a block, and is not visible "
+                        "after the block's end (line %u); define it before the block",
+                        p->name, param->lineno, p->lines[param->scope_end].lineno);
   return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, col,
                       "undefined parameter '%s'; define it with `let %s = VALUE` or -D %s=VALUE, "
                       "or use the variable of an enclosing `repeat`",
                       p->name, p->name, p->name);
 }
 
-/* An operand of ${...}: a name or an integer literal; returns its end. */
-static const char *
-expr_operand (const char *s, const char *end)
-{
-  const char *q = s;
-  if (q < end && is_name_start (*q))
-    while (q < end && is_name_char (*q))
-      q++;
-  else
-    while (q < end && g_ascii_isdigit (*q))
-      q++;
-  return q;
-}
-
-static gboolean
-expr_value (Parser *p, const char *s, gsize len, guint col, const char *whole, gsize whole_len,
-            gint64 *value, GError **error)
-{
-  char number[32];
-  const char *text;
-  gboolean too_large;
-
-  if (is_name_start (s[0]))
-    {
-      if (!parser_lookup (p, s, len, col, number, &text, error))
-        return FALSE;
-    }
-  else
-    {
-      memcpy (number, s, MIN (len, sizeof number - 1));
-      number[MIN (len, sizeof number - 1)] = '\0';
-      if (len >= sizeof number)
-        return parser_fail (p, error, SCHEDULE_ERROR_RANGE, col,
-                            "'${%.*s}': the number does not fit 64 bits", (int) whole_len, whole);
-      text = number;
-    }
-  if (!parse_int64 (text, strlen (text), value, &too_large))
-    {
-      if (too_large)
-        return parser_fail (p, error, SCHEDULE_ERROR_RANGE, col,
-                            "'${%.*s}': %s does not fit 64 bits", (int) whole_len, whole, text);
-      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, col,
-                          "'${%.*s}': '%.*s' is '%s', not an integer; arithmetic takes integers",
-                          (int) whole_len, whole, (int) len, s, text);
-    }
-  return TRUE;
-}
-
-/* ${NAME}, ${NUMBER} or ${A op B} with op one of + - * / % and A, B names or
- * integers. `number` receives a computed value. */
+/* ${NAME} or ${INTEGER}, which substitute their text as it is (a name may
+ * hold any value, `4MiB` as well as `8`), or an integer expression
+ * (schedule_expr.c), which substitutes its value. `number` receives a
+ * computed value. */
 static gboolean
 parser_expression (Parser *p, const char *s, gsize len, guint col, char *number,
                    const char **value, gsize *value_len, GError **error)
 {
   const char *end = s + len;
-  const char *a, *a_end, *b, *b_end;
-  char op;
-  gint64 x, y, r;
-  gboolean overflow = FALSE;
+  const char *a = s, *a_end, *rest;
+  gint64 result;
 
-  a = s;
   while (a < end && is_blank (*a))
     a++;
-  a_end = expr_operand (a, end);
-  if (a_end == a)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, col,
-                        "'${%.*s}': expected a name or an integer, as in ${i}, ${i+1} or ${n/2}",
-                        (int) len, s);
-  op = '\0';
-  b = a_end;
-  while (b < end && is_blank (*b))
-    b++;
-  if (b == end)
+  a_end = a;
+  if (a < end && is_name_start (*a))
+    while (a_end < end && is_name_char (*a_end))
+      a_end++;
+  else
+    while (a_end < end && g_ascii_isdigit (*a_end))
+      a_end++;
+  rest = a_end;
+  while (rest < end && is_blank (*rest))
+    rest++;
+  if (a_end > a && rest == end)
     {
       if (is_name_start (*a))
         {
@@ -126,49 +82,9 @@ parser_expression (Parser *p, const char *s, gsize len, guint col, char *number,
         }
       return TRUE;
     }
-  if (strchr ("+-*/%", *b) == NULL)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, col,
-                        "'${%.*s}': expected one of + - * / %% after '%.*s'",
-                        (int) len, s, (int) (a_end - a), a);
-  op = *b++;
-  while (b < end && is_blank (*b))
-    b++;
-  b_end = expr_operand (b, end);
-  if (b_end == b)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, col,
-                        "'${%.*s}': expected a name or an integer after '%c'", (int) len, s, op);
-  for (const char *q = b_end; q < end; q++)
-    if (!is_blank (*q))
-      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, col,
-                          "'${%.*s}': only one operator is allowed, as in ${i+1}", (int) len, s);
-  if (!expr_value (p, a, a_end - a, col, s, len, &x, error)
-      || !expr_value (p, b, b_end - b, col, s, len, &y, error))
+  if (!parser_expr_eval (p, s, len, col + 2, FALSE, &result, error))
     return FALSE;
-  switch (op)
-    {
-    case '+':
-      overflow = __builtin_add_overflow (x, y, &r);
-      break;
-    case '-':
-      overflow = __builtin_sub_overflow (x, y, &r);
-      break;
-    case '*':
-      overflow = __builtin_mul_overflow (x, y, &r);
-      break;
-    default:
-      if (y == 0)
-        return parser_fail (p, error, SCHEDULE_ERROR_RANGE, col,
-                            "'${%.*s}': division by zero", (int) len, s);
-      if (x == G_MININT64 && y == -1)
-        overflow = TRUE;
-      else
-        r = op == '/' ? x / y : x % y;
-      break;
-    }
-  if (overflow)
-    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, col,
-                        "'${%.*s}' does not fit 64 bits", (int) len, s);
-  *value_len = g_snprintf (number, 32, "%" G_GINT64_FORMAT, r);
+  *value_len = g_snprintf (number, 32, "%" G_GINT64_FORMAT, result);
   *value = number;
   return TRUE;
 }
@@ -271,6 +187,15 @@ parser_tokenize (Parser *p)
       t = &p->tokens[p->n_tokens++];
       t->s = s;
       t->col = parser_col (p, s);
+      /* label="my gemm": a quoted label is one word up to its closing
+       * quote, blanks included; without one, the word ends as usual and
+       * parser_label refuses it. */
+      if (G_UNLIKELY (*s == 'l') && end - s > 7 && memcmp (s, "label=\"", 7) == 0)
+        {
+          char *close = memchr (s + 7, '"', end - s - 7);
+          if (close != NULL)
+            s = close;
+        }
       s = (char *) word_end (s, end);
       t->len = (guint) (s - t->s);
       if (s < end)
@@ -419,17 +344,27 @@ parser_let (Parser *p, gsize index, GError **error)
 
   memcpy (p->name, line + name_start, name_end - name_start);
   p->name[name_end - name_start] = '\0';
+  for (guint d = 0; d < p->depth; d++)
+    if (strcmp (p->vars[d].name->str, p->name) == 0)
+      return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, (guint) name_start + 1,
+                          "parameter '%s' has the name of the variable of the enclosing loop at "
+                          "line %u; loop variables and parameters need different names",
+                          p->name, p->vars[d].lineno);
   param = g_hash_table_lookup (p->params, p->name);
   if (param != NULL)
     {
-      if (param->from_define && param->let_lineno == 0)
+      if (param->from_define && (param->let_lineno == 0 || param->let_lineno == l->lineno))
         {
           param->let_lineno = l->lineno;
           return TRUE;
         }
-      return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, (guint) name_start + 1,
-                          "parameter '%s' is defined twice; the first `let` is at line %u",
-                          p->name, param->from_define ? param->let_lineno : param->lineno);
+      /* The same `let` run again, or one whose earlier namesake's block
+       * has ended: the new value replaces the old. */
+      if (param->from_define
+          || (param->line_index != index && param->line_index < index && index < param->scope_end))
+        return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, (guint) name_start + 1,
+                            "parameter '%s' is defined twice; the first `let` is at line %u",
+                            p->name, param->from_define ? param->let_lineno : param->lineno);
     }
 
   if (!parser_subst (p, line + pos, end - pos, (guint) pos + 1,
@@ -443,17 +378,36 @@ parser_let (Parser *p, gsize index, GError **error)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) pos + 1,
                         "`let %.*s =` needs a value; the substitution left it empty",
                         (int) (name_end - name_start), line + name_start);
-  if (g_hash_table_size (p->params) >= SCHEDULE_MAX_PARAMS)
-    return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, (guint) name_start + 1,
-                        "more than %d parameters; a schedule may define at most that many",
-                        SCHEDULE_MAX_PARAMS);
   value = g_strndup (p->buf + vstart, vend - vstart);
-  param = g_new0 (Param, 1);
+  /* The substitution's lookups used p->name. */
+  memcpy (p->name, line + name_start, name_end - name_start);
+  p->name[name_end - name_start] = '\0';
+  param = g_hash_table_lookup (p->params, p->name);
+  if (param == NULL)
+    {
+      if (g_hash_table_size (p->params) >= SCHEDULE_MAX_PARAMS)
+        {
+          g_free (value);
+          return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, (guint) name_start + 1,
+                              "more than %d parameters; a schedule may define at most that many",
+                              SCHEDULE_MAX_PARAMS);
+        }
+      param = g_new0 (Param, 1);
+      g_hash_table_insert (p->params, g_strndup (line + name_start, name_end - name_start), param);
+    }
+  g_free (param->value);
   param->value = value;
   param->line_index = index;
+  param->scope_end = parser_let_scope_end (p, index);
   param->lineno = l->lineno;
-  g_hash_table_insert (p->params, g_strndup (line + name_start, name_end - name_start), param);
   return TRUE;
+}
+
+gsize
+parser_let_scope_end (const Parser *p, gsize index)
+{
+  guint32 opener = p->lines[index].match;
+  return opener == NO_BLOCK ? p->n_lines : p->lines[opener].match;
 }
 
 void

@@ -119,8 +119,10 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
       append_time (s, op->u.duration);
       break;
     }
+  /* A label with a blank is written quoted, as the parser reads it back. */
   if (op->label != NULL)
-    g_string_append_printf (s, " label=%s", op->label);
+    g_string_append_printf (s, op->label[strcspn (op->label, " \t\r\v\f")] != '\0'
+                               ? " label=\"%s\"" : " label=%s", op->label);
   g_string_append_c (s, '\n');
 }
 

@@ -70,6 +70,25 @@ print_waits (const PredictionSummary *s, FILE *out)
     }
 }
 
+/* The schedule's `elapsed` statements, one line each. */
+static void
+print_elapsed (const Prediction *p, FILE *out)
+{
+  const Schedule *sched = prediction_schedule (p);
+  for (guint i = 0; i < schedule_n_elapsed (sched); i++)
+    {
+      const SchedElapsed *e = schedule_elapsed (sched, i);
+      SimTime ns = prediction_elapsed (p, i);
+      g_autofree char *text = units_format_time (ns < 0 ? -ns : ns);
+      fprintf (out, "elapsed      %s %s%s (%s, line %u, to %s, line %u)\n", e->name,
+               ns < 0 ? "-" : "", text,
+               schedule_event_name (sched, schedule_op (sched, e->from_op)->event),
+               schedule_op (sched, e->from_op)->line,
+               schedule_event_name (sched, schedule_op (sched, e->to_op)->event),
+               schedule_op (sched, e->to_op)->line);
+    }
+}
+
 static void
 print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
 {
@@ -84,7 +103,9 @@ print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
     fprintf (out, "device       %s (%u connections, copy queues for %u)\n",
              gpu_profile_name (prediction_profile (p)), conns, copy_conns);
   fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
-  fprintf (out, "makespan     %s\n\n", makespan);
+  fprintf (out, "makespan     %s\n", makespan);
+  print_elapsed (p, out);
+  fputc ('\n', out);
   /* the waits' table below keeps these columns: name, ops, a time */
   fprintf (out, "%-10s %8s %12s %8s\n", "engine", "ops", "busy", "util");
   for (guint e = 0; e < ENG_N_ENGINES; e++)

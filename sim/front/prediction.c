@@ -10,6 +10,7 @@
 #include "sim/formats/timeline_writer.h"
 #include "sim/formats/units.h"
 #include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule_device.h"
 
 struct Prediction
 {
@@ -71,6 +72,11 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
             g_prefix_error (&local, "%s:%u:%u: ", schedule_path, line, column);
         }
       g_propagate_error (error, local);
+      gpu_profile_clear (profile);
+      return FALSE;
+    }
+  if (!schedule_select_device (sched, (const char *const *) profile->names, error))
+    {
       gpu_profile_clear (profile);
       return FALSE;
     }
@@ -159,6 +165,14 @@ SimTime
 prediction_makespan (const Prediction *p)
 {
   return eng_sim_makespan (p->sim);
+}
+
+SimTime
+prediction_elapsed (const Prediction *p, guint index)
+{
+  const SchedElapsed *e = schedule_elapsed (p->sched, index);
+  const EngOpResult *r = eng_sim_results (p->sim);
+  return r[e->to_op].end - r[e->from_op].end;
 }
 
 void
@@ -342,6 +356,11 @@ prediction_meta (const Prediction *p)
   g_ptr_array_add (meta, g_strdup_printf ("%u", eng_sim_connections (p->sim)));
   g_ptr_array_add (meta, g_strdup ("makespan_ns"));
   g_ptr_array_add (meta, g_strdup_printf ("%" G_GINT64_FORMAT, prediction_makespan (p)));
+  for (guint i = 0; i < schedule_n_elapsed (p->sched); i++)
+    {
+      g_ptr_array_add (meta, g_strconcat ("elapsed_ns.", schedule_elapsed (p->sched, i)->name, NULL));
+      g_ptr_array_add (meta, g_strdup_printf ("%" G_GINT64_FORMAT, prediction_elapsed (p, i)));
+    }
   g_ptr_array_add (meta, NULL);
   return (char **) g_ptr_array_free (meta, FALSE);
 }

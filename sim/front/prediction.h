@@ -45,6 +45,10 @@ const Schedule *prediction_schedule (const Prediction *prediction);
 const EngSim *prediction_sim (const Prediction *prediction);
 const GpuProfile *prediction_profile (const Prediction *prediction);
 SimTime prediction_makespan (const Prediction *prediction);
+/* The schedule's `elapsed` statement `index` (schedule_elapsed): the end of
+ * its second event's record minus that of its first, which is negative
+ * when the second completed first, as cudaEventElapsedTime gives it. */
+SimTime prediction_elapsed (const Prediction *prediction, guint index);
 /* The kernels whose times prediction_run carried from another GPU
  * (KernelTimeCarried, kernel_times.h); NULL for prediction_run_schedule. */
 const GArray *prediction_carried_times (const Prediction *prediction);

@@ -51,7 +51,7 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const 
   g_auto (GStrv) meta = prediction_meta (p);
   for (char **kv = meta; kv[0] != NULL; kv += 2)
     {
-      if (g_str_equal (kv[0], "connections"))
+      if (g_str_equal (kv[0], "connections") || g_str_has_prefix (kv[0], "elapsed_ns."))
         add_int (b, kv[0], (gint64) g_ascii_strtoull (kv[1], NULL, 10));
       else if (g_str_equal (kv[0], "makespan_ns"))
         continue; /* below, after ops */

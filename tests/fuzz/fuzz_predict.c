@@ -15,6 +15,7 @@
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule_device.h"
 #include "support/path_links.h"
 
 static const char *const profile_names[] = { "c1060", "c2050", "k20", "h100", "h200" };
@@ -57,7 +58,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       g_clear_error (&error);
       return 0;
     }
-  EngSim *sim = eng_sim_new (profile, sched, 0, &error);
+  EngSim *sim = NULL;
+  if (schedule_select_device (sched, (const char *const *) profile->names, &error))
+    sim = eng_sim_new (profile, sched, 0, &error);
   if (sim == NULL)
     {
       /* Refused for this device: the message names the op. */

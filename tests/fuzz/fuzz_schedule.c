@@ -10,6 +10,7 @@
 #include <glib.h>
 #include "fuzz_printable.h"
 #include "sim/core/schedule.h"
+#include "sim/core/schedule_device.h"
 #include "sim/formats/schedule_parse.h"
 
 #define FUZZ_MAX_OPS 100000
@@ -29,6 +30,35 @@ check_result (Schedule *sched, GError *error)
     }
   g_assert (error == NULL);
   g_assert (schedule_n_ops (sched) <= FUZZ_MAX_OPS);
+  /* Each `elapsed` measures between two records. */
+  for (guint i = 0; i < schedule_n_elapsed (sched); i++)
+    {
+      const SchedElapsed *e = schedule_elapsed (sched, i);
+      g_assert (e->from_op < schedule_n_ops (sched) && e->to_op < schedule_n_ops (sched));
+      g_assert (schedule_op (sched, e->from_op)->kind == SCHED_OP_RECORD);
+      g_assert (schedule_op (sched, e->to_op)->kind == SCHED_OP_RECORD);
+    }
+  /* Per-device grid=, block=, smem= and regs= lists: chosen, or refused
+   * with the kernel's position; a chosen shape is within the language's
+   * limits. */
+  static const char *const devices[] = { "h100", "k20", NULL };
+  GError *local = NULL;
+  if (!schedule_select_device (sched, devices, &local))
+    {
+      g_assert (g_str_has_prefix (local->message, "fuzz.sched:"));
+      fuzz_assert_printable (local->message);
+      g_clear_error (&local);
+    }
+  else
+    for (gsize i = 0; i < schedule_n_ops (sched); i++)
+      {
+        const SchedOp *op = schedule_op (sched, i);
+        if (op->kind != SCHED_OP_KERNEL)
+          continue;
+        g_assert (op->u.kernel.grid >= 1 && op->u.kernel.grid <= G_MAXINT32);
+        g_assert (op->u.kernel.block >= 1 && op->u.kernel.block <= 1024);
+        g_assert (op->u.kernel.regs <= 255);
+      }
   /* Walk what was built, as the engines would. */
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {

@@ -3,6 +3,7 @@
 #include "model_run.h"
 #include "sim/formats/profile_file.h"
 #include "sim/formats/schedule_parse.h"
+#include "sim/core/schedule_device.h"
 
 ModelRun *
 model_run_text (const char *device, const char *path, const char *text)
@@ -14,6 +15,7 @@ model_run_text (const char *device, const char *path, const char *text)
   g_assert_no_error (error);
   g_assert_true (profile_load (device, &run->profile, &error));
   g_assert_no_error (error);
+  g_assert_true (schedule_select_device (run->sched, (const char *const *) run->profile.names, &error));
   run->sim = eng_sim_new (&run->profile, run->sched, 0, &error);
   g_assert_no_error (error);
   eng_sim_run (run->sim);

@@ -1,0 +1,155 @@
+/* test_schedule_blocks.c: `if` ... `else` ... `end`, `let` inside blocks and loops whose range is empty. */
+#include <glib.h>
+
+#include "sim/core/schedule.h"
+#include "support/parse_check.h"
+
+/* Parses `text` with `defines`: its ops must be `host` ops of durations
+ * `ns` (n of them) and, where `lines` is not NULL, on those lines. */
+static void
+expect_hosts (const char *text, const char *const *defines, const SimTime *ns, gsize n,
+              const guint *lines)
+{
+  Schedule *sched = parse_check_ok (text, defines);
+
+  g_assert_cmpuint (schedule_n_ops (sched), ==, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_assert_cmpint (schedule_op (sched, i)->kind, ==, SCHED_OP_HOST);
+      g_assert_cmpint (schedule_op (sched, i)->u.duration, ==, ns[i]);
+      if (lines != NULL)
+        g_assert_cmpuint (schedule_op (sched, i)->line, ==, lines[i]);
+    }
+  schedule_free (sched);
+}
+
+/* Even i takes the first branch, odd i the `else`; the nested `if` inside
+ * the first branch only for i = 2. Expected by hand: i = 0: 0; 1: 101;
+ * 2: 2, 1000; 3: 103. */
+static void
+test_if_else (void)
+{
+  static const SimTime ns[] = { 0, 101, 2, 1000, 103 };
+  static const guint lines[] = { 3, 8, 3, 5, 8 };
+  expect_hosts ("repeat i 0..3\n"
+                "  if i % 2 == 0\n"
+                "    host ${i}ns\n"
+                "    if i == 2\n"
+                "      host 1us\n"
+                "    end\n"
+                "  else\n"
+                "    host ${i+100}ns\n"
+                "  end\n"
+                "end\n", NULL, ns, G_N_ELEMENTS (ns), lines);
+
+  /* An `if` around a loop whose bounds read the outer variable: counted
+   * iteration by iteration, i = 4 and 5 give 4 + 5 ops. */
+  static const SimTime nested[] = { 1, 2, 3, 4, 1, 2, 3, 4, 5 };
+  expect_hosts ("repeat i 1..5\n"
+                "  if i > 3\n"
+                "    repeat j 1..$i\n"
+                "      host ${j}ns\n"
+                "    end\n"
+                "  end\n"
+                "end\n", NULL, nested, G_N_ELEMENTS (nested), NULL);
+
+  /* ... and exactly so: --max-ops 8 is told of 9 ops. */
+  parse_check_error ("repeat i 1..5\n  if i > 3\n    repeat j 1..$i\n      host 1ns\n    end\n  end\nend\n",
+                     NULL, 8, SCHEDULE_ERROR_LIMIT, "t.sched:1:1: the schedule expands to 9 ops");
+}
+
+/* A `let` in a block is run each time the block runs, and seen only
+ * inside it. Expected: squares 1, 4, 9; then each branch's own t. */
+static void
+test_let_scope (void)
+{
+  static const SimTime ns[] = { 1, 4, 9, 5000, 7 };
+  expect_hosts ("repeat i 1..3\n"
+                "  let sq = ${i*i}\n"
+                "  host ${sq}ns\n"
+                "end\n"
+                "let big = 1\n"
+                "if big\n"
+                "  let t = 5us\n"
+                "  host $t\n"
+                "else\n"
+                "  let t = 1us\n"
+                "  host $t\n"
+                "end\n"
+                "if !big\n"
+                "  let t = 1us\n"
+                "else\n"
+                "  let t = 7ns\n"
+                "  host $t\n"
+                "end\n", NULL, ns, G_N_ELEMENTS (ns), NULL);
+
+  /* The same name again at the top level, after the block has ended. */
+  static const SimTime again[] = { 3, 3, 4 };
+  expect_hosts ("repeat i 1..2\n  let x = 3ns\n  host $x\nend\nlet x = 4ns\nhost $x\n", NULL,
+                again, G_N_ELEMENTS (again), NULL);
+
+  parse_check_error ("repeat i 1..2\n  let sq = ${i*i}\n  host 1us\nend\nhost ${sq}ns\n", NULL, 0,
+                     SCHEDULE_ERROR_UNDEFINED,
+                     "t.sched:5:6: parameter 'sq' is defined at line 2 inside a block, and is not "
+                     "visible after the block's end (line 4)");
+  parse_check_error ("let a = 1\nif 1\n  let a = 2\n  host 1us\nend\n", NULL, 0, SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:3:7: parameter 'a' is defined twice; the first `let` is at line 1");
+  parse_check_error ("repeat i 1..2\n  host ${k}ns\n  let k = 1\nend\n", NULL, 0, SCHEDULE_ERROR_UNDEFINED,
+                     "t.sched:2:8: parameter 'k' is used before its `let` at line 3");
+}
+
+/* A range B < A runs no time, so that -D can switch a part off: with
+ * on = 1 the loop and the `if` give one op each, with -D on=0 none. */
+static void
+test_empty_range (void)
+{
+  static const char text[] = "let on = 1\n"
+                             "host 1ns\n"
+                             "repeat k 1..$on\n"
+                             "  host 2ns\n"
+                             "end\n"
+                             "if on\n"
+                             "  host 3ns\n"
+                             "end\n"
+                             "repeat i 1..0\n"
+                             "  host 4ns\n"
+                             "end\n";
+  static const char *const off[] = { "on=0", NULL };
+  static const SimTime all[] = { 1, 2, 3 }, none[] = { 1 };
+  expect_hosts (text, NULL, all, G_N_ELEMENTS (all), NULL);
+  expect_hosts (text, off, none, G_N_ELEMENTS (none), NULL);
+
+  /* An empty inner range whose bound reads the outer variable: i = 1..3
+   * gives j = 1..0, 1..1, 1..2: 0 + 1 + 2 ops. */
+  static const SimTime tri[] = { 1, 1, 2 };
+  expect_hosts ("repeat i 1..3\n  repeat j 1..${i-1}\n    host ${j}ns\n  end\nend\n", NULL,
+                tri, G_N_ELEMENTS (tri), NULL);
+}
+
+static void
+test_errors (void)
+{
+  parse_check_error ("else\n", NULL, 0, SCHEDULE_ERROR_SYNTAX, "t.sched:1:1: `else` without an `if`");
+  parse_check_error ("repeat i 1..2\n  else\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:3: `else` without an `if`");
+  parse_check_error ("if 1\nelse\nelse\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:1: a second `else` for the `if` at line 1");
+  parse_check_error ("if 1\nelse if 0\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:6: unexpected text after `else`");
+  parse_check_error ("if 1\n  host 1us\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:1: `if` without a matching `end`");
+  parse_check_error ("end\n", NULL, 0, SCHEDULE_ERROR_SYNTAX, "t.sched:1:1: `end` without a `repeat` or `if`");
+  parse_check_error ("let kw = else\n$kw\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:1: `else` must be written out");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/schedule-blocks/if-else", test_if_else);
+  g_test_add_func ("/schedule-blocks/let-scope", test_let_scope);
+  g_test_add_func ("/schedule-blocks/empty-range", test_empty_range);
+  g_test_add_func ("/schedule-blocks/errors", test_errors);
+  return g_test_run ();
+}
