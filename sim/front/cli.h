@@ -48,6 +48,12 @@ int cli_import_main (int argc, char **argv);
 gboolean cli_parse_options (GOptionContext *context, const GOptionEntry *entries, int argc,
                             char **argv, char ***args);
 
+/* cli_parse_options for a command of one input file: `entries` are added to
+ * `context` here, and anything but one argument left prints "streamsim
+ * COMMAND needs WHAT (see streamsim COMMAND --help)" and returns FALSE. */
+gboolean cli_parse_one_input (GOptionContext *context, const GOptionEntry *entries, int argc,
+                              char **argv, const char *what, char ***args);
+
 /* Whether -c/--connections (0 to 32) and -j/--jobs (0 to 1024) are in
  * range; else prints why: exit with CLI_EXIT_INPUT. */
 gboolean cli_check_counts (gint connections, gint jobs);

@@ -164,17 +164,10 @@ cli_advise_main (int argc, char **argv)
     "when there are at most --budget; else ops moved one at a time, first where the\n"
     "longest waits point, then at random from --seed, while the makespan falls.\n"
     "sim/front/COMMANDS.md says more.\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-
   g_auto (GStrv) args = NULL;
-  if (!cli_parse_options (context, entries, argc, argv, &args))
+  if (!cli_parse_one_input (context, entries, argc, argv, "one schedule", &args))
     return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (g_strv_length (args) != 2)
-    {
-      cli_error ("streamsim: advise needs one schedule (see streamsim advise --help)");
-      return CLI_EXIT_INPUT;
-    }
   if (vary != NULL && strcmp (args[1], "-") == 0)
     {
       cli_error ("streamsim: advise --vary reads SCHEDULE once per value, so it must be a file, "

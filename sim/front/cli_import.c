@@ -101,17 +101,10 @@ cli_import_main (int argc, char **argv)
     "records' and waits' streams and events, which are otherwise inferred.\n"
     "sim/front/COMMANDS.md (import) says what is read from each format and how\n"
     "the rest is inferred.\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-
   g_auto (GStrv) args = NULL;
-  if (!cli_parse_options (context, entries, argc, argv, &args))
+  if (!cli_parse_one_input (context, entries, argc, argv, "one trace", &args))
     return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (g_strv_length (args) != 2)
-    {
-      cli_error ("streamsim: import needs one trace (see streamsim import --help)");
-      return CLI_EXIT_INPUT;
-    }
   g_autofree char *device = devices != NULL ? g_strjoinv (",", devices) : NULL;
   if (device != NULL && strchr (device, ',') != NULL)
     {

@@ -23,6 +23,22 @@ cli_parse_options (GOptionContext *context, const GOptionEntry *entries, int arg
 }
 
 gboolean
+cli_parse_one_input (GOptionContext *context, const GOptionEntry *entries, int argc,
+                     char **argv, const char *what, char ***args)
+{
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!cli_parse_options (context, entries, argc, argv, args))
+    return FALSE;
+  if (g_strv_length (*args) != 2)
+    {
+      cli_error ("streamsim: %s needs %s (see streamsim %s --help)", argv[0], what, argv[0]);
+      g_clear_pointer (args, g_strfreev);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
 cli_check_counts (gint connections, gint jobs)
 {
   if (connections < 0 || connections > 32)

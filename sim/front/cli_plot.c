@@ -70,17 +70,10 @@ cli_plot_main (int argc, char **argv)
     "  streamsim plot t.csv -o t.png --streams\n"
     "  streamsim plot predicted.csv --vs measured.csv -o overlay.svg\n"
     "  streamsim plot measured.csv -o measured.json\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-
   g_auto (GStrv) args = NULL;
-  if (!cli_parse_options (context, entries, argc, argv, &args))
+  if (!cli_parse_one_input (context, entries, argc, argv, "one timeline CSV", &args))
     return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (g_strv_length (args) != 2)
-    {
-      cli_error ("streamsim: plot needs one timeline CSV (see streamsim plot --help)");
-      return CLI_EXIT_INPUT;
-    }
 
   PlotOptions options;
   plot_options_init (&options);

@@ -155,17 +155,10 @@ cli_sweep_main (int argc, char **argv)
     "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 \\\n"
     "      --device c1060,c2050,k20 -o sweep.png --csv sweep.csv\n"
     "  streamsim sweep traces/seed/pipeline.sched -D nchunks=1..64*2 -d k20 -j 2 --json -\n");
-  g_option_context_add_main_entries (context, entries, NULL);
-
   g_auto (GStrv) args = NULL;
-  if (!cli_parse_options (context, entries, argc, argv, &args))
+  if (!cli_parse_one_input (context, entries, argc, argv, "one schedule", &args))
     return CLI_EXIT_INPUT;
   g_autoptr (GError) error = NULL;
-  if (g_strv_length (args) != 2)
-    {
-      cli_error ("streamsim: sweep needs one schedule (see streamsim sweep --help)");
-      return CLI_EXIT_INPUT;
-    }
   if (strcmp (args[1], "-") == 0)
     {
       /* Each value and device parses the schedule again (a -D can change
