@@ -319,8 +319,7 @@ check_host (EngCheck *check)
                        "a synchronize starts when it is called (%" G_GINT64_FORMAT
                        " ns), not at %" G_GINT64_FORMAT " ns", r->issue, r->start);
           /* one that found nothing to wait for may cost host_sync_idle */
-          SimTime cost = p->host_sync_idle > 0 ? MIN (p->host_sync, p->host_sync_idle)
-                                               : p->host_sync;
+          SimTime cost = MIN (p->host_sync, gpu_profile_idle_sync_cost (p));
           if (r->end < add_sat (r->issue, cost))
             violation (check, ENG_CHECK_SYNC, op, NONE,
                        "returned at %" G_GINT64_FORMAT " ns, before the call's cost (%"

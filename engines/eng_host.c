@@ -170,8 +170,7 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       if (!begin_sync (sim, op, sop))
         {
           /* nothing to wait for: the call returns at once */
-          const GpuProfile *p = &sim->profile;
-          r->end = now + (p->host_sync_idle > 0 ? p->host_sync_idle : p->host_sync);
+          r->end = now + gpu_profile_idle_sync_cost (&sim->profile);
           eng_sim_reach (sim, r->end);
           schedule_host (sim, r->end);
         }

@@ -164,6 +164,12 @@ gpu_profile_memset_time (const GpuProfile *p, guint64 bytes)
   return p->memset.latency + (SimTime) llround ((double) bytes / p->memset.bandwidth * 1e9);
 }
 
+SimTime
+gpu_profile_idle_sync_cost (const GpuProfile *p)
+{
+  return p->host_sync_idle > 0 ? p->host_sync_idle : p->host_sync;
+}
+
 gboolean
 gpu_profile_has_rates (const GpuProfile *profile, const char **missing)
 {

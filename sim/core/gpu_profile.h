@@ -130,6 +130,10 @@ guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
  * call itself, before or after its wait; host work: 0). */
 SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
 
+/* What a synchronize that finds nothing to wait for costs: sync_idle, or
+ * sync where the profile does not give it. */
+SimTime gpu_profile_idle_sync_cost (const GpuProfile *profile);
+
 /* From the end of a call to its op's place in its device queue: launch
  * latency for kernels, copy_submit for copies, 0 otherwise. */
 SimTime gpu_profile_submit_latency (const GpuProfile *profile, SchedOpKind kind);
