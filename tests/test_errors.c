@@ -37,6 +37,12 @@ static const ErrorCase cases[] = {
     "streamsim: in.sched:2:6: bad time", "ns, us, ms or s" },
   { "sched/invalid-utf8", "device k20\n# caf\xc3\n", NULL, NULL, "predict in.sched", 2,
     "streamsim: in.sched:2:6: invalid UTF-8", "UTF-8 text" },
+  /* The text is checked as UTF-8 at once, but its error is the line's: an
+   * error on an earlier line comes first, one on a later line after it. */
+  { "sched/invalid-utf8-after-an-error", "device k20\nend\nhost 1us # caf\xc3\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:2:1: `end` without a `repeat`", "one `end`" },
+  { "sched/invalid-utf8-before-an-error", "device k20\nhost 1us # caf\xc3\nend\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:2:15: invalid UTF-8", "UTF-8 text" },
   { "sched/long-line", NULL, NULL, NULL, "predict long.sched", 2,
     "streamsim: long.sched:2:4097: the line is 5000 bytes long", "at most 4096" },
   { "sched/unknown-statement", "device k20\nfoo s 1\n", NULL, NULL, "predict in.sched", 2,

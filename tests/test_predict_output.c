@@ -1,8 +1,13 @@
 /* test_predict_output.c: what `predict` reports (the summary as JSON and as text, --explain, --critical-path), compared with timelines worked out by hand. */
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "sim/front/prediction.h"
 #include "sim/front/prediction_json.h"
+#include "sim/formats/profile_file.h"
+#include "sim/formats/schedule_parse.h"
+#include "sim/formats/timeline_writer.h"
+#include "support/schedule_gen.h"
 #include "support/cli_run.h"
 #include "support/plot_stub.h"
 #include "support/temp_dir.h"
@@ -618,6 +623,82 @@ test_untouched_note (void)
   temp_dir_remove (dir);
 }
 
+/* prediction_write_csv formats blocks of rows on two threads: its file must
+ * hold the bytes that the writer gives when handed the same rows one at a
+ * time (timeline_writer_add, itself checked against the plain reference by
+ * test_timeline_row), on a schedule of several blocks with a short last
+ * one. */
+static void
+test_csv_blocks_as_rows (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-csv-blocks");
+  g_autofree char *blocks_path = g_build_filename (dir, "blocks.csv", NULL);
+  g_autofree char *rows_path = g_build_filename (dir, "rows.csv", NULL);
+  g_autoptr (GError) error = NULL;
+
+  ScheduleGenOptions gen;
+  schedule_gen_options_init (&gen);
+  gen.seed = 7;
+  gen.n_ops = 3 * 16384 + 1234;
+  gsize length;
+  g_autofree char *text = schedule_gen_text (&gen, &length);
+  ScheduleParseOptions parse = { NULL, gen.n_ops + 1 };
+  Schedule *sched = schedule_parse_text ("generated.sched", text, length, &parse, &error);
+  g_assert_no_error (error);
+  GpuProfile profile;
+  g_assert_true (profile_load ("k20", &profile, &error));
+  g_assert_no_error (error);
+  g_autoptr (Prediction) p = prediction_run_schedule (sched, &profile, 0, &error);
+  g_assert_no_error (error);
+  gpu_profile_clear (&profile);
+
+  g_assert_true (prediction_write_csv (p, blocks_path, &error));
+  g_assert_no_error (error);
+
+  g_auto (GStrv) meta = NULL;
+  {
+    /* the same meta lines: read back from the first file's comment lines */
+    g_autofree char *head = NULL;
+    g_assert_true (g_file_get_contents (blocks_path, &head, NULL, &error));
+    GPtrArray *pairs = g_ptr_array_new ();
+    for (char *line = head; g_str_has_prefix (line, "# "); line = strchr (line, '\n') + 1)
+      {
+        char *colon = strstr (line, ": ");
+        char *end = strchr (line, '\n');
+        g_ptr_array_add (pairs, g_strndup (line + 2, colon - line - 2));
+        g_ptr_array_add (pairs, g_strndup (colon + 2, end - colon - 2));
+      }
+    g_ptr_array_add (pairs, NULL);
+    meta = (GStrv) g_ptr_array_free (pairs, FALSE);
+  }
+  TimelineWriter *writer = timeline_writer_new (rows_path, (const char *const *) meta, &error);
+  g_assert_no_error (error);
+  g_autoptr (GString) scratch = g_string_new (NULL);
+  for (gsize i = 0; i < gen.n_ops; i++)
+    {
+      TimelineRow row;
+      prediction_row (p, i, &row, scratch);
+      g_assert_true (timeline_writer_add (writer, &row, &error));
+    }
+  g_assert_true (timeline_writer_finish (writer, &error));
+  g_assert_no_error (error);
+
+  g_autofree char *blocks = NULL, *rows = NULL;
+  gsize blocks_len, rows_len;
+  g_assert_true (g_file_get_contents (blocks_path, &blocks, &blocks_len, &error));
+  g_assert_true (g_file_get_contents (rows_path, &rows, &rows_len, &error));
+  g_assert_cmpuint (blocks_len, ==, rows_len);
+  g_assert_true (memcmp (blocks, rows, rows_len) == 0);
+  /* every op has its row: the header, then n_ops lines */
+  gsize lines = 0;
+  for (const char *c = rows; c < rows + rows_len; c++)
+    lines += *c == '\n';
+  g_assert_cmpuint (lines, ==, g_strv_length (meta) / 2 + 1 + gen.n_ops);
+  g_remove (blocks_path);
+  g_remove (rows_path);
+  temp_dir_remove_empty (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -631,6 +712,7 @@ main (int argc, char **argv)
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
+  g_test_add_func ("/predict-output/csv-blocks-as-rows", test_csv_blocks_as_rows);
   g_test_add_func ("/predict-output/untouched-note", test_untouched_note);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);

@@ -155,6 +155,18 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
   return writer_flush (writer, error);
 }
 
+gboolean
+timeline_writer_add_rows (TimelineWriter *writer, const char *rows, gsize len, GError **error)
+{
+  g_return_val_if_fail (writer != NULL && (rows != NULL || len == 0), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!writer_flush (writer, error))
+    return FALSE;
+  gboolean ok = len == 0 || writer_put (writer, rows, len, error);
+  writer->written += len;
+  return ok;
+}
+
 void
 timeline_writer_abort (TimelineWriter *writer)
 {

@@ -14,6 +14,10 @@ TimelineWriter *timeline_writer_new (const char *path, const char *const *meta,
                                      GError **error);
 gboolean timeline_writer_add (TimelineWriter *writer, const TimelineRow *row,
                               GError **error);
+/* Appends whole rows already formatted by timeline_row_append(), after the
+ * rows added before them. */
+gboolean timeline_writer_add_rows (TimelineWriter *writer, const char *rows, gsize len,
+                                   GError **error);
 gboolean timeline_writer_finish (TimelineWriter *writer, GError **error);
 void timeline_writer_abort (TimelineWriter *writer);
 
