@@ -265,7 +265,9 @@ test_min_host (void)
   /* every gap is under 10.001 us: those before the pageable D2H, which
    * waits for the GPU (1 + 1 + 1 + 10 us), add up to 13 us, a `host` at the
    * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
-   * and the free, are left out; cudaFree's 4 us are under the minimum */
+   * and the free, are left out; cudaFree's 4 us, spent with the GPU idle,
+   * are kept though under the minimum (the profile charges its wait
+   * nothing) */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
   g_autofree char *one = schedule_text_statements (rec->text);
   g_assert_cmpstr (one, ==, "stream s1\n"
@@ -277,8 +279,9 @@ test_min_host (void)
                             "host 13.000us\n"
                             "d2h s2 1000B pageable\n"
                             "sync s2\n"
-                            "sync device\n");
-  g_assert_cmpuint (rec->n_ops, ==, 8);
+                            "sync device\n"
+                            "host 4.000us\n");
+  g_assert_cmpuint (rec->n_ops, ==, 9);
   /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
@@ -1070,6 +1073,45 @@ test_inside_sync (void)
   assert_op_times (rec, 5, 194000, 194000, 240000);
 }
 
+/* Frees (us after T0): a launch 10-15 whose kernel runs 20-100, then
+ *   cudaFree 16-104: on for 4 us after the GPU went idle at 100
+ *   cudaFree 110-111.5: the GPU idle all along, 1.5 us
+ *   cudaFree 113-113.4: 0.4 us
+ * What each did with the GPU idle is host work after its `sync device`,
+ * written though under the minimum: 4, 1.5 and 0.4 us. The 6 us from the
+ * first free's return to the second's call is a gap of its own; the 1.5 us
+ * after the second is under the minimum, left out where the third waits
+ * for the device. */
+static void
+test_inside_free (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaFree\t1000016000\t1000104000\t3\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaFree\t1000110000\t1000111500\t4\t0x0\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaFree\t1000113000\t1000113400\t5\t0x0\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000100000\t1\t32\t0\t0\tk\n"
+    "end\t5\t1\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=80.000us loads label=k\n"
+                            "sync device\n"
+                            "host 4.000us\n"
+                            "host 6.000us\n"
+                            "sync device\n"
+                            "host 1.500us\n"
+                            "sync device\n"
+                            "host 0.400us\n");
+  g_assert_nonnull (strstr (rec->text, "host 1.500us   # inside cudaFree, which took 1.500us "
+                                       "(host work after the GPU was idle)"));
+  /* the first free ends for the host where the GPU went idle: 100 us, 90
+   * after the launch at 10 */
+  assert_op_times (rec, 1, 6000, 6000, 90000);
+}
+
 /* A launch the model charges more than the others of its group: one that
  * loads its kernel's code, charged kernel_load (record_inside.h). Calls
  * given directly (times in ns), modelled on dcgan's first launch of a
@@ -1489,6 +1531,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/inside-alone", test_inside_alone);
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);
+  g_test_add_func ("/record/inside-free", test_inside_free);
   g_test_add_func ("/record/inside-waits", test_inside_waits);
   g_test_add_func ("/record/inside-charged", test_inside_charged);
   g_test_add_func ("/record/driver-calls", test_driver_calls);

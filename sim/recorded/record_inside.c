@@ -172,7 +172,7 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
                             &host[i]);
           break;
         case INSIDE_FREE:
-          if (c->exit > MAX (c->enter, ready[i]) && c->exit - MAX (c->enter, ready[i]) >= min_host_ns)
+          if (c->exit > MAX (c->enter, ready[i]))
             host[i].after = c->exit - MAX (c->enter, ready[i]);
           break;
         case INSIDE_OTHER:

@@ -31,7 +31,9 @@
  *   which the pageable rate accounts for: it is left whole.
  * - cudaFree and cudaFreeHost wait for the device, which the model charges
  *   as a synchronize; everything they did after the GPU's last work ended
- *   is host work (freeing, unpinning), after the op.
+ *   is host work (freeing, unpinning), after the op, whatever its length:
+ *   the GPU is idle all through it, so no later wait absorbs it, as it
+ *   absorbs the short gaps between launches.
  *
  * The work a synchronize waited for: cudaDeviceSynchronize and the frees,
  * all work issued before it; a stream's synchronize, that stream's work,
@@ -95,7 +97,8 @@ typedef struct
 gint64 *record_inside_usual (const InsideCall *calls, guint n);
 
 /* The host time inside each of the `n` calls, given in the order they
- * began; calls shorter than `min_host_ns` beyond their usual get none. The
+ * began; calls shorter than `min_host_ns` beyond their usual get none (but
+ * frees, above). The
  * result has one entry per call (g_free it). */
 InsideHost *record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns);
 
