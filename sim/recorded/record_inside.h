@@ -97,9 +97,8 @@ typedef struct
 gint64 *record_inside_usual (const InsideCall *calls, guint n);
 
 /* The host time inside each of the `n` calls, given in the order they
- * began; calls shorter than `min_host_ns` beyond their usual get none (but
- * frees, above). The
- * result has one entry per call (g_free it). */
+ * began; calls shorter than `min_host_ns` beyond their usual get none
+ * (frees aside, above). The result has one entry per call (g_free it). */
 InsideHost *record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns);
 
 #endif /* RECORD_INSIDE_H */
