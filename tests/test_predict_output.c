@@ -639,7 +639,7 @@ test_csv_blocks_as_rows (void)
   ScheduleGenOptions gen;
   schedule_gen_options_init (&gen);
   gen.seed = 7;
-  gen.n_ops = 3 * 16384 + 1234;
+  gen.n_ops = 10 * 1024 + 345; /* eleven blocks of 1,024 rows, the last of 345 */
   gsize length;
   g_autofree char *text = schedule_gen_text (&gen, &length);
   ScheduleParseOptions parse = { NULL, gen.n_ops + 1 };

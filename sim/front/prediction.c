@@ -435,11 +435,14 @@ format_rows (gpointer data)
 
 /* Rows are formatted a block at a time, two blocks at once, the second on a
  * thread of its own, and written in order: formatting is most of the time
- * the CSV takes, and the prediction is only read. A timeline of one block
- * makes no thread. Against one thread formatting and writing in turn, 8%
- * of the benchmark's end-to-end figure at 10^6 ops (median of seven
- * alternating pairs on two cores). */
-#define CSV_BLOCK_ROWS 16384
+ * the CSV takes, and the prediction is only read. A block is a 32nd of the
+ * rows, from 1,024 (a timeline of one block makes no thread) to 16,384
+ * (about 2 MB of text), so that the two held in memory stay a few bytes a
+ * row. Against one thread formatting and writing in turn, 8% of the
+ * benchmark's end-to-end figure at 10^6 ops (median of seven alternating
+ * pairs on two cores). */
+#define CSV_BLOCK_ROWS_MIN 1024
+#define CSV_BLOCK_ROWS_MAX 16384
 
 gboolean
 prediction_write_csv (const Prediction *p, const char *path, GError **error)
@@ -449,12 +452,13 @@ prediction_write_csv (const Prediction *p, const char *path, GError **error)
   if (writer == NULL)
     return FALSE;
   gsize n = schedule_n_ops (p->sched);
+  gsize block = CLAMP (n / 32, CSV_BLOCK_ROWS_MIN, CSV_BLOCK_ROWS_MAX);
   g_autoptr (GString) first = g_string_new (NULL);
   g_autoptr (GString) second = g_string_new (NULL);
-  for (gsize from = 0; from < n; from += 2 * CSV_BLOCK_ROWS)
+  for (gsize from = 0; from < n; from += 2 * block)
     {
-      RowBlock a = { p, from, MIN (from + CSV_BLOCK_ROWS, n), first };
-      RowBlock b = { p, a.to, MIN (a.to + CSV_BLOCK_ROWS, n), second };
+      RowBlock a = { p, from, MIN (from + block, n), first };
+      RowBlock b = { p, a.to, MIN (a.to + block, n), second };
       GThread *thread = b.from < b.to ? g_thread_try_new ("csv-rows", format_rows, &b, NULL) : NULL;
       format_rows (&a);
       /* the first block goes out while the second may still be formatted */
