@@ -1,0 +1,104 @@
+// pageable_probe.cu: how fast copies from and to pageable host memory run,
+// depending on how that memory was allocated and whether the CPU just wrote
+// it: a measurement program of its own.
+//
+// Real programs' pageable copies (the corpus, validate/results/*/real/) ran up
+// to twice as fast as the calibrated pageable line, and the harness's replays
+// slower than both. The allocation (huge pages or not) and the host cache are
+// two differences between them. The cases, for each SIZE:
+//   malloc        the buffer from malloc, as a program's would be
+//   huge          2 MiB-aligned, madvise(MADV_HUGEPAGE)
+//   small-pages   2 MiB-aligned, madvise(MADV_NOHUGEPAGE)
+// each timed hot (the CPU writes the buffer just before each copy) and cold
+// (a 256 MiB write elsewhere in between evicts it from the caches). Every
+// buffer is written once before any copy, so its pages are resident.
+//
+// Prints /sys/kernel/mm/transparent_hugepage/enabled, then one line per case:
+//   DIR CASE TEMP bytes median_us min_us
+// the time of a synchronous cudaMemcpy (the host waits for pageable copies),
+// over 15 copies after 3 untimed.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/mman.h>
+#include <vector>
+#include <cuda_runtime.h>
+#include "cuda_check.h"
+
+enum { TRIALS = 15, WARMUP = 3 };
+static const size_t EVICT = 256u << 20;
+
+static double
+now_us ()
+{
+  return std::chrono::duration<double, std::micro> (
+           std::chrono::steady_clock::now ().time_since_epoch ()).count ();
+}
+
+static void *
+host_buffer (const char *kind, size_t bytes)
+{
+  if (std::strcmp (kind, "malloc") == 0)
+    return std::malloc (bytes);
+  size_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+  void *p = std::aligned_alloc (2u << 20, rounded);
+  if (p != nullptr)
+    madvise (p, rounded, std::strcmp (kind, "huge") == 0 ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  return p;
+}
+
+int
+main ()
+{
+  char thp[128] = "unknown";
+  if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
+    {
+      if (std::fgets (thp, sizeof thp, f) == nullptr)
+        std::strcpy (thp, "unreadable\n");
+      std::fclose (f);
+    }
+  std::printf ("thp %s", thp);
+  char *evict = static_cast<char *> (std::malloc (EVICT));
+  std::memset (evict, 1, EVICT);
+  const size_t sizes[] = { 256u << 10, 4u << 20, 64u << 20 };
+  const char *kinds[] = { "malloc", "huge", "small-pages" };
+  void *dev;
+  CHECK (cudaMalloc (&dev, 64u << 20));
+  for (size_t bytes : sizes)
+    for (const char *kind : kinds)
+      {
+        char *host = static_cast<char *> (host_buffer (kind, bytes));
+        if (host == nullptr)
+          return 1;
+        std::memset (host, 2, bytes);
+        for (int dir = 0; dir < 2; dir++)
+          for (int hot = 1; hot >= 0; hot--)
+            {
+              std::vector<double> t;
+              for (int i = 0; i < WARMUP + TRIALS; i++)
+                {
+                  if (hot)
+                    std::memset (host, i, bytes);
+                  else
+                    std::memset (evict, i, EVICT);
+                  double t0 = now_us ();
+                  if (dir == 0)
+                    CHECK (cudaMemcpy (dev, host, bytes, cudaMemcpyHostToDevice));
+                  else
+                    CHECK (cudaMemcpy (host, dev, bytes, cudaMemcpyDeviceToHost));
+                  double t1 = now_us ();
+                  if (i >= WARMUP)
+                    t.push_back (t1 - t0);
+                }
+              std::sort (t.begin (), t.end ());
+              std::printf ("%s %s %s %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h", kind,
+                           hot ? "hot" : "cold", bytes, t[t.size () / 2], t[0]);
+            }
+        std::free (host);
+      }
+  CHECK (cudaFree (dev));
+  std::free (evict);
+  return 0;
+}
