@@ -1112,6 +1112,40 @@ test_inside_free (void)
   assert_op_times (rec, 1, 6000, 6000, 90000);
 }
 
+/* Stream-ordered allocation (us after T0): a launch 10-15 whose kernel runs
+ * 20-30, cudaMallocAsync 40-43 and cudaFreeAsync 50-52 in s1 with no GPU
+ * work of their own, then cudaMallocAsync 60-61 whose (made-up) memset
+ * record 62-63 is GPU work. The first two are comments, not `not
+ * modelled`, and their host time is in the gap from the launch's return at
+ * 15 us to the sync's call at 70: 55 us; the third is not modelled. */
+static void
+test_stream_alloc (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaMallocAsync\t1000040000\t1000043000\t3\t0xa1\t0x0\t4096\t0\t0\n"
+    "call\t1\tcudaFreeAsync\t1000050000\t1000052000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMallocAsync\t1000060000\t1000061000\t5\t0xa1\t0x0\t4096\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000070000\t1000071000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "memset\t5\t1000062000\t1000063000\t4096\t0\t3\n"
+    "end\t6\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                            "host 55.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "# cudaMallocAsync: stream-ordered allocation, no GPU work "
+                                       "of its own; its host time is in the gaps"));
+  g_assert_nonnull (strstr (rec->text, "# cudaFreeAsync: stream-ordered allocation"));
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMallocAsync (its GPU work is missing "
+                                       "from predictions)"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+}
+
 /* A launch the model charges more than the others of its group: one that
  * loads its kernel's code, charged kernel_load (record_inside.h). Calls
  * given directly (times in ns), modelled on dcgan's first launch of a
@@ -1532,6 +1566,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);
   g_test_add_func ("/record/inside-free", test_inside_free);
+  g_test_add_func ("/record/stream-alloc", test_stream_alloc);
   g_test_add_func ("/record/inside-waits", test_inside_waits);
   g_test_add_func ("/record/inside-charged", test_inside_charged);
   g_test_add_func ("/record/driver-calls", test_driver_calls);

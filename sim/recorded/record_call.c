@@ -71,6 +71,13 @@ record_call_is_driver (const char *name)
   return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
 }
 
+gboolean
+record_call_is_stream_alloc (const char *name)
+{
+  return g_str_has_prefix (name, "cudaMallocAsync") || g_str_has_prefix (name, "cudaFreeAsync")
+         || g_str_has_prefix (name, "cuMemAllocAsync") || g_str_has_prefix (name, "cuMemFreeAsync");
+}
+
 RecordCallKind
 record_call_kind (const char *name, gboolean *per_thread)
 {

@@ -37,5 +37,8 @@ RecordCallKind record_call_kind (const char *name, gboolean *per_thread);
 
 /* A driver API function ("cuLaunchKernel"), not a runtime one. */
 gboolean record_call_is_driver (const char *name);
+/* Whether `name` allocates or frees in stream order (cudaMallocAsync,
+ * cudaFreeAsync and the driver's cuMemAllocAsync, cuMemFreeAsync). */
+gboolean record_call_is_stream_alloc (const char *name);
 
 #endif /* RECORD_CALL_H */

@@ -733,7 +733,13 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
       op_times (b, issue, enter, exit);
       break;
     case RECORD_CALL_NOT_MODELLED:
-      write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
+      /* Stream-ordered allocation that CUPTI saw no GPU work for (a pool
+       * with memory to give) is host time alone, which the gaps keep. */
+      if (record_call_is_stream_alloc (c->name) && !w->timed && w->memset == NULL)
+        comment (b, "%s: stream-ordered allocation, no GPU work of its own; its host time is "
+                 "in the gaps", c->name);
+      else
+        write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
   if (op && in->after > 0)
