@@ -16,7 +16,9 @@
 // Prints /sys/kernel/mm/transparent_hugepage/enabled, then one line per case:
 //   DIR CASE TEMP bytes median_us min_us
 // the time of a synchronous cudaMemcpy (the host waits for pageable copies),
-// over 15 copies after 3 untimed.
+// over 15 copies after 3 untimed. `pageable_probe sweep` times malloc'd
+// buffers only, hot and cold, at every size the calibration uses (4 KiB to
+// 256 MiB by fours), for a line of each.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -50,8 +52,9 @@ host_buffer (const char *kind, size_t bytes)
 }
 
 int
-main ()
+main (int argc, char **argv)
 {
+  bool sweep = argc > 1 && std::strcmp (argv[1], "sweep") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -62,10 +65,17 @@ main ()
   std::printf ("thp %s", thp);
   char *evict = static_cast<char *> (std::malloc (EVICT));
   std::memset (evict, 1, EVICT);
-  const size_t sizes[] = { 256u << 10, 4u << 20, 64u << 20 };
-  const char *kinds[] = { "malloc", "huge", "small-pages" };
+  std::vector<size_t> sizes = { 256u << 10, 4u << 20, 64u << 20 };
+  std::vector<const char *> kinds = { "malloc", "huge", "small-pages" };
+  if (sweep)
+    {
+      sizes.clear ();
+      for (size_t b = 4u << 10; b <= (256u << 20); b *= 4)
+        sizes.push_back (b);
+      kinds = { "malloc" };
+    }
   void *dev;
-  CHECK (cudaMalloc (&dev, 64u << 20));
+  CHECK (cudaMalloc (&dev, sizes.back ()));
   for (size_t bytes : sizes)
     for (const char *kind : kinds)
       {
