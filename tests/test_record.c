@@ -476,6 +476,11 @@ test_loads (void)
                                        "1000.000us: set-up before its work started, beyond its "
                                        "usual 305.000us"));
   g_assert_nonnull (strstr (rec->text, "# CUDA_MODULE_LOADING not in the log, so LAZY"));
+  /* the header names the profile recorded on, and only it: ops.ini has no
+   * rates to carry kernel times, so they stay bare */
+  g_assert_nonnull (strstr (rec->text, "# Profile ops, of the GPU recorded on"));
+  g_assert_null (strstr (rec->text, "No profile of the GPU recorded on"));
+  g_assert_null (strstr (rec->text, "time=ops:"));
   g_assert_cmpuint (rec->n_loads, ==, 1);
   /* the loading kernel is issued where its set-up ended, 695 us */
   assert_op_times (rec, 1, 695000, 1010000, 1020000);
@@ -486,6 +491,7 @@ test_loads (void)
                                             "kernel default grid=1 block=32 time=10.000us loads "
                                             "label=ka\n"));
   g_assert_nonnull (strstr (without, "time=10.000us loads label=kb\n"));
+  g_assert_nonnull (strstr (bare->text, "# No profile of the GPU recorded on"));
   g_assert_cmpuint (bare->n_loads, ==, 2);
 
   g_autofree char *eager = g_strconcat ("streamsim-record\t1\nenv\tCUDA_MODULE_LOADING\tEAGER\n",

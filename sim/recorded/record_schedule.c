@@ -1129,14 +1129,14 @@ write_header (Builder *b)
   if (b->opt->profile != NULL)
     comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
              "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
-  if (b->times_of != NULL)
-    comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
-             "given: on another, each is carried there by what bounds the kernel "
-             "(engines/MODEL.md).", b->times_of, b->times_of);
   else
     comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
              "keep the times they ran, and host functions' and loading launches' costs are "
              "taken as 0.");
+  if (b->times_of != NULL)
+    comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
+             "given: on another, each is carried there by what bounds the kernel "
+             "(engines/MODEL.md).", b->times_of, b->times_of);
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
              "the order they began.", b->rec->n_threads);
