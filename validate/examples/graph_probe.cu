@@ -12,12 +12,11 @@
 // launch after instantiation; span_us: the median time between events
 // recorded in the stream before and after the launch(es), after which the
 // host synchronizes: how long the GPU took for the N kernels.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "host_time.h"
 
 enum { WARMUP = 5, TRIALS = 50 };
 
@@ -26,20 +25,6 @@ empty_kernel (int *p)
 {
   if (p != nullptr && threadIdx.x == 1024)
     *p = 0;
-}
-
-static double
-now_us ()
-{
-  return std::chrono::duration<double, std::micro> (
-           std::chrono::steady_clock::now ().time_since_epoch ()).count ();
-}
-
-static double
-median (std::vector<double> v)
-{
-  std::sort (v.begin (), v.end ());
-  return v[v.size () / 2];
 }
 
 int

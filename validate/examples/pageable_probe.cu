@@ -19,8 +19,6 @@
 // over 15 copies after 3 untimed. `pageable_probe sweep` times malloc'd
 // buffers only, hot and cold, at every size the calibration uses (4 KiB to
 // 256 MiB by fours), for a line of each.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,16 +26,10 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "host_time.h"
 
 enum { TRIALS = 15, WARMUP = 3 };
 static const size_t EVICT = 256u << 20;
-
-static double
-now_us ()
-{
-  return std::chrono::duration<double, std::micro> (
-           std::chrono::steady_clock::now ().time_since_epoch ()).count ();
-}
 
 static void *
 host_buffer (const char *kind, size_t bytes)
@@ -102,9 +94,9 @@ main (int argc, char **argv)
                   if (i >= WARMUP)
                     t.push_back (t1 - t0);
                 }
-              std::sort (t.begin (), t.end ());
               std::printf ("%s %s %s %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h", kind,
-                           hot ? "hot" : "cold", bytes, t[t.size () / 2], t[0]);
+                           hot ? "hot" : "cold", bytes, median (t),
+                           *std::min_element (t.begin (), t.end ()));
             }
         std::free (host);
       }
