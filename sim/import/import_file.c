@@ -118,7 +118,7 @@ parse_plain (const char *path, const guint8 *data, gsize length, GError **error)
   gsize i = 0;
   while (i < length && g_ascii_isspace (data[i]))
     i++;
-  if (i < length && is_json_start (data, length))
+  if (i < length && is_json_start (data + i, length - i))
     return import_kineto_parse (path, (const char *) data, length, error);
   g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT ": not a "
                "trace streamsim reads: neither a PyTorch profiler (Kineto) JSON trace, nor an "
