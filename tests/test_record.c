@@ -106,16 +106,17 @@ static const char *program_log =
 
 /* Kernel times name the device they were measured on where its profile
  * can carry them elsewhere: recorded on the h100 profile (which loads by
- * its name and has the rates), the kernel of program_log is
- * time=h100:500.000us, the header says so and names the device
- * (`device h100`); on tests/profiles/ops.ini,
- * which has no rates, the time stays bare. */
+ * its name and has the rates), the kernel of program_log, 500 us in
+ * CUPTI's record, is time=h100: 500 us less that profile's trace_extra, the
+ * header says so and names the device (`device h100`); on
+ * tests/profiles/ops.ini, which has no rates and no trace_extra, the time
+ * stays bare, 500 us. */
 static void
 test_times_device (void)
 {
   g_autoptr (GError) error = NULL;
   const char *names[] = { "h100", "ops" };
-  const char *expect[] = { " time=h100:500.000us ", " time=500.000us " };
+  const char *prefix[] = { " time=h100:", " time=" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       GpuProfile profile = { 0 };
@@ -125,8 +126,11 @@ test_times_device (void)
       RecordOptions opt = { .min_host_ns = 2000, .connections = 8, .profile = &profile };
       g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
       g_assert_no_error (error);
+      g_assert_true ((profile.trace_extra > 0) == (i == 0));
+      g_autofree char *expect = g_strdup_printf ("%s%.3fus ", prefix[i],
+                                                 (500000 - profile.trace_extra) / 1000.0);
       gpu_profile_clear (&profile);
-      g_assert_nonnull (strstr (rec->text, expect[i]));
+      g_assert_nonnull (strstr (rec->text, expect));
       g_assert_true ((strstr (rec->text, "# Kernel times are the h100's (time=h100:...)") != NULL)
                      == (i == 0));
       g_assert_true ((strstr (rec->text, "\ndevice h100\n") != NULL) == (i == 0));
@@ -504,6 +508,46 @@ test_loads (void)
   g_assert_cmpuint (none->n_loads, ==, 0);
   g_assert_nonnull (strstr (none->text, "# CUDA_MODULE_LOADING as recorded: EAGER, no launch "
                                         "loads code"));
+}
+
+/* Kernel times less the profile's trace_extra (record_schedule.h): CUPTI's
+ * records of kernels are longer than the kernels' blocks. With trace_extra
+ * 2 us, set by hand on tests/profiles/ops.ini, two launches in one stream
+ * whose records are 10 us and 1.5 us long: time= 10 - 2 = 8 us, and the
+ * second, shorter than the extra, 1 ns (the least a kernel takes). The
+ * measured timeline keeps CUPTI's times. Without a profile, CUPTI's times. */
+static void
+test_trace_extra (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "env\tCUDA_MODULE_LOADING\tEAGER\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000005000\t1\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000006000\t1000011000\t2\t0x0\t0x0\t1\t32\t0\n"
+    "kernel\t1\t1000010000\t1000020000\t1\t32\t0\t0\tka\n"
+    "kernel\t2\t1000030000\t1000031500\t1\t32\t0\t0\tkb\n"
+    "end\t2\t2\n";
+  g_autoptr (GError) error = NULL;
+  GpuProfile ops = { 0 };
+  g_assert_true (profile_load ("ops", &ops, &error));
+  ops.trace_extra = 2000;
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000, .profile = &ops };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  gpu_profile_clear (&ops);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "kernel default grid=1 block=32 time=8.000us label=ka\n"
+                            "kernel default grid=1 block=32 time=0.001us label=kb\n");
+  g_assert_nonnull (strstr (rec->text, "(trace_extra, 2000 ns)"));
+  assert_op_times (rec, 0, 0, 10000, 20000);
+  assert_op_times (rec, 1, 6000, 30000, 31500);
+
+  g_autoptr (RecordSchedule) bare = convert (text, 2000, 0);
+  g_autofree char *cupti = schedule_text_statements (bare->text);
+  g_assert_cmpstr (cupti, ==, "kernel default grid=1 block=32 time=10.000us label=ka\n"
+                              "kernel default grid=1 block=32 time=1.500us label=kb\n");
 }
 
 /* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500
@@ -1564,6 +1608,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
   g_test_add_func ("/record/loads", test_loads);
+  g_test_add_func ("/record/trace-extra", test_trace_extra);
   g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memset-records", test_memset_records);

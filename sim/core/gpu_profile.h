@@ -97,6 +97,12 @@ typedef struct
   double sm_clock;             /* Hz, the SMs' highest (boost) clock */
   double memory_bandwidth;     /* bytes per second, device memory's peak */
   double fp32_flops;           /* FP32 operations per second at sm_clock, an FMA counting 2 */
+  /* How much longer CUPTI's record of a kernel is than the kernel's blocks
+   * (the first block's start to the last block's end), the span the
+   * model's kernel times and latencies are measured in: the recorder and
+   * the importers take it off a traced kernel's duration. 0: not measured,
+   * nothing taken off. */
+  SimTime trace_extra;
 
   /* [info]: where the numbers come from (free text, may be NULL) */
   char *gpu, *driver, *cuda, *date, *source;

@@ -72,6 +72,7 @@ const ProfileKey profile_keys[] = {
   { "kernel", "sm_clock", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (sm_clock), 0, 0, TRUE },
   { "kernel", "memory_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memory_bandwidth), 0, 0, TRUE },
   { "kernel", "fp32_flops", PROFILE_KEY_FLOPS, PROFILE_FIELD (fp32_flops), 0, 0, TRUE },
+  { "kernel", "trace_extra", PROFILE_KEY_TIME, PROFILE_FIELD (trace_extra), 0, 0, TRUE },
 
   { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
   { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },

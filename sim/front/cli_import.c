@@ -57,8 +57,10 @@ cli_import_main (int argc, char **argv)
       "Write the schedule to APP.sched (default, or \"-\": standard output)", "APP.sched" },
     { "device", 'd', 0, G_OPTION_ARG_STRING_ARRAY, &devices,
       "The GPU the trace was taken on, a profile name in any case or a .ini path: its SMs "
-      "tell how much of the GPU each kernel held, for kernels' times alone (default: none; "
-      "kernels that shared the GPU keep the times they ran)", "NAME" },
+      "tell how much of the GPU each kernel held, for kernels' times alone, and its "
+      "trace_extra how much longer the profiler's kernel records are than the kernels "
+      "(default: none; kernels keep the profiler's times, those that shared the GPU the "
+      "times they ran)", "NAME" },
     { "region", 0, 0, G_OPTION_ARG_STRING, &region,
       "Import only the calls that began inside the user annotations (record_function) or "
       "NVTX ranges named NAME (default " IMPORT_DEFAULT_REGION ", the whole trace where there is "

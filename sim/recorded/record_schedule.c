@@ -374,6 +374,15 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   return TRUE;
 }
 
+/* A traced kernel's time as its blocks took it: CUPTI's record, less the
+ * profile's trace_extra, at least 1 ns. */
+static guint64
+blocks_time (const Builder *b, guint64 traced)
+{
+  guint64 extra = b->opt->profile != NULL ? (guint64) b->opt->profile->trace_extra : 0;
+  return traced > extra ? traced - extra : 1;
+}
+
 /* The comment after a kernel's statement: where its time= came from. */
 static void
 kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean loads)
@@ -438,7 +447,7 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   if (b->times_of != NULL)
     g_string_append_printf (b->text, "%s:", b->times_of);
   const AloneTime *a = &b->alone[index];
-  append_time (b->text, w->timed ? a->time : 0);
+  append_time (b->text, w->timed ? blocks_time (b, a->time) : 0);
   if (b->loads[index])
     {
       g_string_append (b->text, " loads");
@@ -1118,7 +1127,7 @@ write_header (Builder *b)
   for (const char *const *h = b->opt->header; h != NULL && *h != NULL; h++)
     comment (b, "%s", *h);
   comment (b, "Kernel times are their times alone: as measured, or where a kernel shared the "
-           "GPU as its comment says; host gaps under %" G_GUINT64_FORMAT
+           "GPU as its comment says, less the profile's trace_extra; host gaps under %" G_GUINT64_FORMAT
            " ns are added up until they reach that, and left out where a call that waits "
            "for the GPU comes first.", b->opt->min_host_ns);
   gboolean recorded;
@@ -1127,12 +1136,14 @@ write_header (Builder *b)
            "(unset: LAZY since CUDA 12.2)", lazy ? "a kernel's first runtime launch loads its "
            "code (`loads`)" : "EAGER, no launch loads code");
   if (b->opt->profile != NULL)
-    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, host "
-             "functions' and loading launches' costs.", gpu_profile_name (b->opt->profile));
+    comment (b, "Profile %s, of the GPU recorded on: kernels' shares of the SMs, how much "
+             "longer CUPTI's kernel records are than the kernels' blocks (trace_extra, %"
+             G_GUINT64_FORMAT " ns), host functions' and loading launches' costs.",
+             gpu_profile_name (b->opt->profile), (guint64) b->opt->profile->trace_extra);
   else
-    comment (b, "No profile of the GPU recorded on: kernels that shared an oversubscribed GPU "
-             "keep the times they ran, and host functions' and loading launches' costs are "
-             "taken as 0.");
+    comment (b, "No profile of the GPU recorded on: kernels keep CUPTI's times, those that "
+             "shared an oversubscribed GPU the times they ran, and host functions' and loading "
+             "launches' costs are taken as 0.");
   if (b->times_of != NULL)
     comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
              "given: on another, each is carried there by what bounds the kernel "

@@ -45,12 +45,16 @@
  * A kernel's time= is its time alone (record_alone.h): how long it ran, or,
  * where it shared the GPU with other kernels, the median of the same
  * kernel's lone runs, or a time inferred from how far the kernels beside it
- * oversubscribed the SMs; the statement's comment says which.
+ * oversubscribed the SMs; the statement's comment says which. CUPTI's
+ * records of kernels are longer than the kernels' blocks, the span the
+ * model's kernel times and latencies are measured in: the time written is
+ * less the profile's trace_extra (validate/examples/kernel_trace_probe.cu).
  *
- * `profile`, the GPU recorded on, gives kernels' shares of the SMs, the
- * host functions' wake-up and resume, and the host time a loading launch
- * costs (kernel_load); without it none of those is known (taken as 0), and
- * shared kernels without lone runs keep the times they ran. */
+ * `profile`, the GPU recorded on, gives kernels' shares of the SMs,
+ * trace_extra, the host functions' wake-up and resume, and the host time a
+ * loading launch costs (kernel_load); without it none of those is known
+ * (taken as 0), and shared kernels without lone runs keep the times they
+ * ran. */
 #ifndef RECORD_SCHEDULE_H
 #define RECORD_SCHEDULE_H
 

@@ -1,6 +1,6 @@
 // host_time.h: the host clock and a median, for the measurement programs
 // beside it that time CUDA calls from the host (pageable_probe.cu,
-// graph_probe.cu).
+// graph_probe.cu, kernel_trace_probe.cu).
 #ifndef HOST_TIME_H
 #define HOST_TIME_H
 
