@@ -196,6 +196,12 @@ satisfy_from (EngSim *sim, guint32 src, guint32 target, EdgeKind kind, SimTime w
                 : kind == EDGE_LOADED ? 0
                                       : eng_deps_latency (sim, (EngEngine) s->signal_engine,
                                                           target_engine (sim, target));
+  /* Two kernels of one graph launch follow each other sooner than two
+   * launched one by one (validate/results/h100/graph-probe/). */
+  if (kind == EDGE_STREAM && sim->profile.graph_node_gap > 0 && sim->sops[target].graph != 0
+      && sim->sops[target].graph == sim->sops[src].graph
+      && s->signal_engine == ENG_ENGINE_COMPUTE && target_engine (sim, target) == ENG_ENGINE_COMPUTE)
+    lat = sim->profile.graph_node_gap;
   if (target_engine (sim, target) == ENG_ENGINE_STREAM && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
   satisfy (sim, target, when + lat, cause, ref);

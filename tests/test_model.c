@@ -843,6 +843,50 @@ test_hostfn (void)
   run_free (run);
 }
 
+/* A graph launch (profile graphs: a launch call 1 ms, a graph launch call
+ * 0.5 ms, kernel_gap 0.2 ms, graph_node_gap 0.1 ms, zero launch latency; a
+ * 4 MiB memset 1 ms), worked out by hand:
+ *   the graph's call holds the host 0 to 0.5; its nodes are issued at 0.5
+ *   and cost the host nothing each;
+ *   op 0 kernel 1 ms: 0.5-1.5;
+ *   op 1 kernel 1 ms, after op 0 of the same launch: 1.6-2.6;
+ *   op 2 memset 4 MiB, on the SMs, after op 1 of the same launch: 2.7-3.7;
+ *   op 3 kernel 1 ms, no graph's, its call 0.5 to 1.5: after op 2 and
+ *        kernel_gap, 3.9-4.9;
+ * and the same without graph_node_gap and graph_launch (profile ops, its
+ * launch 0 ms, gaps 0): 0-1, 1-2, 2-3, 3-4. */
+static void
+test_graph_launch (void)
+{
+  static const char text[] = "stream s1\n"
+                             "graph s1\n"
+                             "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                             "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                             "  memset s1 4MiB\n"
+                             "end\n"
+                             "kernel s1 grid=1 block=32 block_time=1ms\n";
+  Run *run = run_text ("graphs", text);
+  g_assert_cmpint (op (run, 0)->issue, ==, 0);
+  g_assert_cmpint (op (run, 1)->issue, ==, 500 * US);
+  g_assert_cmpint (op (run, 2)->issue, ==, 500 * US);
+  g_assert_cmpint (op (run, 3)->issue, ==, 500 * US);
+  g_assert_cmpint (op (run, 0)->start, ==, 500 * US);
+  g_assert_cmpint (op (run, 0)->end, ==, 1500 * US);
+  g_assert_cmpint (op (run, 1)->start, ==, 1600 * US);
+  g_assert_cmpint (op (run, 1)->end, ==, 2600 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 2700 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 3700 * US);
+  g_assert_cmpint (op (run, 3)->start, ==, 3900 * US);
+  g_assert_cmpint (op (run, 3)->end, ==, 4900 * US);
+  assert_cause (run, 1, ENG_CAUSE_STREAM, 0);
+  run_free (run);
+
+  run = run_text ("ops", text);
+  for (guint i = 0; i < 4; i++)
+    assert_span (run, i, i, i + 1);
+  run_free (run);
+}
+
 /* A launch that loads its kernel's code (`loads`) waits for every op
  * issued before it, in every stream, starts module_load (1 ms on profile
  * ops) after the last ends, and holds back every op issued after it, in any
@@ -897,6 +941,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/schematic-table", test_schematic_table);
   g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
   g_test_add_func ("/model/hostfn", test_hostfn);
+  g_test_add_func ("/model/graph-launch", test_graph_launch);
   g_test_add_func ("/model/loads-waits-for-idle", test_loads_waits_for_idle);
   g_test_add_func ("/model/record-holds-no-queue", test_record_holds_no_queue);
   g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);

@@ -1007,7 +1007,7 @@ test_bad_depth (void)
   for (int d = 0; d < 17; d++)
     g_string_append (text, "end\n");
   check_error (text->str, text->len, NULL, 0, SCHEDULE_ERROR_LIMIT,
-               "t.sched:17:1: repeat and if blocks nest at most 16 deep", NULL);
+               "t.sched:17:1: repeat, if and graph blocks nest at most 16 deep", NULL);
   g_string_free (text, TRUE);
 }
 

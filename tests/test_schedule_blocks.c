@@ -1,4 +1,4 @@
-/* test_schedule_blocks.c: `if` ... `else` ... `end`, `let` inside blocks and loops whose range is empty. */
+/* test_schedule_blocks.c: `if` ... `else` ... `end`, `graph` ... `end`, `let` inside blocks and loops whose range is empty. */
 #include <glib.h>
 
 #include "sim/core/schedule.h"
@@ -138,9 +138,75 @@ test_errors (void)
                      "t.sched:2:6: unexpected text after `else`");
   parse_check_error ("if 1\n  host 1us\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
                      "t.sched:1:1: `if` without a matching `end`");
-  parse_check_error ("end\n", NULL, 0, SCHEDULE_ERROR_SYNTAX, "t.sched:1:1: `end` without a `repeat` or `if`");
+  parse_check_error ("end\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:1: `end` without a `repeat`, `if` or `graph`");
   parse_check_error ("let kw = else\n$kw\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
                      "t.sched:2:1: `else` must be written out");
+}
+
+/* A graph launch: the ops its lines expand to (a loop inside it too) are its
+ * nodes, numbered by launch, the first marked as the launch; the ops around
+ * it are in no graph; a second launch of the same lines (a loop around
+ * `graph`) is launch 2. Worked out by hand from the text. */
+static void
+test_graph (void)
+{
+  Schedule *sched = parse_check_ok ("stream s1\n"
+                                    "host 1us\n"
+                                    "repeat r 1..2\n"
+                                    "  graph s1\n"
+                                    "    repeat i 1..2\n"
+                                    "      kernel s1 grid=1 block=32 time=1us\n"
+                                    "    end\n"
+                                    "    memset s1 4KiB\n"
+                                    "    h2d s1 4KiB\n"
+                                    "    hostfn s1 1us\n"
+                                    "  end\n"
+                                    "end\n"
+                                    "kernel s1 grid=1 block=32 time=1us\n", NULL);
+  static const guint graph[] = { 0, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 0 };
+  static const guint launch[] = { 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0 };
+  g_assert_cmpuint (schedule_n_ops (sched), ==, G_N_ELEMENTS (graph));
+  for (gsize i = 0; i < G_N_ELEMENTS (graph); i++)
+    {
+      g_assert_cmpuint (schedule_op (sched, i)->graph, ==, graph[i]);
+      g_assert_cmpuint (schedule_op (sched, i)->graph_launch, ==, launch[i]);
+    }
+  schedule_free (sched);
+}
+
+static void
+test_graph_errors (void)
+{
+  parse_check_error ("stream s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:2:1: `graph` without a matching `end`");
+  parse_check_error ("stream s1\ngraph s1\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:1: a graph with no node");
+  parse_check_error ("stream s1\ngraph s1\n  repeat i 1..0\n    host 1us\n  end\nend\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:2:1: a graph with no node");
+  parse_check_error ("stream s1\ngraph\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:1: expected `graph STREAM`");
+  parse_check_error ("stream s1\ngraph s1 s2\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:10: expected `graph STREAM`");
+  parse_check_error ("graph s9\nend\n", NULL, 0, SCHEDULE_ERROR_UNDEFINED, "t.sched:1:7: ");
+  parse_check_error ("stream s1\ngraph s1\n  host 1us\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:3: `host` cannot stand inside a graph");
+  parse_check_error ("stream s1\ngraph s1\n  sync s1\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:3: `sync` cannot stand inside a graph");
+  parse_check_error ("stream s1\ngraph s1\n  stream s2\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:3: `stream` cannot stand inside a graph");
+  parse_check_error ("stream s1\nstream s2\ngraph s1\n  kernel s2 grid=1 block=32 time=1us\nend\n",
+                     NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:4:10: a graph's nodes run in the stream it is launched into, 's1'");
+  parse_check_error ("stream s1\ngraph s1\n  h2d s1 4KiB pageable\nend\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: a copy of pageable memory inside a graph");
+  parse_check_error ("stream s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us loads\nend\n", NULL,
+                     0, SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: `loads` inside a graph");
+  parse_check_error ("stream s1\ngraph s1\n  graph s1\n    kernel s1 grid=1 block=32 time=1us\n"
+                     "  end\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:3: a graph inside a graph");
+  parse_check_error ("let g = graph\nstream s1\n$g s1\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:3:1: `graph` must be written out");
 }
 
 int
@@ -151,5 +217,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule-blocks/let-scope", test_let_scope);
   g_test_add_func ("/schedule-blocks/empty-range", test_empty_range);
   g_test_add_func ("/schedule-blocks/errors", test_errors);
+  g_test_add_func ("/schedule-blocks/graph", test_graph);
+  g_test_add_func ("/schedule-blocks/graph-errors", test_graph_errors);
   return g_test_run ();
 }

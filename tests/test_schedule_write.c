@@ -25,7 +25,7 @@ write_text (const Schedule *sched)
   return schedule_write_text (sched, NULL);
 }
 
-/* Every statement kind, with loops and parameters; the expected text is
+/* Every statement kind, with loops, parameters and two graph launches; the expected text is
  * written by hand from the language reference: loops expanded, `let`
  * substituted, sizes and times exact in the largest unit that holds them,
  * the event never recorded declared after the streams. */
@@ -50,6 +50,12 @@ test_expected_text (void)
     "memcpy h2d 12KiB pageable\n"
     "memset b 4KiB label=clear\n"
     "hostfn a 20us\n"
+    "repeat g 1..2\n"
+    "  graph b\n"
+    "    kernel b grid=1 block=32 time=${g}us\n"
+    "    memset b 1KiB\n"
+    "  end\n"
+    "end\n"
     "host 0.25ms\n"
     "sync done\n"
     "sync a\n"
@@ -73,6 +79,14 @@ test_expected_text (void)
     "memcpy h2d 12KiB pageable\n"
     "memset b 4KiB label=clear\n"
     "hostfn a 20us\n"
+    "graph b\n"
+    "kernel b grid=1 block=32 time=1us\n"
+    "memset b 1KiB\n"
+    "end\n"
+    "graph b\n"
+    "kernel b grid=1 block=32 time=2us\n"
+    "memset b 1KiB\n"
+    "end\n"
     "host 250us\n"
     "sync done\n"
     "sync a\n"
@@ -84,6 +98,12 @@ test_expected_text (void)
   /* and it parses back: the declaration makes the wait on `spare` legal */
   g_autoptr (Schedule) again = parse ("w.sched", text);
   g_assert_cmpuint (schedule_n_ops (again), ==, schedule_n_ops (sched));
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      g_assert_cmpuint (schedule_op (again, i)->graph, ==, schedule_op (sched, i)->graph);
+      g_assert_cmpuint (schedule_op (again, i)->graph_launch, ==,
+                        schedule_op (sched, i)->graph_launch);
+    }
 }
 
 /* Exact times: each written time reads back to the same nanosecond. */

@@ -83,6 +83,9 @@ gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 SimTime
 gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
 {
+  /* A graph's nodes cost the host nothing each: its first carries the launch. */
+  if (op->graph != 0)
+    return !op->graph_launch ? 0 : p->host_graph_launch > 0 ? p->host_graph_launch : p->host_kernel_launch;
   switch (op->kind)
     {
     case SCHED_OP_KERNEL:

@@ -57,6 +57,7 @@ typedef struct
   SimTime host_sync_idle;    /* one that finds nothing to wait for; 0: host_sync's */
   SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
   SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
+  SimTime host_graph_launch; /* a cudaGraphLaunch call; 0: kernel_launch's */
   /* the driver's callback thread (host functions, eng_callback.c) */
   SimTime hostfn_wake;       /* its stream reached a host function while the thread was idle, to its start */
   SimTime hostfn_wake_idle;  /* the same where the stream was idle when the function was issued */
@@ -67,6 +68,7 @@ typedef struct
   SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+  SimTime graph_node_gap;    /* the same between two kernels of one graph launch; 0: kernel_gap */
   SimTime module_load;       /* the GPU idle to the start of a kernel whose launch loads its code */
   SimTime hostfn_resume;     /* a host function's return to its stream going on */
 

@@ -85,6 +85,12 @@ typedef struct
   guint32 column;
   guint32 stream;
   guint32 event;
+  /* A node of a graph launch (`graph STREAM` ... `end`): the launch's
+   * number, from 1, the same for every node of one launch; 0 for an op of
+   * no graph. graph_launch is set on the launch's first node, which
+   * carries the cudaGraphLaunch call. */
+  guint32 graph : 31;
+  guint32 graph_launch : 1;
   const char *label; /* optional `label=NAME`, NULL if none */
   union
   {

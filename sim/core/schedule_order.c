@@ -45,6 +45,9 @@ is_stream_op (SchedOpKind kind)
 static gboolean
 is_barrier (const SchedOp *op, gboolean legacy_joins)
 {
+  /* A graph launch is one call: its nodes stay together, and where it was. */
+  if (op->graph != 0)
+    return TRUE;
   switch (op->kind)
     {
     case SCHED_OP_SYNC_DEVICE:

@@ -18,7 +18,8 @@
  *  5. the barriers where they are: `sync device`, `memcpy`, a `loads`
  *     launch without a label and, while any stream is blocking, the ops of
  *     the legacy default stream, which synchronizes with them. They wait for
- *     everything before them, so nothing crosses them either way.
+ *     everything before them, so nothing crosses them either way. A graph
+ *     launch's nodes are barriers too: one call, kept whole and in place.
  *
  * The ops between two barriers form a block; each op moves only within its
  * block. Positions are indices into an order, an array of op indices

@@ -39,6 +39,7 @@ const ProfileKey profile_keys[] = {
   { "host", "sync_idle", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync_idle), 0, 0, TRUE },
   { "host", "memset", PROFILE_KEY_TIME, PROFILE_FIELD (host_memset), 0, 0, TRUE },
   { "host", "kernel_load", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_load), 0, 0, TRUE },
+  { "host", "graph_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_graph_launch), 0, 0, TRUE },
   { "host", "hostfn_wake", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake), 0, 0, TRUE },
   { "host", "hostfn_wake_idle", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake_idle), 0, 0, TRUE },
   { "host", "hostfn_next", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_next), 0, 0, TRUE },
@@ -47,6 +48,7 @@ const ProfileKey profile_keys[] = {
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },
   { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
   { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
+  { "latency", "graph_node_gap", PROFILE_KEY_TIME, PROFILE_FIELD (graph_node_gap), 0, 0, TRUE },
   { "latency", "module_load", PROFILE_KEY_TIME, PROFILE_FIELD (module_load), 0, 0, TRUE },
   { "latency", "hostfn_resume", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_resume), 0, 0, TRUE },
 

@@ -231,6 +231,15 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
         case LINE_END:
           i++;
           break;
+        case LINE_GRAPH: /* its nodes, once; the line itself is no op */
+          {
+            Count body;
+            if (!parser_count (p, i + 1, l->match, &body, error))
+              return FALSE;
+            count_add (count, &body);
+            i = l->match + 1;
+            break;
+          }
         case LINE_IF:
           {
             gboolean taken;
@@ -319,11 +328,24 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
         case LINE_OP:
         case LINE_DECL:
         case LINE_SETTING:
-          if (!parser_enter (p, i, error))
+          {
+            gsize before = p->sched->n_ops;
+            if (!parser_enter (p, i, error))
+              return FALSE;
+            if (p->n_tokens > 0 && !parser_statement (p, error))
+              return FALSE;
+            if (p->graph != 0 && p->n_tokens > 0
+                && !parser_graph_node (p, before, p->sched->n_ops > before, error))
+              return FALSE;
+            i++;
+            break;
+          }
+        case LINE_GRAPH:
+          if (!parser_enter (p, i, error) || !parser_graph_open (p, error)
+              || !parser_expand (p, i + 1, l->match, error)
+              || !parser_graph_close (p, i, error))
             return FALSE;
-          if (p->n_tokens > 0 && !parser_statement (p, error))
-            return FALSE;
-          i++;
+          i = l->match + 1;
           break;
         case LINE_LET: /* again: inside a block its value may change */
           if (!parser_let (p, i, error))

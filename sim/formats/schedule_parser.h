@@ -27,6 +27,7 @@ typedef enum
   LINE_SETTING, /* device, connections: once each, not counted against --max-ops */
   LINE_LET,
   LINE_REPEAT,
+  LINE_GRAPH,  /* `graph STREAM`: the lines to its `end` are one graph launch's nodes */
   LINE_IF,
   LINE_ELSE,
   LINE_END,
@@ -39,9 +40,9 @@ typedef struct
   guint32 lineno;
   guint16 first;      /* offset of the first non-blank byte */
   guint16 end;        /* offset past the statement, comment and blanks removed */
-  /* LINE_REPEAT, LINE_ELSE: the index of its `end`; LINE_IF: of its `else`,
+  /* LINE_REPEAT, LINE_GRAPH, LINE_ELSE: the index of its `end`; LINE_IF: of its `else`,
    * or of its `end` when it has none; LINE_LET: of the line that opens its
-   * block (`repeat`, `if` or `else`), or NO_BLOCK at the top level. */
+   * block (`repeat`, `graph`, `if` or `else`), or NO_BLOCK at the top level. */
   guint32 match;
   guint8 kind;
   guint8 empty_body;  /* LINE_REPEAT: no statement inside, only loops */
@@ -152,6 +153,13 @@ typedef struct
    * the tables every time. */
   NameSlot names[NAME_SLOTS];
 
+  /* The graph launch being expanded (`graph STREAM` ... `end`): its number
+   * (0: none), stream, and the index of the op its first node will be. */
+  guint32 graph;
+  guint32 n_graphs;
+  guint32 graph_stream;
+  gsize graph_first_op;
+
   GHashTable *elapsed_names;   /* `elapsed` NAME -> its line; made at the first */
   GArray *event_uses;          /* EventUse, per event of the schedule */
 } Parser;
@@ -197,6 +205,14 @@ gboolean parser_expr_eval (Parser *p, const char *s, gsize len, guint col, gbool
 /* Pass 3 (schedule_statement.c): the statement on the current line, its
  * tokens read, its op appended to the schedule. */
 gboolean parser_statement (Parser *p, GError **error);
+
+/* A graph launch (schedule_statement.c): the `graph STREAM` line, entered,
+ * opens it; each op its lines expand to is checked and made one of its
+ * nodes (sched->ops[index], just appended; `made`: whether the line made
+ * one); its `end` closes it, with at least one node. */
+gboolean parser_graph_open (Parser *p, GError **error);
+gboolean parser_graph_node (Parser *p, gsize index, gboolean made, GError **error);
+gboolean parser_graph_close (Parser *p, gsize index, GError **error);
 
 /* After the expansion (schedule_names.c): every event that a `wait` or
  * `sync` names is recorded somewhere in the schedule or declared with

@@ -109,13 +109,14 @@ parser_scan (Parser *p, GError **error)
       l->has_dollar = scan.dollar < end;
       word = (gsize) (word_end (line + first, line + end) - line);
 #define WORD_IS(w) (word - first == sizeof (w) - 1 && memcmp (line + first, w, sizeof (w) - 1) == 0)
-      if (WORD_IS ("repeat") || WORD_IS ("if"))
+      if (WORD_IS ("repeat") || WORD_IS ("if") || WORD_IS ("graph"))
         {
           gboolean is_if = WORD_IS ("if");
           if (depth == REPEAT_MAX_DEPTH)
             return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, (guint) first + 1,
-                                "repeat and if blocks nest at most %d deep", REPEAT_MAX_DEPTH);
-          l->kind = is_if ? LINE_IF : LINE_REPEAT;
+                                "repeat, if and graph blocks nest at most %d deep",
+                                REPEAT_MAX_DEPTH);
+          l->kind = is_if ? LINE_IF : WORD_IS ("graph") ? LINE_GRAPH : LINE_REPEAT;
           open[depth] = branch[depth] = p->n_lines;
           stmts_at_open[depth] = n_stmts;
           depth++;
@@ -134,8 +135,8 @@ parser_scan (Parser *p, GError **error)
                                          "line (write a nested `if` on the next line)");
           if (is_end && depth == 0)
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) first + 1,
-                                "`end` without a `repeat` or `if`; each `repeat VAR A..B` and "
-                                "each `if EXPR` takes one `end`");
+                                "`end` without a `repeat`, `if` or `graph`; each `repeat VAR A..B`, "
+                                "each `if EXPR` and each `graph STREAM` takes one `end`");
           r = depth > 0 ? &p->lines[open[depth - 1]] : NULL;
           if (!is_end && (r == NULL || r->kind != LINE_IF || branch[depth - 1] != open[depth - 1]))
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) first + 1,
@@ -189,6 +190,8 @@ parser_scan (Parser *p, GError **error)
       return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, r->first + 1u,
                           r->kind == LINE_IF
                           ? "`if` without a matching `end`; close each `if` with a line `end`"
+                          : r->kind == LINE_GRAPH
+                          ? "`graph` without a matching `end`; close each graph with a line `end`"
                           : "`repeat` without a matching `end`; close each loop with a line `end`");
     }
   return TRUE;

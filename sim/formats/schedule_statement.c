@@ -973,6 +973,77 @@ stmt_host (Parser *p, GError **error)
   return parser_label_tail (p, 2, op, usage, error);
 }
 
+/* ---- Graph launches ---- */
+
+static const char graph_usage[] = "`graph STREAM`, the graph's kernels, memsets, copies and host "
+                                  "functions in STREAM, one a line, then `end`";
+
+gboolean
+parser_graph_open (Parser *p, GError **error)
+{
+  const Token *t = p->tokens;
+  if (p->n_tokens == 0 || t[0].len != 5 || memcmp (t[0].s, "graph", 5) != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, 1,
+                        "`graph` must be written out, not produced by a substitution");
+  if (p->graph != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "a graph inside a graph; graphs do not nest (a child graph's nodes "
+                        "are written in its parent)");
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX,
+                        p->n_tokens < 2 ? t[0].col : t[2].col, "expected %s", graph_usage);
+  if (!parser_stream_ref (p, &t[1], &p->graph_stream, error))
+    return FALSE;
+  p->graph = ++p->n_graphs;
+  p->graph_first_op = p->sched->n_ops;
+  return TRUE;
+}
+
+gboolean
+parser_graph_node (Parser *p, gsize index, gboolean made, GError **error)
+{
+  const Token *t = p->tokens;
+  SchedOp *op = made ? &p->sched->ops[index] : NULL;
+  gboolean allowed = op != NULL
+                     && (op->kind == SCHED_OP_KERNEL || op->kind == SCHED_OP_MEMSET
+                         || op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_HOSTFN);
+  if (!allowed)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "`%s` cannot stand inside a graph: a graph launch's nodes are kernels, "
+                        "memsets, copies and host functions (write it before `graph` or after "
+                        "its `end`)", t[0].s);
+  if (op->stream != p->graph_stream)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "a graph's nodes run in the stream it is launched into, '%s'; nodes "
+                        "in other streams (a graph's branches) are not modelled",
+                        schedule_stream (p->sched, p->graph_stream)->name);
+  if (op->kind == SCHED_OP_COPY && op->u.copy.pageable)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "a copy of pageable memory inside a graph is not modelled; a graph's "
+                        "copies are of pinned or device memory");
+  if (op->kind == SCHED_OP_KERNEL && op->u.kernel.loads)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
+                        "`loads` inside a graph: a graph's kernels have their code loaded when "
+                        "it is instantiated, before its first launch");
+  op->graph = p->graph;
+  op->graph_launch = index == p->graph_first_op;
+  return TRUE;
+}
+
+gboolean
+parser_graph_close (Parser *p, gsize index, GError **error)
+{
+  if (p->sched->n_ops == p->graph_first_op)
+    {
+      const Line *l = &p->lines[index];
+      p->lineno = l->lineno;
+      return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, l->first + 1u,
+                          "a graph with no node; expected %s", graph_usage);
+    }
+  p->graph = 0;
+  return TRUE;
+}
+
 gboolean
 parser_statement (Parser *p, GError **error)
 {
@@ -1002,6 +1073,10 @@ parser_statement (Parser *p, GError **error)
         goto structural;
       if (KW_IS ("event"))
         return stmt_event (p, error);
+      break;
+    case 'g':
+      if (KW_IS ("graph"))
+        goto structural;
       break;
     case 'h':
       if (KW_IS ("h2d"))
@@ -1050,8 +1125,8 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "event, repeat, if, else, end, h2d, d2h, d2d, memcpy, memset, kernel, hostfn, "
-                      "record, wait, sync, host, elapsed", kw);
+                      "event, repeat, if, else, end, graph, h2d, d2h, d2d, memcpy, memset, kernel, "
+                      "hostfn, record, wait, sync, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

@@ -158,7 +158,15 @@ schedule_write_text (const Schedule *sched, const char *const *header)
     if (!recorded[i])
       g_string_append_printf (s, "event %s\n", schedule_event_name (sched, i));
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
-    append_op (s, sched, schedule_op (sched, i));
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      if (op->graph_launch)
+        g_string_append_printf (s, "graph %s\n", stream_name (sched, op->stream));
+      append_op (s, sched, op);
+      if (op->graph != 0
+          && (i + 1 == schedule_n_ops (sched) || schedule_op (sched, i + 1)->graph != op->graph))
+        g_string_append (s, "end\n");
+    }
   return g_string_free (s, FALSE);
 }
 

@@ -12,6 +12,15 @@
 // launch after instantiation; span_us: the median time between events
 // recorded in the stream before and after the launch(es), after which the
 // host synchronizes: how long the GPU took for the N kernels.
+//
+// Then a chain of 16 launches of a kernel whose one block spins for 5 us,
+// reading %globaltimer as it begins and ends, captured into a graph and
+// launched 20 times (the first 2 untimed), each launch followed by a
+// synchronize; and the same 16 launches made one by one, 20 times. One line
+// per kernel:
+//   node MODE LAUNCH INDEX START_NS END_NS
+// (MODE graph or direct; times on %globaltimer): the gap between two nodes
+// of a graph is one's START less the END of the one before.
 #include <cstdio>
 #include <vector>
 #include <cuda_runtime.h>
@@ -25,6 +34,70 @@ empty_kernel (int *p)
 {
   if (p != nullptr && threadIdx.x == 1024)
     *p = 0;
+}
+
+__device__ static inline unsigned long long
+globaltimer ()
+{
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void
+stamped_kernel (unsigned long long spin_ns, unsigned long long *slot)
+{
+  unsigned long long t0 = globaltimer ();
+  while (globaltimer () - t0 < spin_ns)
+    ;
+  slot[0] = t0;
+  slot[1] = globaltimer ();
+}
+
+enum { CHAIN = 16, CHAIN_LAUNCHES = 20, CHAIN_WARMUP = 2, SPIN_NS = 5000 };
+
+// The chain of stamped kernels, as a graph or launched one by one.
+static void
+chain (cudaStream_t s)
+{
+  unsigned long long *slots;
+  const int n = CHAIN_LAUNCHES * CHAIN;
+  CHECK (cudaMalloc (&slots, 2 * n * sizeof *slots));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  // each launch of the graph writes the same slots; copied out after each
+  std::vector<unsigned long long> host (2 * n);
+  CHECK (cudaStreamBeginCapture (s, cudaStreamCaptureModeGlobal));
+  for (int k = 0; k < CHAIN; k++)
+    stamped_kernel<<<1, 32, 0, s>>> (SPIN_NS, slots + 2 * k);
+  CHECK (cudaStreamEndCapture (s, &graph));
+  CHECK (cudaGraphInstantiate (&exec, graph, 0));
+  for (int i = 0; i < CHAIN_LAUNCHES; i++)
+    {
+      CHECK (cudaGraphLaunch (exec, s));
+      CHECK (cudaStreamSynchronize (s));
+      CHECK (cudaMemcpy (host.data () + 2 * CHAIN * i, slots, 2 * CHAIN * sizeof *slots,
+                         cudaMemcpyDeviceToHost));
+    }
+  for (int i = CHAIN_WARMUP; i < CHAIN_LAUNCHES; i++)
+    for (int k = 0; k < CHAIN; k++)
+      std::printf ("node graph %d %d %llu %llu\n", i, k, host[2 * (CHAIN * i + k)],
+                   host[2 * (CHAIN * i + k) + 1]);
+  for (int i = 0; i < CHAIN_LAUNCHES; i++)
+    {
+      for (int k = 0; k < CHAIN; k++)
+        stamped_kernel<<<1, 32, 0, s>>> (SPIN_NS, slots + 2 * k);
+      CHECK (cudaStreamSynchronize (s));
+      CHECK (cudaMemcpy (host.data () + 2 * CHAIN * i, slots, 2 * CHAIN * sizeof *slots,
+                         cudaMemcpyDeviceToHost));
+    }
+  for (int i = CHAIN_WARMUP; i < CHAIN_LAUNCHES; i++)
+    for (int k = 0; k < CHAIN; k++)
+      std::printf ("node direct %d %d %llu %llu\n", i, k, host[2 * (CHAIN * i + k)],
+                   host[2 * (CHAIN * i + k) + 1]);
+  CHECK (cudaGraphExecDestroy (exec));
+  CHECK (cudaGraphDestroy (graph));
+  CHECK (cudaFree (slots));
 }
 
 int
@@ -91,5 +164,6 @@ main ()
       CHECK (cudaGraphExecDestroy (exec));
       CHECK (cudaGraphDestroy (graph));
     }
+  chain (s);
   return 0;
 }
