@@ -25,6 +25,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "gpu_time.h"
 #include "host_time.h"
 
 enum { WARMUP = 5, TRIALS = 50 };
@@ -34,14 +35,6 @@ empty_kernel (int *p)
 {
   if (p != nullptr && threadIdx.x == 1024)
     *p = 0;
-}
-
-__device__ static inline unsigned long long
-globaltimer ()
-{
-  unsigned long long t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
 }
 
 __global__ void
@@ -56,17 +49,33 @@ stamped_kernel (unsigned long long spin_ns, unsigned long long *slot)
 
 enum { CHAIN = 16, CHAIN_LAUNCHES = 20, CHAIN_WARMUP = 2, SPIN_NS = 5000 };
 
+// Launch i of the chain ran: its slots copied into `host`.
+static void
+copy_out (std::vector<unsigned long long> &host, const unsigned long long *slots, int i)
+{
+  CHECK (cudaMemcpy (host.data () + 2 * CHAIN * i, slots, 2 * CHAIN * sizeof *slots,
+                     cudaMemcpyDeviceToHost));
+}
+
+static void
+print_nodes (const char *mode, const std::vector<unsigned long long> &host)
+{
+  for (int i = CHAIN_WARMUP; i < CHAIN_LAUNCHES; i++)
+    for (int k = 0; k < CHAIN; k++)
+      std::printf ("node %s %d %d %llu %llu\n", mode, i, k, host[2 * (CHAIN * i + k)],
+                   host[2 * (CHAIN * i + k) + 1]);
+}
+
 // The chain of stamped kernels, as a graph or launched one by one.
 static void
 chain (cudaStream_t s)
 {
   unsigned long long *slots;
-  const int n = CHAIN_LAUNCHES * CHAIN;
-  CHECK (cudaMalloc (&slots, 2 * n * sizeof *slots));
+  CHECK (cudaMalloc (&slots, 2 * CHAIN * sizeof *slots));
   cudaGraph_t graph;
   cudaGraphExec_t exec;
-  // each launch of the graph writes the same slots; copied out after each
-  std::vector<unsigned long long> host (2 * n);
+  // each launch writes the same slots, copied out after it
+  std::vector<unsigned long long> host (2 * CHAIN * CHAIN_LAUNCHES);
   CHECK (cudaStreamBeginCapture (s, cudaStreamCaptureModeGlobal));
   for (int k = 0; k < CHAIN; k++)
     stamped_kernel<<<1, 32, 0, s>>> (SPIN_NS, slots + 2 * k);
@@ -76,25 +85,17 @@ chain (cudaStream_t s)
     {
       CHECK (cudaGraphLaunch (exec, s));
       CHECK (cudaStreamSynchronize (s));
-      CHECK (cudaMemcpy (host.data () + 2 * CHAIN * i, slots, 2 * CHAIN * sizeof *slots,
-                         cudaMemcpyDeviceToHost));
+      copy_out (host, slots, i);
     }
-  for (int i = CHAIN_WARMUP; i < CHAIN_LAUNCHES; i++)
-    for (int k = 0; k < CHAIN; k++)
-      std::printf ("node graph %d %d %llu %llu\n", i, k, host[2 * (CHAIN * i + k)],
-                   host[2 * (CHAIN * i + k) + 1]);
+  print_nodes ("graph", host);
   for (int i = 0; i < CHAIN_LAUNCHES; i++)
     {
       for (int k = 0; k < CHAIN; k++)
         stamped_kernel<<<1, 32, 0, s>>> (SPIN_NS, slots + 2 * k);
       CHECK (cudaStreamSynchronize (s));
-      CHECK (cudaMemcpy (host.data () + 2 * CHAIN * i, slots, 2 * CHAIN * sizeof *slots,
-                         cudaMemcpyDeviceToHost));
+      copy_out (host, slots, i);
     }
-  for (int i = CHAIN_WARMUP; i < CHAIN_LAUNCHES; i++)
-    for (int k = 0; k < CHAIN; k++)
-      std::printf ("node direct %d %d %llu %llu\n", i, k, host[2 * (CHAIN * i + k)],
-                   host[2 * (CHAIN * i + k) + 1]);
+  print_nodes ("direct", host);
   CHECK (cudaGraphExecDestroy (exec));
   CHECK (cudaGraphDestroy (graph));
   CHECK (cudaFree (slots));

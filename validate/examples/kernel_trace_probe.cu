@@ -20,17 +20,10 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "gpu_time.h"
 #include "host_time.h"
 
 enum { WARMUP = 5, QUEUED = 40, IDLE = 20, IDLE_WAIT_US = 100 };
-
-__device__ static inline unsigned long long
-globaltimer ()
-{
-  unsigned long long t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 __global__ void
 spin_kernel (unsigned long long spin_ns, unsigned long long *first, unsigned long long *last)

@@ -1,0 +1,15 @@
+// gpu_time.h: the GPU's %globaltimer, for the measurement programs beside it
+// whose kernels stamp their own blocks (graph_probe.cu, kernel_trace_probe.cu).
+#ifndef GPU_TIME_H
+#define GPU_TIME_H
+
+// Nanoseconds on the GPU's global timer (32 ns steps on an H100 and an H200).
+__device__ static inline unsigned long long
+globaltimer ()
+{
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+#endif /* GPU_TIME_H */
