@@ -432,7 +432,8 @@ test_alone_inferred (void)
  *   3 cudaLaunchKernel kb   1200-1205  GPU 1210: kb's first, but it took
  *                                      the usual 5 us, under 5 + 300: its
  *                                      code was loaded before (not marked)
- *   4 cudaGraphLaunch       1300-1310  GPU 1320: runs kc (not modelled)
+ *   4 cudaGraphLaunch       1300-1310  GPU 1320: runs kc, a `graph` block in
+ *                                      its stream (0xa1, declared where first named)
  *   5 cudaLaunchKernel kc   1400-2000  GPU 2010: long, but kc ran in the
  *                                      graph before: not marked
  *   6 cuLaunchKernel kd     2100-2500  GPU 2510: a driver launch, never marked
@@ -440,7 +441,7 @@ test_alone_inferred (void)
  * Launch 1 loads, so its usual is 5 + 300 = 305 us (record_inside.h): it
  * took 695 us more, all before its kernel could start (1010 - 305 = 705
  * >= 695). Launch 5 took 595 us more, before its kernel (2010 - 1400 - 5 =
- * 605 >= 595). Gaps: 100, 95, 195 (the graph launch is host time), 100 us.
+ * 605 >= 595). Gaps: 100, 95, 95, 90, 100 us.
  * Without a profile kernel_load is 0: launch 3 loads too, and launch 1's
  * set-up is 995 us; with CUDA_MODULE_LOADING=EAGER in the log nothing
  * loads, and launch 1's set-up is 995 us again. */
@@ -471,7 +472,12 @@ test_loads (void)
                             "kernel default grid=1 block=32 time=10.000us label=ka\n"
                             "host 95.000us\n"
                             "kernel default grid=1 block=32 time=10.000us label=kb\n"
-                            "host 195.000us\n"
+                            "host 95.000us\n"
+                            "stream s1\n"
+                            "graph s1\n"
+                            "  kernel s1 grid=1 block=32 time=10.000us label=kc\n"
+                            "end\n"
+                            "host 90.000us\n"
                             "host 595.000us\n"
                             "kernel default grid=1 block=32 time=10.000us label=kc\n"
                             "host 100.000us\n"
@@ -548,6 +554,58 @@ test_trace_extra (void)
   g_autofree char *cupti = schedule_text_statements (bare->text);
   g_assert_cmpstr (cupti, ==, "kernel default grid=1 block=32 time=10.000us label=ka\n"
                               "kernel default grid=1 block=32 time=1.500us label=kb\n");
+}
+
+/* Graph launches (record_graph.h), without a profile (CUPTI's kernel
+ * times). Calls (us after T0), one stream:
+ *   cudaGraphLaunch  0-2     its records: a memset of 8 bytes of device
+ *                            memory 10-11, a kernel 12-22, a copy of 8
+ *                            bytes from the device to pageable memory 23-24:
+ *                            a chain, written as a `graph` block
+ *   cudaStreamSynchronize 3-30 (the 1 us gap before it is left out: it waits)
+ *   cudaGraphLaunch  40-42   two kernels, 50-60 and 55-65, side by side: a
+ *                            graph's branches, a `not modelled` comment
+ *   cudaStreamSynchronize 43-70: after 13 us of host time since the last op
+ *                            (the comment is no op)
+ * The nodes are issued where their launch was: 0 for all three. */
+static void
+test_graph (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t999990000\t999990100\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGraphLaunch\t1000000000\t1000002000\t2\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000003000\t1000030000\t3\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGraphLaunch\t1000040000\t1000042000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000043000\t1000070000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "memset\t2\t1000010000\t1000011000\t8\t0\t3\n"
+    "kernel\t2\t1000012000\t1000022000\t4\t64\t0\t0\tkk\n"
+    "copy\t2\t0\t1000023000\t1000024000\t8\t2\t3\t1\n"
+    "kernel\t4\t1000050000\t1000060000\t4\t64\t0\t0\tka\n"
+    "kernel\t4\t1000055000\t1000065000\t4\t64\t0\t0\tkb\n"
+    "end\t5\t5\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "graph s1\n"
+                            "  memset s1 8B\n"
+                            "  kernel s1 grid=4 block=64 time=10.000us label=kk\n"
+                            "  d2h s1 8B pageable\n"
+                            "end\n"
+                            "sync s1\n"
+                            "host 13.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaGraphLaunch (its nodes ran side by "
+                                       "side, a graph's branches"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+  g_assert_cmpuint (rec->n_ops, ==, 6);
+  assert_op_times (rec, 0, 0, 10000, 11000);
+  assert_op_times (rec, 1, 0, 12000, 22000);
+  assert_op_times (rec, 2, 0, 23000, 24000);
+  const SchedOp *first = schedule_op (rec->schedule, 0), *last = schedule_op (rec->schedule, 2);
+  g_assert_true (first->graph == 1 && first->graph_launch);
+  g_assert_true (last->graph == 1 && !last->graph_launch);
+  g_assert_cmpuint (schedule_op (rec->schedule, 3)->graph, ==, 0);
 }
 
 /* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500
@@ -785,10 +843,11 @@ static void assert_log_error (const char *text, const char *expected);
  *   12   cudaStreamWaitEvent a1 e2             24-25   captured
  *   13   cudaLaunchHostFunc X                  26-27   captured
  *   14   cudaStreamEndCapture X                28-29
- *   15   cudaGraphLaunch X                     30-31   GPU 46-56: not modelled
+ *   15   cudaGraphLaunch X                     30-31   GPU 46-56: a `graph` block
+ *                                                      of its one kernel, in X's stream
  *   16   cudaStreamSynchronize a1              32-60
- * Seven calls captured, one not modelled; the host gaps between the ops
- * that stay: 11 to 20.5 (9.5 us) and 20.8 to 32 (11.2 us). Without the
+ * Seven calls captured; the host gaps between the ops: 11 to 20.5 (9.5 us)
+ * and 20.8 to 30 (9.2 us); 31 to 32 is left out, before a wait. Without the
  * capture's stream (an older log) the capturing streams are inferred from
  * call 9, which has no CUPTI record: the same answer. Call 4 is k's first
  * launch (1 us, the usual being the other's 0.3 us): `loads`. */
@@ -828,19 +887,22 @@ test_capture (void)
       g_autofree char *text = capture_log (streams[i]);
       g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
       g_autofree char *got = schedule_text_statements (rec->text);
-      g_assert_cmpstr (got, ==, "stream s1\n"
-                                "stream s2\n"
-                                "stream s3\n"
-                                "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
-                                "host 9.500us\n"
-                                "kernel s3 grid=1 block=32 time=10.000us label=k\n"
-                                "host 11.200us\n"
-                                "sync s1\n");
+      const char *x = i == 0 ? "s1" : "default";
+      g_autofree char *want = g_strdup_printf ("stream s1\n"
+                                               "stream s2\n"
+                                               "stream s3\n"
+                                               "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                                               "host 9.500us\n"
+                                               "kernel s3 grid=1 block=32 time=10.000us label=k\n"
+                                               "host 9.200us\n"
+                                               "graph %s\n"
+                                               "  kernel %s grid=1 block=32 time=10.000us label=g\n"
+                                               "end\n"
+                                               "sync s1\n", x, x);
+      g_assert_cmpstr (got, ==, want);
       g_assert_cmpuint (rec->n_captured, ==, 7);
-      g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+      g_assert_cmpuint (rec->n_not_modelled, ==, 0);
       g_assert_nonnull (strstr (rec->text, "# captured into a graph: cudaMemcpyAsync"));
-      g_assert_nonnull (strstr (rec->text, "# not modelled: cudaGraphLaunch (its GPU work is "
-                                           "missing from predictions), 10.000us on the GPU"));
     }
 }
 
@@ -1609,6 +1671,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
   g_test_add_func ("/record/loads", test_loads);
   g_test_add_func ("/record/trace-extra", test_trace_extra);
+  g_test_add_func ("/record/graph", test_graph);
   g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memset-records", test_memset_records);

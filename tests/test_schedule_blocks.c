@@ -159,7 +159,7 @@ test_graph (void)
                                     "      kernel s1 grid=1 block=32 time=1us\n"
                                     "    end\n"
                                     "    memset s1 4KiB\n"
-                                    "    h2d s1 4KiB\n"
+                                    "    d2h s1 4KiB pageable\n"
                                     "    hostfn s1 1us\n"
                                     "  end\n"
                                     "end\n"
@@ -198,8 +198,6 @@ test_graph_errors (void)
   parse_check_error ("stream s1\nstream s2\ngraph s1\n  kernel s2 grid=1 block=32 time=1us\nend\n",
                      NULL, 0, SCHEDULE_ERROR_SYNTAX,
                      "t.sched:4:10: a graph's nodes run in the stream it is launched into, 's1'");
-  parse_check_error ("stream s1\ngraph s1\n  h2d s1 4KiB pageable\nend\n", NULL, 0,
-                     SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: a copy of pageable memory inside a graph");
   parse_check_error ("stream s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us loads\nend\n", NULL,
                      0, SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: `loads` inside a graph");
   parse_check_error ("stream s1\ngraph s1\n  graph s1\n    kernel s1 grid=1 block=32 time=1us\n"

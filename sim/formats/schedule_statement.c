@@ -1017,10 +1017,6 @@ parser_graph_node (Parser *p, gsize index, gboolean made, GError **error)
                         "a graph's nodes run in the stream it is launched into, '%s'; nodes "
                         "in other streams (a graph's branches) are not modelled",
                         schedule_stream (p->sched, p->graph_stream)->name);
-  if (op->kind == SCHED_OP_COPY && op->u.copy.pageable)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
-                        "a copy of pageable memory inside a graph is not modelled; a graph's "
-                        "copies are of pinned or device memory");
   if (op->kind == SCHED_OP_KERNEL && op->u.kernel.loads)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "`loads` inside a graph: a graph's kernels have their code loaded when "

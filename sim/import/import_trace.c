@@ -379,6 +379,7 @@ import_trace_log (const ImportTrace *t, ImportCounts *counts)
           rc.event = x->event;
           break;
         case RECORD_CALL_NOT_MODELLED:
+        case RECORD_CALL_GRAPH:
           if (w->works->len > 0)
             rc.stream = stream_handle (&b, w->stream);
           break;

@@ -25,6 +25,7 @@ static const struct
   { "cudaFree", RECORD_CALL_FREE },
   { "cudaFreeHost", RECORD_CALL_FREE },
   { "cudaLaunchHostFunc", RECORD_CALL_HOSTFN },
+  { "cudaGraphLaunch", RECORD_CALL_GRAPH },
   { "cudaStreamAddCallback", RECORD_CALL_HOSTFN },
   /* the driver API's, logged when no runtime call made them; a blocking
    * copy's size and direction are then read from CUPTI's record (the log
@@ -52,6 +53,7 @@ static const struct
   { "cuStreamSynchronize", RECORD_CALL_SYNC_STREAM },
   { "cuCtxSynchronize", RECORD_CALL_SYNC_DEVICE },
   { "cuLaunchHostFunc", RECORD_CALL_HOSTFN },
+  { "cuGraphLaunch", RECORD_CALL_GRAPH },
   { "cuStreamAddCallback", RECORD_CALL_HOSTFN },
 };
 

@@ -27,6 +27,7 @@ typedef enum
   RECORD_CALL_FREE,          /* waits for the device: `sync device` */
   RECORD_CALL_MEMSET,        /* any memset function (record_memset.h) */
   RECORD_CALL_HOSTFN,        /* a host function or stream callback */
+  RECORD_CALL_GRAPH,         /* a graph launch (record_graph.h) */
   RECORD_CALL_NOT_MODELLED,  /* GPU work the language has no statement for */
 } RecordCallKind;
 

@@ -5,6 +5,7 @@
 #include "record_alone.h"
 #include "record_call.h"
 #include "record_capture.h"
+#include "record_graph.h"
 #include "record_hostfn.h"
 #include "record_inside.h"
 #include "record_loads.h"
@@ -53,6 +54,8 @@ typedef struct
                            from to it, + 1; 0 if none */
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
   gboolean *captured;   /* per call: a stream capture took it into a graph */
+  GPtrArray **graph_nodes; /* per graph launch call: its records (record_graph.h); else NULL */
+  const char **graph_why;  /* ... and why they are not a chain `graph` can write, or NULL */
   InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
   const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
@@ -423,6 +426,27 @@ kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean load
     g_string_append_printf (b->text, "   # %s", text->str);
 }
 
+/* A kernel statement up to its time, which it writes as that of the
+ * device recorded on (time=h100:...) where the profile can carry it. */
+static void
+append_kernel_head (Builder *b, const char *stream, guint64 grid, guint64 block, guint64 smem,
+                    guint64 regs, guint64 time)
+{
+  g_string_append_printf (b->text, "kernel %s grid=%" G_GUINT64_FORMAT " block=%" G_GUINT64_FORMAT,
+                          stream, grid, block);
+  if (smem > 0)
+    {
+      g_string_append (b->text, " smem=");
+      append_size (b->text, smem);
+    }
+  if (regs > 0)
+    g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, regs);
+  g_string_append (b->text, " time=");
+  if (b->times_of != NULL)
+    g_string_append_printf (b->text, "%s:", b->times_of);
+  append_time (b->text, time);
+}
+
 static gboolean
 write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
 {
@@ -433,21 +457,10 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
   if (grid == 0 || block == 0)
     return fail (b, c, "%s with %" G_GUINT64_FORMAT " blocks of %" G_GUINT64_FORMAT
                  " threads: a kernel needs at least one of each", c->name, grid, block);
-  g_string_append_printf (b->text, "kernel %s grid=%" G_GUINT64_FORMAT " block=%" G_GUINT64_FORMAT,
-                          stream_name (b, c->stream, per_thread), grid, block);
-  guint64 smem = k != NULL ? k->a[2] : c->a[2];
-  if (smem > 0)
-    {
-      g_string_append (b->text, " smem=");
-      append_size (b->text, smem);
-    }
-  if (k != NULL && k->a[3] > 0)
-    g_string_append_printf (b->text, " regs=%" G_GUINT64_FORMAT, k->a[3]);
-  g_string_append (b->text, " time=");
-  if (b->times_of != NULL)
-    g_string_append_printf (b->text, "%s:", b->times_of);
   const AloneTime *a = &b->alone[index];
-  append_time (b->text, w->timed ? blocks_time (b, a->time) : 0);
+  append_kernel_head (b, stream_name (b, c->stream, per_thread), grid, block,
+                      k != NULL ? k->a[2] : c->a[2], k != NULL ? k->a[3] : 0,
+                      w->timed ? blocks_time (b, a->time) : 0);
   if (b->loads[index])
     {
       g_string_append (b->text, " loads");
@@ -464,6 +477,48 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
 
 static void write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w,
                                 gboolean per_thread, const char *why);
+
+/* A graph launch whose records are a chain (record_graph.h) as a `graph`
+ * block: each node as its statement, in the launch's stream, issued where
+ * the launch was; kernels' times CUPTI's less trace_extra. */
+static void
+write_graph (Builder *b, guint index, gboolean per_thread, guint64 issue)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const GPtrArray *nodes = b->graph_nodes[index];
+  const char *stream = stream_name (b, c->stream, per_thread);
+  g_string_append_printf (b->text, "graph %s   # %s, %u node%s", stream, c->name, nodes->len,
+                          nodes->len == 1 ? "" : "s");
+  line_end (b);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const RecordWork *r = g_ptr_array_index (nodes, i);
+      g_string_append (b->text, "  ");
+      if (r->kind == RECORD_WORK_KERNEL)
+        {
+          append_kernel_head (b, stream, r->a[0], r->a[1], r->a[2], r->a[3],
+                              blocks_time (b, r->end - r->start));
+          g_autofree char *label = kernel_label (r->name);
+          if (label[0] != '\0')
+            g_string_append_printf (b->text, " label=%s", label);
+        }
+      else
+        {
+          const char *what = r->kind == RECORD_WORK_MEMSET ? "memset"
+                             : r->a[1] == RECORD_COPY_HTOD ? "h2d"
+                             : r->a[1] == RECORD_COPY_DTOH ? "d2h" : "d2d";
+          g_string_append_printf (b->text, "%s %s ", what, stream);
+          append_size (b->text, r->a[0]);
+          if (r->kind == RECORD_WORK_COPY
+              && (r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE))
+            g_string_append (b->text, " pageable");
+        }
+      line_end (b);
+      op_times (b, issue, since_t0 (b, r->start), since_t0 (b, r->end));
+    }
+  g_string_append (b->text, "end");
+  line_end (b);
+}
 
 /* A memset call as a `memset` statement (record_memset.h); a memset the
  * statement cannot stand for is a comment, and one of no bytes nothing. */
@@ -560,6 +615,8 @@ makes_op (const Builder *b, RecordCallKind kind, const RecordCall *c, const Call
         record_memset_shape (c, w->memset, b->log_has_memsets, &m);
         return m.what == MEMSET_OP;
       }
+    case RECORD_CALL_GRAPH:
+      return b->graph_why[c - &g_array_index (b->log->calls, RecordCall, 0)] == NULL;
     case RECORD_CALL_COPY:
     case RECORD_CALL_MEMCPY:
       {
@@ -613,13 +670,15 @@ write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w, gboolean
 }
 
 /* Whether a call holds the host until GPU work is done: a synchronize, a
- * blocking copy, a copy from or to pageable memory. */
+ * blocking copy, a copy from or to pageable memory, a graph launch with
+ * such a copy. */
 static gboolean
 waits_for_gpu (RecordCallKind kind, const CallWork *w)
 {
   return kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_SYNC_EVENT
          || kind == RECORD_CALL_SYNC_STREAM || kind == RECORD_CALL_SYNC_DEVICE
-         || kind == RECORD_CALL_FREE || (kind == RECORD_CALL_COPY && w->pageable);
+         || kind == RECORD_CALL_FREE
+         || ((kind == RECORD_CALL_COPY || kind == RECORD_CALL_GRAPH) && w->pageable);
 }
 
 /* The `host` statement for the host time inside an op's call
@@ -705,6 +764,12 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
       break;
     case RECORD_CALL_HOSTFN:
       write_hostfn (b, index, per_thread, issue);
+      break;
+    case RECORD_CALL_GRAPH:
+      if (op)
+        write_graph (b, index, per_thread, issue);
+      else
+        write_not_modelled (b, c, w, per_thread, b->graph_why[index]);
       break;
     case RECORD_CALL_RECORD:
       {
@@ -823,6 +888,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     case RECORD_CALL_HOSTFN:
     case RECORD_CALL_RECORD:
     case RECORD_CALL_WAIT:
+    case RECORD_CALL_GRAPH:
       ic->kind = INSIDE_ASYNC;
       break;
     case RECORD_CALL_COPY:
@@ -906,7 +972,7 @@ find_captured (Builder *b, const guint *order)
       role[i] = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_KERNEL
                 ? CAPTURE_ROLE_WORK
               : kind == RECORD_CALL_NOT_MODELLED || kind == RECORD_CALL_MEMSET
-                || kind == RECORD_CALL_HOSTFN
+                || kind == RECORD_CALL_HOSTFN || kind == RECORD_CALL_GRAPH
               ? CAPTURE_ROLE_OTHER_WORK
               : kind == RECORD_CALL_RECORD ? CAPTURE_ROLE_RECORD
               : kind == RECORD_CALL_WAIT ? CAPTURE_ROLE_WAIT
@@ -982,7 +1048,8 @@ find_alone_times (Builder *b)
   for (guint i = 0; i < n; i++)
     {
       const CallWork *w = &b->work[i];
-      if (w->kernel == NULL || !w->timed)
+      /* a graph launch's kernels keep CUPTI's times (write_graph) */
+      if (w->kernel == NULL || !w->timed || b->graph_nodes[i] != NULL)
         continue;
       const RecordWork *k = w->kernel;
       char *key = g_strdup_printf ("%s/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT,
@@ -1064,6 +1131,15 @@ join_work (Builder *b)
   guint n = b->log->calls->len;
   b->work = g_new0 (CallWork, n);
   b->call_of_work = g_new0 (guint, MAX (b->log->works->len, 1));
+  b->graph_nodes = g_new0 (GPtrArray *, MAX (n, 1));
+  b->graph_why = g_new0 (const char *, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean per_thread;
+      if (record_call_kind (g_array_index (b->log->calls, RecordCall, i).name, &per_thread)
+          == RECORD_CALL_GRAPH)
+        b->graph_nodes[i] = g_ptr_array_new ();
+    }
   b->by_correlation = g_hash_table_new (NULL, NULL);
   for (guint i = 0; i < n; i++)
     {
@@ -1085,6 +1161,8 @@ join_work (Builder *b)
       if (call == 0)
         continue;
       b->call_of_work[j] = call;
+      if (b->graph_nodes[call - 1] != NULL)
+        g_ptr_array_add (b->graph_nodes[call - 1], (gpointer) r);
       CallWork *w = &b->work[call - 1];
       w->start = w->timed ? MIN (w->start, r->start) : r->start;
       w->end = w->timed ? MAX (w->end, r->end) : r->end;
@@ -1100,6 +1178,9 @@ join_work (Builder *b)
           w->pageable |= r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE;
         }
     }
+  for (guint i = 0; i < n; i++)
+    if (b->graph_nodes[i] != NULL)
+      b->graph_why[i] = record_graph_chain (b->graph_nodes[i]);
 }
 
 static guint
@@ -1332,6 +1413,11 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.work);
   g_free (b.alone);
   g_free (b.call_of_work);
+  for (guint i = 0; i < n; i++)
+    if (b.graph_nodes[i] != NULL)
+      g_ptr_array_unref (b.graph_nodes[i]);
+  g_free (b.graph_nodes);
+  g_free (b.graph_why);
   g_free (b.loads);
   g_free (b.hostfn);
   g_free (b.elapsed_from);

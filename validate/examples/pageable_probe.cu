@@ -18,7 +18,8 @@
 // the time of a synchronous cudaMemcpy (the host waits for pageable copies),
 // over 15 copies after 3 untimed. `pageable_probe sweep` times malloc'd
 // buffers only, hot and cold, at every size the calibration uses (4 KiB to
-// 256 MiB by fours), for a line of each.
+// 256 MiB by fours), for a line of each; `pageable_probe small` the same
+// below and around it, 4 B to 256 KiB by eights.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -47,6 +48,7 @@ int
 main (int argc, char **argv)
 {
   bool sweep = argc > 1 && std::strcmp (argv[1], "sweep") == 0;
+  bool small = argc > 1 && std::strcmp (argv[1], "small") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -63,6 +65,13 @@ main (int argc, char **argv)
     {
       sizes.clear ();
       for (size_t b = 4u << 10; b <= (256u << 20); b *= 4)
+        sizes.push_back (b);
+      kinds = { "malloc" };
+    }
+  if (small)
+    {
+      sizes.clear ();
+      for (size_t b = 4; b <= (256u << 10); b *= 8)
         sizes.push_back (b);
       kinds = { "malloc" };
     }
