@@ -267,6 +267,18 @@ test_device_rates (void)
   g_assert_cmpfloat (calib_fit_memory_bandwidth (2619000, 0), ==, 0);
 }
 
+/* A blocking link's latency net of what the model charges before the copy:
+ * the H100's pageable host-to-device intercept, 6709 ns, less its
+ * memcpy_async 2258 and copy_submit 2857 ns is 1594 ns (by hand); an
+ * intercept below what comes before is 0. */
+static void
+test_net_latency (void)
+{
+  g_assert_cmpint (calib_fit_net_latency (6709, 2258 + 2857), ==, 1594);
+  g_assert_cmpint (calib_fit_net_latency (4000, 5115), ==, 0);
+  g_assert_cmpint (calib_fit_net_latency (5115, 5115), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -284,5 +296,6 @@ main (int argc, char **argv)
   g_test_add_func ("/calib-fit/connections", test_connections);
   g_test_add_func ("/calib-fit/assign-on-submit", test_assign_on_submit);
   g_test_add_func ("/calib-fit/device-rates", test_device_rates);
+  g_test_add_func ("/calib-fit/net-latency", test_net_latency);
   return g_test_run ();
 }

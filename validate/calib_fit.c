@@ -254,3 +254,9 @@ calib_fit_memory_bandwidth (int memory_clock_khz, int bus_width_bits)
     return 0;
   return 2.0 * memory_clock_khz * 1e3 * bus_width_bits / 8;
 }
+
+SimTime
+calib_fit_net_latency (SimTime intercept, SimTime before)
+{
+  return intercept > before ? intercept - before : 0;
+}

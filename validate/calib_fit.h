@@ -26,6 +26,14 @@ typedef struct
 gboolean calib_fit_link (const guint64 *bytes, const SimTime *times, gsize n,
                          CalibLinkFit *fit);
 
+/* A blocking (pageable or untouched) link's latency as the model charges
+ * it. Those copies are timed from an event recorded before the call to one
+ * after it, a span that holds the call and the copy's submission, which the
+ * model charges before a copy starts (`before`: the host's memcpy_async and
+ * copy_submit); the model's latency is the fit's intercept less them, at
+ * least 0, so that its whole copy is the span measured. */
+SimTime calib_fit_net_latency (SimTime intercept, SimTime before);
+
 /* The median of n > 0 values (the mean of the two middle ones for even n);
  * `values` is not changed. */
 SimTime calib_fit_median (const SimTime *values, gsize n);
