@@ -29,6 +29,9 @@ typedef struct
   /* timing events: copies and memsets get a start and an end event, records
    * and waits one event right after them; NULL where none */
   cudaEvent_t ev_a, ev_b;
+  /* the first node of a graph launch: the graph, captured and instantiated
+   * once; NULL elsewhere */
+  cudaGraphExec_t graph;
 } OpPlan;
 
 struct ValRun
@@ -332,6 +335,60 @@ create_streams (ValRun *run, GError **error)
 
 /* With CUDA_MODULE_LOADING=EAGER every kernel is loaded when the context
  * is made, and a `loads` kernel runs as a plain one. */
+/* Each graph launch's nodes, captured from its stream into a graph and
+ * instantiated, once: the launch is then one cudaGraphLaunch, as a
+ * program's that captured its work would be. The harness times kernels on
+ * their own clock, wherever they run; copies and memsets are matched with
+ * CUPTI's records by their stream, which a graph's nodes do not keep, so
+ * its graphs are of kernels only. */
+static gboolean
+plan_graphs (ValRun *run, GError **error)
+{
+  for (gsize i = 0; i < run->n_ops;)
+    {
+      const SchedOp *first = schedule_op (run->sched, i);
+      if (!first->graph_launch)
+        {
+          i++;
+          continue;
+        }
+      if (first->stream == SCHED_STREAM_DEFAULT)
+        return op_error (run, first, error, "a graph launched into the legacy default stream: "
+                         "the harness captures a graph from its stream, which that one cannot be");
+      cudaStream_t s = run->streams[first->stream];
+      if (!VAL_CUDA (cudaStreamBeginCapture (s, cudaStreamCaptureModeThreadLocal), error))
+        return FALSE;
+      gsize j = i;
+      for (; j < run->n_ops && schedule_op (run->sched, j)->graph == first->graph; j++)
+        {
+          const SchedOp *op = schedule_op (run->sched, j);
+          const OpPlan *p = &run->plan[j];
+          if (op->kind != SCHED_OP_KERNEL)
+            {
+              cudaGraph_t dropped;
+              cudaStreamEndCapture (s, &dropped);
+              if (dropped != NULL)
+                cudaGraphDestroy (dropped);
+              return op_error (run, op, error, "the harness runs graphs of kernels only: it "
+                               "matches copies and memsets with CUPTI's records by stream, "
+                               "which a graph's nodes do not keep");
+            }
+          if (!VAL_CUDA (spin_launch (p->grid, p->block, p->smem, s, p->block_ns,
+                                      &run->slots[p->slot]), error))
+            return FALSE;
+        }
+      cudaGraph_t graph;
+      if (!VAL_CUDA (cudaStreamEndCapture (s, &graph), error))
+        return FALSE;
+      gboolean ok = VAL_CUDA (cudaGraphInstantiate (&run->plan[i].graph, graph, 0), error);
+      cudaGraphDestroy (graph);
+      if (!ok)
+        return FALSE;
+      i = j;
+    }
+  return TRUE;
+}
+
 static void
 warn_eager_loading (const Schedule *sched)
 {
@@ -409,7 +466,7 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
                  error))
     goto fail;
   run->clock = val_clock_new (run->helper, error);
-  if (run->clock == NULL)
+  if (run->clock == NULL || !plan_graphs (run, error))
     goto fail;
   return run;
 
@@ -432,6 +489,8 @@ val_run_free (ValRun *run)
         cudaEventDestroy (run->plan[i].ev_a);
       if (run->plan[i].ev_b != NULL)
         cudaEventDestroy (run->plan[i].ev_b);
+      if (run->plan[i].graph != NULL)
+        cudaGraphExecDestroy (run->plan[i].graph);
     }
   for (guint i = 0; run->events != NULL && i < run->n_events; i++)
     if (run->events[i] != NULL)
@@ -470,6 +529,11 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
   cudaStream_t s = op->stream < run->n_streams ? run->streams[op->stream] : NULL;
   cudaError_t rc = cudaSuccess;
   const char *call = NULL;
+
+  /* A graph launch is its first node's call; the others run in it. */
+  if (op->graph != 0)
+    return !op->graph_launch
+           || val_cuda_check (cudaGraphLaunch (p->graph, s), "cudaGraphLaunch", error);
 
   switch (op->kind)
     {
