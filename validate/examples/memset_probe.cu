@@ -20,10 +20,16 @@
 // Prints one line per case:
 //   CASE bytes start_us end_us other_start_us other_end_us
 // times from the first stamp of the case, in microseconds; `other` is what
-// ran beside it (0 0 when nothing did).
+// ran beside it (0 0 when nothing did). Then what the calls cost the host,
+// as the calibration measures a launch (the median over 20 batches of 100
+// calls of each batch's mean), for a one-block launch and cudaMemsetAsync of
+// 4 KiB and 4 MiB, into one stream and into four in turn:
+//   calls KIND STREAMS us
 #include <cstdio>
+#include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "host_time.h"
 #include "kernels/spin.h"
 
 static unsigned long long *stamps; // device: before, after
@@ -71,6 +77,32 @@ run_case (const char *name, size_t bytes, int beside, cudaStream_t s1, cudaStrea
                (double) (t[1] - base) / 1e3, other_start, other_end);
 }
 
+enum { BATCHES = 20, PER_BATCH = 100 };
+
+// The host's cost of one call of `kind` (0 a launch, else a memset of that
+// many bytes), into `n` streams in turn.
+static void
+time_calls (const char *kind, size_t bytes, cudaStream_t *streams, int n)
+{
+  std::vector<double> means;
+  for (int b = 0; b < BATCHES; b++)
+    {
+      CHECK (cudaDeviceSynchronize ());
+      double t0 = now_us ();
+      for (int i = 0; i < PER_BATCH; i++)
+        {
+          cudaStream_t s = streams[i % n];
+          if (bytes == 0)
+            CHECK (spin_launch (1, 32, 0, s, 0, slot));
+          else
+            CHECK (cudaMemsetAsync (buffer, 0, bytes, s));
+        }
+      means.push_back ((now_us () - t0) / PER_BATCH);
+    }
+  CHECK (cudaDeviceSynchronize ());
+  std::printf ("calls %s %d %.2f\n", kind, n, median (means));
+}
+
 int
 main ()
 {
@@ -102,6 +134,15 @@ main ()
       run_case ("beside-small", 64 << 20, 2, s1, s2, sms * per_sm);
       run_case ("beside-h2d", 64 << 20, 3, s1, s2, sms * per_sm);
       run_case ("beside-d2h", 64 << 20, 4, s1, s2, sms * per_sm);
+    }
+  cudaStream_t four[4];
+  for (cudaStream_t &s : four)
+    CHECK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  for (int n : { 1, 4 })
+    {
+      time_calls ("launch", 0, four, n);
+      time_calls ("memset-4KiB", 4096, four, n);
+      time_calls ("memset-4MiB", 4 << 20, four, n);
     }
   return 0;
 }
