@@ -10,7 +10,8 @@
  * tests/fuzz/fuzz_predict.c): simulated, they must break no rule of the
  * invariant checker, and their critical path's links must pass
  * support/path_links.c. import-* files are traces of a profiler (fuzz_kineto's
- * and fuzz_nsys's inputs), read and converted.
+ * and fuzz_nsys's inputs), read and converted; record-* files recorder logs
+ * (fuzz_record's), converted with the h100 profile.
  * When a fuzzer finds a crash, its input goes into that folder with a name
  * saying what it was, and the fix comes with it. */
 #include <glib.h>
@@ -26,6 +27,8 @@
 #include "sim/formats/timeline.h"
 #include "sim/import/import_file.h"
 #include "sim/import/import_schedule.h"
+#include "sim/recorded/record_log.h"
+#include "sim/recorded/record_schedule.h"
 
 #define REGRESSION_DIR SRCDIR "/tests/fuzz/regressions"
 
@@ -173,6 +176,35 @@ replay_import (const char *path)
   import_counts_clear (&counts);
 }
 
+/* A recorder's log (fuzz_record's inputs): converted with the h100 profile
+ * into a schedule that parses back, op for op, or refused with an error at
+ * a line of the log. */
+static void
+replay_record (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) log = record_log_read (path, &error);
+  g_autofree char *about = g_strconcat (path, ":", NULL);
+  if (log == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, about));
+      return;
+    }
+  GpuProfile profile = { 0 };
+  g_assert_true (profile_load ("h100", &profile, NULL));
+  RecordOptions opt = { .min_host_ns = 2000, .connections = 8, .profile = &profile };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+  gpu_profile_clear (&profile);
+  if (rec == NULL)
+    {
+      g_test_message ("%s", error->message);
+      g_assert_true (g_str_has_prefix (error->message, about));
+    }
+  else
+    g_assert_cmpuint (schedule_n_ops (rec->schedule), ==, rec->n_ops);
+}
+
 static void
 test_regression_file (gconstpointer data)
 {
@@ -188,9 +220,11 @@ test_regression_file (gconstpointer data)
     replay_predict (path);
   else if (g_str_has_prefix (name, "import-"))
     replay_import (path);
+  else if (g_str_has_prefix (name, "record-"))
+    replay_record (path);
   else
-    g_error ("%s: a regression input is named schedule-*, profile-*, timeline-*, predict-* or "
-             "import-*", name);
+    g_error ("%s: a regression input is named schedule-*, profile-*, timeline-*, predict-*, "
+             "import-* or record-*", name);
 }
 
 /* A header of 300,000 empty columns: reading it once took time quadratic in

@@ -88,6 +88,14 @@ append_size (GString *s, guint64 bytes)
   g_string_append (s, text);
 }
 
+/* A time in ns held as a double, rounded, at most G_MAXUINT64 (a log's
+ * times may add up past what 64 bits hold). */
+static guint64
+ns_rounded (double ns)
+{
+  return ns + 0.5 >= 18446744073709551615.0 ? G_MAXUINT64 : ns > 0 ? (guint64) (ns + 0.5) : 0;
+}
+
 /* Nanoseconds exactly, as microseconds with three decimals. */
 static void
 append_time (GString *s, guint64 ns)
@@ -413,7 +421,7 @@ kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean load
                            "busy period's ");
           append_time (text, a->period);
           g_string_append (text, " over the kernels' ");
-          append_time (text, (guint64) (a->held + 0.5));
+          append_time (text, ns_rounded (a->held));
           g_string_append (text, " of occupancy x duration (record_alone.h)");
           b->rec->n_inferred++;
         }
