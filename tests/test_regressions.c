@@ -147,6 +147,15 @@ replay_predict (const char *path)
   gpu_profile_clear (&profile);
 }
 
+/* An input refused with an error about its file ("FILE:..."). */
+static void
+assert_refused_about (const GError *error, const char *path)
+{
+  g_autofree char *about = g_strconcat (path, ":", NULL);
+  g_test_message ("%s", error->message);
+  g_assert_true (g_str_has_prefix (error->message, about));
+}
+
 /* A profiler's trace (fuzz_kineto's and fuzz_nsys's inputs): read and
  * converted into a schedule that parses back, or refused with an error
  * about the file ("FILE:LINE:COLUMN: " for JSON, "FILE: " for a database
@@ -156,21 +165,16 @@ replay_import (const char *path)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (ImportTrace) trace = import_file_read (path, &error);
-  g_autofree char *about = g_strconcat (path, ":", NULL);
   if (trace == NULL)
     {
-      g_test_message ("%s", error->message);
-      g_assert_true (g_str_has_prefix (error->message, about));
+      assert_refused_about (error, path);
       return;
     }
   ImportScheduleOptions options = { .min_host_ns = 2000 };
   ImportCounts counts = { 0 };
   g_autoptr (RecordSchedule) rec = import_schedule_build (trace, &options, &counts, &error);
   if (rec == NULL)
-    {
-      g_test_message ("%s", error->message);
-      g_assert_true (g_str_has_prefix (error->message, about));
-    }
+    assert_refused_about (error, path);
   else
     g_assert_cmpuint (schedule_n_ops (rec->schedule), ==, rec->n_ops);
   import_counts_clear (&counts);
@@ -184,11 +188,9 @@ replay_record (const char *path)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (RecordLog) log = record_log_read (path, &error);
-  g_autofree char *about = g_strconcat (path, ":", NULL);
   if (log == NULL)
     {
-      g_test_message ("%s", error->message);
-      g_assert_true (g_str_has_prefix (error->message, about));
+      assert_refused_about (error, path);
       return;
     }
   GpuProfile profile = { 0 };
@@ -197,10 +199,7 @@ replay_record (const char *path)
   g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
   gpu_profile_clear (&profile);
   if (rec == NULL)
-    {
-      g_test_message ("%s", error->message);
-      g_assert_true (g_str_has_prefix (error->message, about));
-    }
+    assert_refused_about (error, path);
   else
     g_assert_cmpuint (schedule_n_ops (rec->schedule), ==, rec->n_ops);
 }
