@@ -177,23 +177,17 @@ profile_name_of (const char *path)
 static void
 net_blocking_links (Bench *b)
 {
-  static const struct
-  {
-    const char *key;
-    gsize offset;
-  } links[] = {
-    { "copy.h2d_pageable_latency", G_STRUCT_OFFSET (GpuProfile, h2d_pageable.latency) },
-    { "copy.d2h_pageable_latency", G_STRUCT_OFFSET (GpuProfile, d2h_pageable.latency) },
-    { "copy.h2d_untouched_latency", G_STRUCT_OFFSET (GpuProfile, h2d_untouched.latency) },
-    { "copy.d2h_untouched_latency", G_STRUCT_OFFSET (GpuProfile, d2h_untouched.latency) },
-  };
+  static const char *const links[] = { "h2d_pageable_latency", "d2h_pageable_latency",
+                                       "h2d_untouched_latency", "d2h_untouched_latency" };
   SimTime before = b->prof.host_memcpy_async + b->prof.copy_submit;
   for (gsize i = 0; i < G_N_ELEMENTS (links); i++)
     {
-      SimTime *latency = &G_STRUCT_MEMBER (SimTime, &b->prof, links[i].offset);
+      const ProfileKey *key = &profile_keys[profile_key_index ("copy", links[i])];
+      SimTime *latency = &G_STRUCT_MEMBER (SimTime, &b->prof, key->offset);
       SimTime intercept = *latency;
       *latency = calib_fit_net_latency (intercept, before);
-      val_bench_note (b, links[i].key,
+      g_autofree char *where = g_strdup_printf ("copy.%s", links[i]);
+      val_bench_note (b, where,
                       "measured: the fit's intercept, %.2f us, less what the model charges before "
                       "a copy starts (memcpy_async %.2f us + copy_submit %.2f us), which the span "
                       "from an event before the call holds",

@@ -333,8 +333,6 @@ create_streams (ValRun *run, GError **error)
   return TRUE;
 }
 
-/* With CUDA_MODULE_LOADING=EAGER every kernel is loaded when the context
- * is made, and a `loads` kernel runs as a plain one. */
 /* Each graph launch's nodes, captured from its stream into a graph and
  * instantiated, once: the launch is then one cudaGraphLaunch, as a
  * program's that captured its work would be. The harness times kernels on
@@ -389,6 +387,8 @@ plan_graphs (ValRun *run, GError **error)
   return TRUE;
 }
 
+/* With CUDA_MODULE_LOADING=EAGER every kernel is loaded when the context
+ * is made, and a `loads` kernel runs as a plain one. */
 static void
 warn_eager_loading (const Schedule *sched)
 {

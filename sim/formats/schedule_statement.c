@@ -982,9 +982,6 @@ gboolean
 parser_graph_open (Parser *p, GError **error)
 {
   const Token *t = p->tokens;
-  if (p->n_tokens == 0 || t[0].len != 5 || memcmp (t[0].s, "graph", 5) != 0)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, 1,
-                        "`graph` must be written out, not produced by a substitution");
   if (p->graph != 0)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col,
                         "a graph inside a graph; graphs do not nest (a child graph's nodes "

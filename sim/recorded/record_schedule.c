@@ -96,6 +96,13 @@ ns_rounded (double ns)
   return ns + 0.5 >= 18446744073709551615.0 ? G_MAXUINT64 : ns > 0 ? (guint64) (ns + 0.5) : 0;
 }
 
+/* Whether a copy record's host side is pageable memory. */
+static gboolean
+copy_is_pageable (const RecordWork *r)
+{
+  return r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE;
+}
+
 /* Nanoseconds exactly, as microseconds with three decimals. */
 static void
 append_time (GString *s, guint64 ns)
@@ -517,8 +524,7 @@ write_graph (Builder *b, guint index, gboolean per_thread, guint64 issue)
                              : r->a[1] == RECORD_COPY_DTOH ? "d2h" : "d2d";
           g_string_append_printf (b->text, "%s %s ", what, stream);
           append_size (b->text, r->a[0]);
-          if (r->kind == RECORD_WORK_COPY
-              && (r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE))
+          if (r->kind == RECORD_WORK_COPY && copy_is_pageable (r))
             g_string_append (b->text, " pageable");
         }
       line_end (b);
@@ -1183,7 +1189,7 @@ join_work (Builder *b)
         {
           w->copy_kind = (guint) r->a[1];
           w->copy_bytes += r->a[0];
-          w->pageable |= r->a[2] == RECORD_MEMORY_PAGEABLE || r->a[3] == RECORD_MEMORY_PAGEABLE;
+          w->pageable |= copy_is_pageable (r);
         }
     }
   for (guint i = 0; i < n; i++)
