@@ -571,7 +571,6 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
         }
       if (cb->callbackSite != CUPTI_API_ENTER || !driver_call_logged (cb->functionName))
         return;
-      uint64_t t = now ();
       pthread_mutex_lock (&lock);
       if (thread_number == 0)
         thread_number = ++n_threads;
@@ -581,21 +580,23 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
           memset (c, 0, sizeof *c);
           c->name = cb->functionName;
           c->thread = thread_number;
-          c->enter = t;
           c->correlation = cb->correlationId;
           c->driver = 1;
           read_driver_arguments (c, id, cb->functionParams);
           c->parent = SIZE_MAX;
           current_call = n_calls++;
+          c->enter = now (); /* last: the bookkeeping is not the call's time */
         }
       pthread_mutex_unlock (&lock);
       return;
     }
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API)
     return;
-  /* before the call's time is taken, so that looking costs the call nothing */
+  /* The call's time runs from the end of this callback at its entry to the
+   * start of the one at its exit: what the recorder does on entry (looking
+   * at the copy's host pages, writing the call down) is not the call's. */
   uint64_t cold = cb->callbackSite == CUPTI_API_ENTER ? untouched_bytes (id, cb->functionParams) : 0;
-  uint64_t t = now ();
+  uint64_t t = cb->callbackSite == CUPTI_API_ENTER ? 0 : now ();
   pthread_mutex_lock (&lock);
   if (thread_number == 0)
     thread_number = ++n_threads;
@@ -607,13 +608,13 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
           memset (c, 0, sizeof *c);
           c->name = cb->functionName;
           c->thread = thread_number;
-          c->enter = t;
           c->correlation = cb->correlationId;
           read_arguments (c, id, cb->functionParams, 0);
           if (cold > 0)
             c->a[2] = cold;
           c->parent = current_call;
           current_call = n_calls++;
+          c->enter = now ();
         }
     }
   else if (current_call != SIZE_MAX)
@@ -779,6 +780,26 @@ report (CUptiResult result, const char *what)
            text != NULL ? text : "?");
 }
 
+/* The driver calls the recorder hears: those it logs, which are also the
+ * ones that put work on the GPU (a runtime call's work may carry the
+ * correlation of the driver call it made). Every driver call the runtime
+ * makes inside a call would cost that call a callback. */
+static CUptiResult
+enable_driver_callbacks (CUpti_SubscriberHandle subscriber)
+{
+  for (uint32_t id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++)
+    {
+      const char *name = NULL;
+      if (cuptiGetCallbackName (CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS
+          || !driver_call_logged (name))
+        continue;
+      CUptiResult r = cuptiEnableCallback (1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+      if (r != CUPTI_SUCCESS)
+        return r;
+    }
+  return CUPTI_SUCCESS;
+}
+
 int
 InitializeInjection (void)
 {
@@ -790,7 +811,7 @@ InitializeInjection (void)
       return 0;
     }
   if ((r = cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API)) != CUPTI_SUCCESS
-      || (r = cuptiEnableDomain (1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API)) != CUPTI_SUCCESS
+      || (r = enable_driver_callbacks (subscriber)) != CUPTI_SUCCESS
       || (r = cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed)) != CUPTI_SUCCESS
       || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL)) != CUPTI_SUCCESS
       || (r = cuptiActivityEnable (CUPTI_ACTIVITY_KIND_MEMCPY)) != CUPTI_SUCCESS
