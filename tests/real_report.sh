@@ -3,7 +3,7 @@
 #
 # Usage: tests/real_report.sh ROOT STREAMSIM. Checks the printed table, the
 # same table written into a report between its marker lines (the text around
-# them kept), and the exit status of bad usage (2) and a missing file (3).
+# them kept), the column of other runs (--runs), and the exit status of bad usage (2) and a missing file (3).
 set -euo pipefail
 root=$1
 export STREAMSIM=$2
@@ -21,6 +21,17 @@ validate/real-report.sh --predicted "$dir/predicted" --update "$work/REPORT.md" 
 { printf '# Report\n\nbefore\n<!-- real-report: begin -->\n'; cat "$dir/expected.md"
   printf '<!-- real-report: end -->\nafter\n'; } > "$work/want.md"
 diff -u "$work/want.md" "$work/REPORT.md"
+
+# Other runs (README: runs-1 matches a's timed interval, 950 us, runs-2 has none
+# to match, runs-3 measured it 1050 us, which leaves the prediction outside).
+validate/real-report.sh --predicted "$dir/predicted" --runs "$dir/runs-1" --runs "$dir/runs-2" \
+  "$dir/results" h100 > "$work/runs.md"
+diff -u "$dir/expected-runs.md" "$work/runs.md"
+validate/real-report.sh --predicted "$dir/predicted" --runs "$dir/runs-3" "$dir/results" h100 > "$work/runs3.md"
+grep -qF '| 1105.0, 1050.0 us (2 runs); predicted 1000.0: outside |' "$work/runs3.md" \
+  || { echo "runs-3: the timed interval is not 1105.0, 1050.0 us, outside"; cat "$work/runs3.md"; exit 1; }
+grep -qF 'measured over the runs: 1.' "$work/runs3.md" \
+  || { echo "runs-3: a counted among the programs within their runs"; exit 1; }
 
 status=0
 validate/real-report.sh "$dir/results" > /dev/null 2>&1 || status=$?
