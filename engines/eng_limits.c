@@ -70,8 +70,7 @@ op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArra
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
       {
-        GpuLink link = gpu_profile_link (p, &op->u.copy);
-        double solo = (double) link.latency + (double) op->u.copy.bytes / link.bandwidth * 1e9;
+        double solo = (double) gpu_profile_copy_time (p, &op->u.copy);
         return solo / p->duplex_factor;
       }
     case SCHED_OP_HOST:

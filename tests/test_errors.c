@@ -141,6 +141,10 @@ static const ErrorCase cases[] = {
   { "sched/untouched-d2d", "device k20\nstream s\nd2d s 1MiB pageable untouched\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:21: untouched describes host memory",
     "a d2d copy touches none" },
+  { "sched/untouched-more", "device k20\nstream s\nd2h s 1MiB pageable untouched=2MiB\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:21: untouched=2MiB is more than the copy's", NULL },
+  { "sched/untouched-size", "device k20\nstream s\nd2h s 1MiB pageable untouched=lots\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:21: bad untouched= 'lots'", NULL },
   { "sched/untouched-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched untouched\n", NULL,
     NULL, "predict in.sched", 2, "streamsim: in.sched:3:31: untouched is given twice", NULL },
   /* ---- -D ---- */

@@ -552,6 +552,30 @@ test_untouched_link (void)
   run_free (run);
 }
 
+/* A buffer partly untouched (schematic-untouched; its pageable links are
+ * schematic-k20's, 2.097152 GB/s and no latency both ways): the 4 MiB H2D
+ * with 1 MiB untouched takes the untouched latency, 0.5 ms, + 1 MiB /
+ * 1.048576 GB/s = 1 ms + 3 MiB / 2.097152 GB/s = 1.5 ms: 0..3 ms, holding
+ * the host; the 2 MiB D2H with 1 MiB untouched 0 + 1 MiB / 0.524288 GB/s =
+ * 2 ms + 1 MiB / 2.097152 GB/s = 0.5 ms: 3..5.5; untouched=0 is plain
+ * pageable, 2 MiB in 1 ms: 5.5..6.5. */
+static void
+test_partly_untouched (void)
+{
+  const char *text = "stream s1\n"
+                     "h2d s1 4MiB pageable untouched=1MiB\n"
+                     "d2h s1 2MiB pageable untouched=1MiB\n"
+                     "h2d s1 2MiB pageable untouched=0\n";
+  Run *run = run_text ("schematic-untouched", text);
+  g_assert_cmpint (op (run, 0)->start, ==, 0);
+  g_assert_cmpint (op (run, 0)->end, ==, 3 * MS);
+  g_assert_cmpint (op (run, 1)->start, ==, 3 * MS);
+  g_assert_cmpint (op (run, 1)->end, ==, 5500 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 5500 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 6500 * US);
+  run_free (run);
+}
+
 /* time= lists: the device's own name wins, then the names it inherits
  * (schematic-c2050 inherits schematic-base), then the bare fallback. */
 static void
@@ -965,6 +989,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/pageable-yields-engine", test_pageable_yields_engine);
   g_test_add_func ("/model/pageable-pause-duplex", test_pageable_pause_duplex);
   g_test_add_func ("/model/untouched-link", test_untouched_link);
+  g_test_add_func ("/model/partly-untouched", test_partly_untouched);
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);

@@ -749,7 +749,7 @@ test_untouched_keys (void)
   g_assert_cmpfloat (link.bandwidth, ==, 2.5e9);
   g_assert_cmpint (link.latency, ==, 12000);
   /* the same copy, touched: test_base's pageable H2D link */
-  copy.untouched = FALSE;
+  copy.untouched = 0;
   link = gpu_profile_link (&p, &copy);
   g_assert_cmpfloat (link.bandwidth, ==, 5e9);
   g_assert_cmpint (link.latency, ==, 20000);

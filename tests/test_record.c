@@ -750,9 +750,10 @@ test_d2d_memcpy (void)
 /* The third number of a copy's call is how many host bytes had no page
  * resident (record_log.h). Three pageable copies of 16 KiB, timed by CUPTI
  * back to back: all 16384 bytes cold, so `untouched`; 4096 of 16384 (25%),
- * which is under half, so plain `pageable` with the share in its comment;
- * and a pinned one with a stray count, which stays pinned (pinned memory
- * is resident whatever the log says). */
+ * so `untouched=4KiB`, with the share in its comment; a pinned one with a stray count, which stays pinned (pinned memory
+ * is resident whatever the log says); and a 16000-byte D2H with 8192
+ * bytes (two pages) cold, less than two pages short of it, so `untouched`:
+ * the pages at its ends are shared with the memory beside it. */
 static void
 test_untouched_copies (void)
 {
@@ -761,19 +762,22 @@ test_untouched_copies (void)
     "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t16384\t1\t16384\n"
     "call\t1\tcudaMemcpyAsync\t1000001000\t1000002000\t2\t0x0\t0x0\t16384\t2\t4096\n"
     "call\t1\tcudaMemcpyAsync\t1000002000\t1000003000\t3\t0x0\t0x0\t16384\t1\t16384\n"
+    "call\t1\tcudaMemcpyAsync\t1000003000\t1000004000\t4\t0x0\t0x0\t16000\t2\t8192\n"
     "copy\t1\t0\t1000001000\t1000002000\t16384\t1\t1\t3\n"
     "copy\t2\t0\t1000002000\t1000003000\t16384\t2\t3\t1\n"
     "copy\t3\t0\t1000003000\t1000004000\t16384\t1\t2\t3\n"
-    "end\t3\t3\n";
+    "copy\t4\t0\t1000004000\t1000005000\t16000\t2\t3\t1\n"
+    "end\t4\t4\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 16KiB pageable untouched\n"
-                            "d2h default 16KiB pageable\n"
-                            "h2d default 16KiB\n");
+                            "d2h default 16KiB pageable untouched=4KiB\n"
+                            "h2d default 16KiB\n"
+                            "d2h default 16000B pageable untouched\n");
   g_assert_nonnull (strstr (rec->text, "untouched   # cudaMemcpyAsync, 100% of the host buffer "
                                        "not yet resident"));
-  g_assert_nonnull (strstr (rec->text, "pageable   # cudaMemcpyAsync, 25% of the host buffer "
-                                       "not yet resident"));
+  g_assert_nonnull (strstr (rec->text, "untouched=4KiB   # cudaMemcpyAsync, 25% of the host "
+                                       "buffer not yet resident"));
 }
 
 /* Event records that cudaEventElapsedTime measured, and a driver API launch.

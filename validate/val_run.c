@@ -199,7 +199,7 @@ alloc_buffers (ValRun *run, GError **error)
       dev = MAX (dev, b);
       if (op->u.copy.dir == SCHED_DIR_D2D)
         d2d = MAX (d2d, b);
-      else if (op->u.copy.pageable && !op->u.copy.untouched)
+      else if (op->u.copy.pageable && op->u.copy.untouched == 0)
         pageable = MAX (pageable, b); /* untouched copies map their own */
       else
         pinned = MAX (pinned, b);
@@ -263,7 +263,7 @@ plan_copy (ValRun *run, const SchedOp *op, OpPlan *p)
     }
 }
 
-/* Every `pageable untouched` copy gets host memory of its own, mapped
+/* Every `pageable untouched` (or `untouched=SIZE`) copy gets host memory of its own, mapped
  * afresh before each run (val_untouched.h), so that the copy itself faults
  * its pages in every time. */
 static gboolean
@@ -273,7 +273,7 @@ map_untouched (ValRun *run, GError **error)
     {
       const SchedOp *op = schedule_op (run->sched, i);
       OpPlan *p = &run->plan[i];
-      if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || !op->u.copy.untouched
+      if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY) || op->u.copy.untouched == 0
           || op->u.copy.bytes == 0)
         continue;
       val_untouched_unmap (p->fresh, op->u.copy.bytes);
@@ -285,6 +285,9 @@ map_untouched (ValRun *run, GError **error)
           g_error_free (local);
           return FALSE;
         }
+      /* untouched=SIZE: the rest of the buffer, its start, made resident */
+      if (op->u.copy.untouched < op->u.copy.bytes)
+        memset (p->fresh, 0, op->u.copy.bytes - op->u.copy.untouched);
       if (op->u.copy.dir == SCHED_DIR_H2D)
         p->src = p->fresh;
       else

@@ -135,12 +135,10 @@ untouched_link (const GpuProfile *p, SchedCopyDir dir)
   return link != NULL && link->bandwidth > 0 ? link : NULL;
 }
 
-GpuLink
-gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
+/* The link of the copy's touched bytes. */
+static GpuLink
+resident_link (const GpuProfile *p, const SchedCopy *copy)
 {
-  const GpuLink *untouched = copy->untouched ? untouched_link (p, copy->dir) : NULL;
-  if (untouched != NULL)
-    return *untouched;
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
@@ -152,11 +150,24 @@ gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
     }
 }
 
+GpuLink
+gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
+{
+  const GpuLink *untouched = copy->untouched > 0 ? untouched_link (p, copy->dir) : NULL;
+  return untouched != NULL ? *untouched : resident_link (p, copy);
+}
+
 SimTime
 gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
 {
+  /* A buffer partly untouched: its untouched bytes at the untouched link's
+   * rate, the others at the pageable link's, and the untouched latency. */
   GpuLink link = gpu_profile_link (p, copy);
-  double transfer = (double) copy->bytes / link.bandwidth * 1e9;
+  guint64 untouched = copy->untouched > 0 && untouched_link (p, copy->dir) != NULL
+                        ? MIN (copy->untouched, copy->bytes) : copy->bytes;
+  double transfer = (double) untouched / link.bandwidth * 1e9;
+  if (untouched < copy->bytes)
+    transfer += (double) (copy->bytes - untouched) / resident_link (p, copy).bandwidth * 1e9;
   return link.latency + (SimTime) llround (transfer);
 }
 

@@ -68,10 +68,11 @@ typedef struct
 {
   SchedCopyDir dir;
   gboolean pageable; /* host memory is pageable (malloc) rather than pinned */
-  /* Pageable memory none of whose pages the program has touched yet: the
-   * copy pays the kernel's first-touch page faults (profile's
-   * *_untouched_bandwidth). Only with pageable, never for d2d. */
-  gboolean untouched;
+  /* Bytes of the pageable host buffer that the program has not touched yet
+   * (0 to bytes): the copy pays the kernel's first-touch page faults on
+   * them (profile's *_untouched_bandwidth). Only with pageable, never for
+   * d2d. */
+  guint64 untouched;
   guint64 bytes;
 } SchedCopy;
 

@@ -417,8 +417,8 @@ stmt_event (Parser *p, GError **error)
   return TRUE;
 }
 
-/* The optional tokens after a copy's size: pageable or pinned, untouched,
- * label=. */
+/* The optional tokens after a copy's size: pageable or pinned, untouched
+ * or untouched=SIZE, label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
@@ -439,12 +439,26 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
           op->u.copy.pageable = pageable;
           have_memory = TRUE;
         }
-      else if (strcmp (t->s, "untouched") == 0)
+      else if (strcmp (t->s, "untouched") == 0 || (value = TOKEN_ATTR (t, "untouched")) != NULL)
         {
           if (untouched != NULL)
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
                                 "untouched is given twice");
           untouched = t;
+          op->u.copy.untouched = op->u.copy.bytes;
+          if (t->s[strlen ("untouched")] == '=')
+            {
+              const char *why;
+              value = t->s + strlen ("untouched=");
+              if (!units_parse_size (value, &op->u.copy.untouched, &why))
+                return parser_fail (p, error, why_code (why), t->col, "bad untouched= '%s': %s",
+                                    value, why);
+              if (op->u.copy.untouched > op->u.copy.bytes)
+                return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                                    "untouched=%s is more than the copy's %" G_GUINT64_FORMAT
+                                    " bytes; it is the part of the host buffer not yet touched",
+                                    value, op->u.copy.bytes);
+            }
         }
       else if ((value = TOKEN_ATTR (t, "label")) != NULL)
         {
@@ -468,7 +482,6 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                             "untouched needs pageable: pinned memory is always resident; "
                             "write `pageable untouched` for malloc'ed memory the program "
                             "has not written yet");
-      op->u.copy.untouched = TRUE;
     }
   return TRUE;
 }
@@ -487,8 +500,8 @@ static gboolean
 stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable [untouched]|pinned] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable [untouched]|pinned] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`",
     "`d2d STREAM SIZE [pageable|pinned] [label=NAME]`",
   };
   const Token *t = p->tokens;
@@ -506,7 +519,7 @@ stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 static gboolean
 stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched]|pinned] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

@@ -28,8 +28,16 @@ stream_name (const Schedule *sched, guint stream)
 static void
 append_copy_memory (GString *s, const SchedCopy *copy)
 {
-  if (copy->pageable)
-    g_string_append (s, copy->untouched ? " pageable untouched" : " pageable");
+  if (!copy->pageable)
+    return;
+  g_string_append (s, " pageable");
+  if (copy->untouched == copy->bytes && copy->bytes > 0)
+    g_string_append (s, " untouched");
+  else if (copy->untouched > 0)
+    {
+      g_string_append (s, " untouched=");
+      append_size (s, copy->untouched);
+    }
 }
 
 static void

@@ -387,7 +387,7 @@ prediction_notes (const Prediction *p)
       gsize count = 0, first = 0;
       for (gsize i = 0; i < n; i++)
         if ((ops[i].kind == SCHED_OP_COPY || ops[i].kind == SCHED_OP_MEMCPY)
-            && ops[i].u.copy.untouched && ops[i].u.copy.dir == dirs[d].dir)
+            && ops[i].u.copy.untouched > 0 && ops[i].u.copy.dir == dirs[d].dir)
           {
             if (count == 0)
               first = i;

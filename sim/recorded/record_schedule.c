@@ -338,6 +338,10 @@ call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
   return copy_kind == RECORD_MEMCPY_D2D ? RECORD_CALL_COPY : kind;
 }
 
+/* The page the recorder counts untouched memory in (record_inject.c:
+ * sysconf's page size, 4 KiB on the x86-64 machines it runs on). */
+#define RECORD_PAGE 4096u
+
 static gboolean
 write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread,
             guint64 issue)
@@ -356,11 +360,23 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
   append_size (b->text, bytes);
-  /* The language says untouched or not, for the whole buffer; the log says
-   * how much (record_inject.c): the majority decides, the comment says it. */
+  /* How much of the host buffer was not resident yet (record_inject.c):
+   * `untouched` for all of it, `untouched=SIZE` for a part. The log counts
+   * whole pages, and the pages at the buffer's two ends are shared with
+   * what lies beside it (malloc writes a block's header just before it):
+   * less than two pages short of the buffer is all of it. */
   guint64 cold = kind == RECORD_MEMCPY_D2D ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
-    g_string_append (b->text, cold * 2 > bytes ? " pageable untouched" : " pageable");
+    {
+      g_string_append (b->text, " pageable");
+      if (cold > 0 && cold + 2 * RECORD_PAGE > bytes)
+        g_string_append (b->text, " untouched");
+      else if (cold > 0)
+        {
+          g_string_append (b->text, " untouched=");
+          append_size (b->text, cold);
+        }
+    }
   g_string_append_printf (b->text, "   # %s", c->name);
   gboolean ignored;
   if (!sync && record_call_kind (c->name, &ignored) == RECORD_CALL_MEMCPY)
