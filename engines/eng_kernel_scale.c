@@ -16,7 +16,7 @@ static const char *const memory_words[] = {
   "elementwise", "elemwise", "element_wise", "copy", "cpy", "transpose", "reduce", "reduction",
   "softmax", "norm", "bn_", "gather", "scatter", "foreach", "nchwtonhwc", "nhwctonchw",
   "tensortransform", "dropout", "vectoradd", "fill", "memset", "loss", "topk", "cat",
-  "index", "embedding", "pool", "fft", "scale", "add", "multiply", NULL,
+  "index", "embedding", "pool", "fft", "scale", "add", "multiply", "multi_tensor", NULL,
 };
 
 static gboolean

@@ -780,6 +780,83 @@ test_untouched_copies (void)
                                        "buffer not yet resident"));
 }
 
+/* Labels from kernel names, as the corpus's PyTorch, cuDNN and CuPy
+ * programs have them, mangled (as CUPTI gives them to the recorder) or
+ * demangled (as Kineto writes them), worked out by reading the names: a
+ * label is the function's name with its scope, joined by '.', without
+ * template arguments, anonymous and compiler-internal namespaces, and with
+ * no more scope than fits in 48 characters:
+ *   _ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BUnaryFunctor...
+ *     at::native::vectorized_elementwise_kernel<4, BUnaryFunctor<...>,
+ *     std::array<char*, 2>>: at.native.vectorized_elementwise_kernel
+ *   _ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl...
+ *     its template argument a local name (Z...E) holding a lambda (Ul...E),
+ *     neither of which ends the arguments early: at.native.elementwise_kernel
+ *   _ZN17cutlass__5x_cudnn6KernelI65cutlass_tensorop_...EEvNT_6ParamsE:
+ *     cutlass__5x_cudnn.Kernel
+ *   _ZL10fillKernelPfi (internal linkage): fillKernel
+ *   _ZN2at6native29vectorized_elementwise_kernelILi4EZNS0_21compare_scalar...
+ *     a lambda whose parameters close with their own E inside the template
+ *     arguments: at.native.vectorized_elementwise_kernel, not `array`
+ *   _ZN2at6native52_GLOBAL__N__e57809e0_19_DilatedMaxPool2d_cu_6b4bfc4621
+ *     max_pool_forward_nchwIffEEviPKT_...: at.native.max_pool_forward_nchw
+ *   void at::native::(anonymous namespace)::multi_tensor_apply_kernel<...>
+ *     (...): at.native.multi_tensor_apply_kernel
+ *   void cub::CUB_300102_SM_750_800_860_890_900_1000_::DeviceReduceKernel<...>
+ *     (...): the namespace does not fit beside the name: DeviceReduceKernel
+ *   kernel(float*): kernel */
+static void
+test_kernel_labels (void)
+{
+  static const char *const names[] = {
+    "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_13BUnaryFunctorIfffNS0_15binary_"
+    "internal10MulFunctorIfEEEESt5arrayIPcLm2EEEEviT0_T1_",
+    "_ZN2at6native18elementwise_kernelILi128ELi2EZNS0_22gpu_kernel_impl_nocastINS0_15CUDAFunctor_"
+    "addIfEEEEvRNS_18TensorIteratorBaseERKT_EUliE_EEviT1_",
+    "_ZN17cutlass__5x_cudnn6KernelI65cutlass_tensorop_s1688dgrad_analytic_tf32_256x64_16x4_nhwc_"
+    "align4EEvNT_6ParamsE",
+    "_ZL10fillKernelPfi",
+    "_ZN2at6native29vectorized_elementwise_kernelILi4EZNS0_21compare_scalar_kernelIfEEvRNS_18Tens"
+    "orIteratorBaseENS0_50_GLOBAL__N__e50ef81d_17_CompareKernels_cu_8f1b29aa6OpTypeET_EUlfE_St5ar"
+    "rayIPcLm2EEEEviT0_T1_",
+    "_ZN2at6native52_GLOBAL__N__e57809e0_19_DilatedMaxPool2d_cu_6b4bfc4621max_pool_forward_nchwIf"
+    "fEEviPKT_llliiiiiiiiiiPS3_Pl",
+    "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous "
+    "namespace)::TensorListMetadata<2>, float>(T1, T2)",
+    "void cub::CUB_300102_SM_750_800_860_890_900_1000_::DeviceReduceKernel<int, float*>(T2, int)",
+    "kernel(float*)",
+  };
+  static const char *const labels[] = {
+    "at.native.vectorized_elementwise_kernel", "at.native.elementwise_kernel",
+    "cutlass__5x_cudnn.Kernel", "fillKernel", "at.native.vectorized_elementwise_kernel",
+    "at.native.max_pool_forward_nchw", "at.native.multi_tensor_apply_kernel",
+    "DeviceReduceKernel", "kernel",
+  };
+  GString *text = g_string_new ("streamsim-record\t1\n");
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_string_append_printf (text, "call\t1\tcudaLaunchKernel\t%u\t%u\t%u\t0x0\t0x0\t1\t32\t0\n",
+                            1000000000u + 2000u * i, 1000001000u + 2000u * i, i + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    g_string_append_printf (text, "kernel\t%u\t%u\t%u\t1\t32\t0\t16\t%s\n", i + 1,
+                            1000100000u + 2000u * i, 1000101000u + 2000u * i, names[i]);
+  g_string_append_printf (text, "end\t%u\t%u\n", (guint) G_N_ELEMENTS (names),
+                          (guint) G_N_ELEMENTS (names));
+  g_autoptr (RecordSchedule) rec = convert (text->str, 2000, 0);
+  g_string_free (text, TRUE);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_auto (GStrv) lines = g_strsplit (got, "\n", -1);
+  guint k = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "kernel "))
+      {
+        g_assert_cmpuint (k, <, G_N_ELEMENTS (labels));
+        g_autofree char *want = g_strdup_printf (" label=%s", labels[k]);
+        g_assert_true (g_str_has_suffix (lines[i], want));
+        k++;
+      }
+  g_assert_cmpuint (k, ==, G_N_ELEMENTS (labels));
+}
+
 /* Event records that cudaEventElapsedTime measured, and a driver API launch.
  * Calls (enter, us after T0; each returns 0.5 us later, and the gaps, 3.5
  * us in all, stay under the minimum of 10 us: no host time is kept),
@@ -1589,9 +1666,10 @@ test_schedule_errors (void)
 }
 
 /* Kernel names as profilers that demangle write them (Kineto, Nsight
- * Systems' demangledName): the label is the function's own name, without
- * return type, scope, template arguments or parameters. Two launches of
- * 1 us kernels, 10 us apart, one stream. */
+ * Systems' demangledName): the label is the function's name with its scope
+ * (at.native.vectorized_elementwise_kernel; the anonymous namespace left
+ * out: softmax_warp_forward), without return type, template arguments or
+ * parameters. Two launches of 1 us kernels, 10 us apart, one stream. */
 static void
 test_demangled_labels (void)
 {
@@ -1606,7 +1684,7 @@ test_demangled_labels (void)
     "softmax_warp_forward<float, float, float, 9, false, false>(float*, float const*, int)\n"
     "end\t2\t2\n";
   g_autoptr (RecordSchedule) rec = convert (log, 2000, 0);
-  g_assert_nonnull (strstr (rec->text, " label=vectorized_elementwise_kernel   #"));
+  g_assert_nonnull (strstr (rec->text, " label=at.native.vectorized_elementwise_kernel   #"));
   g_assert_nonnull (strstr (rec->text, " label=softmax_warp_forward   #"));
 }
 
@@ -1670,6 +1748,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
+  g_test_add_func ("/record/kernel-labels", test_kernel_labels);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
