@@ -1149,6 +1149,45 @@ test_inside_async (void)
   assert_op_times (rec, 9, 200000, 200000, 290000);
 }
 
+/* Calls from two host threads, merged in the order they began, keep the
+ * wall clock: a call's host time that another thread's call overlapped is
+ * not counted twice. test_inside_async's launches, the fourth made by a
+ * second thread at 100-200 us, while the third (70-170) ran; its kernel
+ * started at 210, after the call returned, so its 95 us beyond the usual 5
+ * are set-up before it (100-195), of which 170-195 come after the third
+ * call returned: host 25 us (not 95), and no gap before it (it began before
+ * the third returned). */
+static void
+test_inside_threads (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t2\tcudaLaunchKernel\t1000100000\t1000200000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
+    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
+    "end\t5\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                            "host 25.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "host 25.000us\n"
+                            "host 95.000us\n"
+                            "kernel s1 grid=1 block=32 time=8.000us label=k\n"
+                            "host 25.000us\n"
+                            "kernel s1 grid=1 block=32 time=10.000us label=k\n");
+  g_assert_nonnull (strstr (rec->text, "host 25.000us   # inside cudaLaunchKernel, which took "
+                                       "100.000us: set-up before its work started"));
+  g_assert_nonnull (strstr (rec->text, "Calls came from 2 host threads"));
+}
+
 /* The only launch of a program (us after T0: call 0-3700, its kernel
  * 115-295) has no other launch to show its usual time; of it, what the
  * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
@@ -1759,6 +1798,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
+  g_test_add_func ("/record/inside-threads", test_inside_threads);
   g_test_add_func ("/record/inside-alone", test_inside_alone);
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);

@@ -60,6 +60,11 @@ typedef struct
   RecordSchedule *rec;
   const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
   guint64 t0;
+  /* The latest return of the op calls written so far (CUPTI clock): with
+   * calls from several threads merged into one host, the host time of the
+   * schedule follows the wall clock, so a call's time that other threads'
+   * calls overlapped is not counted again. */
+  guint64 clock;
   GError **error;
 } Builder;
 
@@ -885,7 +890,9 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
     {
       g_string_append (why, ": set-up before its work started, beyond its usual ");
       append_time (why, in->usual);
-      write_host (b, c->enter, c->enter + in->before, why->str);
+      guint64 from = MAX (c->enter, b->clock), to = c->enter + in->before;
+      if (to > from)
+        write_host (b, from, to, why->str);
       return;
     }
   if (in->kind == INSIDE_FREE)
@@ -915,7 +922,9 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
       SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
       *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
     }
-  write_host (b, c->exit - in->after, c->exit, why->str);
+  guint64 from = MAX (c->exit - in->after, b->clock);
+  if (c->exit > from)
+    write_host (b, from, c->exit, why->str);
 }
 
 /* One call as statements: `kind` and `per_thread` as classify() found
@@ -1422,7 +1431,8 @@ write_header (Builder *b)
              "(engines/MODEL.md).", b->times_of, b->times_of);
   if (b->rec->n_threads > 1)
     comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
-             "the order they began.", b->rec->n_threads);
+             "the order they began, on the wall clock (a call's time that another thread's call "
+             "overlapped counts once).", b->rec->n_threads);
   if (b->log->incomplete != NULL)
     comment (b, "The recording is incomplete: %s.", b->log->incomplete);
   if (b->times_of != NULL)
@@ -1578,7 +1588,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
         }
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
-        last_exit = MAX (c->exit, c->enter);
+        b.clock = last_exit = MAX (last_exit, MAX (c->exit, c->enter));
       /* after a call that waits for the GPU the host's lag starts anew */
       if (op && waits_for_gpu (kind, &b.work[order[k]]))
         short_gaps = 0;
