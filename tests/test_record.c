@@ -1091,6 +1091,26 @@ test_memset_records (void)
                     "test.log:2:13: the memset ends (7) before it starts (9)");
 }
 
+/* The log of test_inside_async and test_inside_threads: a stream, three
+ * launches by thread 1 and the fourth launch's call (`fourth`), and the four
+ * kernels. */
+static char *
+inside_launches (const char *fourth)
+{
+  return g_strconcat (
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n",
+    fourth,
+    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
+    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
+    "end\t5\t4\n", NULL);
+}
+
 /* Host time inside launches (record_inside.h). Four launches into s1 on an
  * idle GPU (us after T0), one kernel each:
  *   call 10-15 GPU 20-30; call 40-45 GPU 50-60;
@@ -1106,18 +1126,8 @@ test_memset_records (void)
 static void
 test_inside_async (void)
 {
-  const char *text =
-    "streamsim-record\t1\n"
-    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000200000\t1000300000\t5\t0xa1\t0x0\t1\t32\t0\n"
-    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
-    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
-    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
-    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
-    "end\t5\t4\n";
+  g_autofree char *text = inside_launches (
+    "call\t1\tcudaLaunchKernel\t1000200000\t1000300000\t5\t0xa1\t0x0\t1\t32\t0\n");
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
@@ -1160,18 +1170,8 @@ test_inside_async (void)
 static void
 test_inside_threads (void)
 {
-  const char *text =
-    "streamsim-record\t1\n"
-    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000040000\t1000045000\t3\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t1\tcudaLaunchKernel\t1000070000\t1000170000\t4\t0xa1\t0x0\t1\t32\t0\n"
-    "call\t2\tcudaLaunchKernel\t1000100000\t1000200000\t5\t0xa1\t0x0\t1\t32\t0\n"
-    "kernel\t2\t1000020000\t1000030000\t1\t32\t0\t0\tk\n"
-    "kernel\t3\t1000050000\t1000060000\t1\t32\t0\t0\tk\n"
-    "kernel\t4\t1000172000\t1000180000\t1\t32\t0\t0\tk\n"
-    "kernel\t5\t1000210000\t1000220000\t1\t32\t0\t0\tk\n"
-    "end\t5\t4\n";
+  g_autofree char *text = inside_launches (
+    "call\t2\tcudaLaunchKernel\t1000100000\t1000200000\t5\t0xa1\t0x0\t1\t32\t0\n");
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
