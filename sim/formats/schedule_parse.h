@@ -17,6 +17,9 @@ typedef struct
 
 #define SCHEDULE_DEFAULT_MAX_OPS ((guint64) 50000000)
 
+/* The longest schedule file read, in bytes (decompressed, where it is gzipped). */
+#define SCHEDULE_MAX_FILE_BYTES ((gsize) 1 << 30)
+
 Schedule *schedule_parse_file (const char *path, const ScheduleParseOptions *options,
                                GError **error);
 /* Parses text already in memory; `path` is used in messages only. */

@@ -13,10 +13,10 @@
 /* Bounds on what a file may hold, so that memory stays bounded whatever is
  * fed in (a Line costs 24 bytes, a parameter about 100): 2^24 statement
  * lines (longer schedules use `repeat`), 65536 `let` parameters, and files
- * of at most 1 GiB, read until the first NUL byte (which the scan reports). */
+ * of at most SCHEDULE_MAX_FILE_BYTES (schedule_parse.h), read until the first
+ * NUL byte (which the scan reports). */
 #define SCHEDULE_MAX_LINES ((gsize) 1 << 24)
 #define SCHEDULE_MAX_PARAMS 65536
-#define SCHEDULE_MAX_FILE_BYTES ((gsize) 1 << 30)
 /* A token is at least one byte followed by a blank. */
 #define MAX_TOKENS (LINE_MAX_BYTES / 2 + 1)
 

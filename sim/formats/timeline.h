@@ -47,7 +47,15 @@ typedef enum
 
 typedef struct Timeline Timeline;
 
+/* The longest timeline file read, in bytes (decompressed, where it is gzipped). */
+#define TIMELINE_MAX_FILE_BYTES ((gsize) 1 << 30)
+
 Timeline *timeline_read (const char *path, GError **error);
+
+/* The timeline CSV in `data[0..length)`, read as timeline_read reads a
+ * file, named `path` in messages (a file read and decompressed by the
+ * caller). */
+Timeline *timeline_read_data (const char *path, const char *data, gsize length, GError **error);
 void timeline_free (Timeline *timeline);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Timeline, timeline_free)
 

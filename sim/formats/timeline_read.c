@@ -496,7 +496,7 @@ timeline_read (const char *path, GError **error)
    * at once (the UTF-8 check below names the NUL), an endless pipe after 1 GiB. */
   gsize len = 0;
   GError *local = NULL;
-  char *data = input_file_read (path, (gsize) 1 << 30, &len, &local);
+  char *data = input_file_read (path, TIMELINE_MAX_FILE_BYTES, &len, &local);
   if (data == NULL)
     {
       gboolean io = g_error_matches (local, INPUT_FILE_ERROR, INPUT_FILE_ERROR_IO);
@@ -506,10 +506,18 @@ timeline_read (const char *path, GError **error)
       return NULL;
     }
 
-  Timeline *timeline = timeline_new (path);
-  gboolean ok = read_contents (timeline, input_file_name (path), data, len, error);
+  Timeline *timeline = timeline_read_data (path, data, len, error);
   g_free (data);
-  if (!ok)
+  return timeline;
+}
+
+Timeline *
+timeline_read_data (const char *path, const char *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (path != NULL && (data != NULL || length == 0), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  Timeline *timeline = timeline_new (path);
+  if (!read_contents (timeline, input_file_name (path), data, length, error))
     {
       timeline_free (timeline);
       return NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli.h"
 #include "compare.h"
+#include "input_gzip.h"
 #include "op_name.h"
 #include "sim/formats/timeline.h"
 #include "sim/formats/units.h"
@@ -264,10 +265,10 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
-  g_autoptr (Timeline) predicted = timeline_read (args[1], &error);
+  g_autoptr (Timeline) predicted = input_gzip_timeline (args[1], &error);
   if (predicted == NULL)
     return cli_report_error (error);
-  g_autoptr (Timeline) measured = timeline_read (args[2], &error);
+  g_autoptr (Timeline) measured = input_gzip_timeline (args[2], &error);
   if (measured == NULL)
     return cli_report_error (error);
   g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);

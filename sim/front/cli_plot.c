@@ -3,6 +3,7 @@
 #include <string.h>
 #include "chrome_trace.h"
 #include "cli.h"
+#include "input_gzip.h"
 #include "output_kind.h"
 #include "plot.h"
 #include "sim/formats/timeline.h"
@@ -108,13 +109,13 @@ cli_plot_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
-  g_autoptr (Timeline) timeline = timeline_read (args[1], &error);
+  g_autoptr (Timeline) timeline = input_gzip_timeline (args[1], &error);
   if (timeline == NULL)
     return cli_report_error (error);
   g_autoptr (Timeline) vs = NULL;
   if (vs_path != NULL)
     {
-      vs = timeline_read (vs_path, &error);
+      vs = input_gzip_timeline (vs_path, &error);
       if (vs == NULL)
         return cli_report_error (error);
     }

@@ -4,6 +4,7 @@
 #include "cause_text.h"
 #include "kernel_times.h"
 #include "device_name.h"
+#include "input_gzip.h"
 #include "sim/formats/profile_file.h"
 #include "spans.h"
 #include "sim/core/str_append.h"
@@ -29,7 +30,7 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
   g_return_val_if_fail (schedule_path != NULL && options != NULL, FALSE);
   g_return_val_if_fail (sched_out != NULL && profile != NULL, FALSE);
   ScheduleParseOptions parse = { options->defines, options->max_ops };
-  g_autoptr (Schedule) sched = schedule_parse_file (schedule_path, &parse, error);
+  g_autoptr (Schedule) sched = input_gzip_schedule (schedule_path, &parse, error);
   if (sched == NULL)
     return FALSE;
 

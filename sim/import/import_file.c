@@ -3,8 +3,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include <gio/gio.h>
 #include <glib/gstdio.h>
+#include "gzip_data.h"
 #include "import_file.h"
 #include "import_kineto.h"
 #include "import_nsys.h"
@@ -16,79 +16,6 @@ static gboolean
 is_sqlite (const guint8 *data, gsize length)
 {
   return length >= sizeof sqlite_magic && memcmp (data, sqlite_magic, sizeof sqlite_magic) == 0;
-}
-
-static gboolean
-is_gzip (const guint8 *data, gsize length)
-{
-  return length >= 2 && data[0] == 0x1f && data[1] == 0x8b;
-}
-
-/* `data` decompressed, every gzip member of it in turn; NULL (said) where
- * it is not gzip to the end or would be larger than the bound. */
-static guint8 *
-gunzip (const char *path, const guint8 *data, gsize length, gsize *out_length, GError **error)
-{
-  g_autoptr (GConverter) z = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
-  gsize cap = MAX (length * 4, 65536), out = 0, in = 0;
-  guint8 *buffer = g_malloc (cap + 1);
-  for (;;)
-    {
-      gsize read = 0, written = 0;
-      g_autoptr (GError) why = NULL;
-      GConverterResult result = G_CONVERTER_ERROR;
-      gboolean full = out == cap;
-      if (!full)
-        {
-          result = g_converter_convert (z, data + in, length - in, buffer + out, cap - out,
-                                        G_CONVERTER_INPUT_AT_END, &read, &written, &why);
-          in += read;
-          out += written;
-          full = result == G_CONVERTER_ERROR && g_error_matches (why, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
-        }
-      if (full)
-        {
-          if (cap >= IMPORT_FILE_MAX_BYTES)
-            {
-              g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
-                           " of the gzip data: it decompresses to more than %" G_GUINT64_FORMAT
-                           " bytes, the most streamsim reads", path, in, IMPORT_FILE_MAX_BYTES);
-              break;
-            }
-          cap = MIN (cap * 2, IMPORT_FILE_MAX_BYTES);
-          buffer = g_realloc (buffer, cap + 1);
-          continue;
-        }
-      if (result == G_CONVERTER_ERROR)
-        {
-          gboolean cut = g_error_matches (why, G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT);
-          g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
-                       " of the gzip data: %s", path, in,
-                       cut ? "the compressed data ends early (a truncated file?)" : why->message);
-          break;
-        }
-      if (result == G_CONVERTER_FINISHED)
-        {
-          /* another member may follow (gzip files joined by cat) */
-          if (in < length && is_gzip (data + in, length - in))
-            {
-              g_converter_reset (z);
-              continue;
-            }
-          if (in < length)
-            {
-              g_set_error (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, "%s: at byte %" G_GSIZE_FORMAT
-                           " of the gzip data: %" G_GSIZE_FORMAT " bytes follow its end", path,
-                           in, length - in);
-              break;
-            }
-          buffer[out] = 0;
-          *out_length = out;
-          return buffer;
-        }
-    }
-  g_free (buffer);
-  return NULL;
 }
 
 /* Whether `data` begins as a JSON document: white space, then `{` or `[`
@@ -106,7 +33,7 @@ is_json_start (const guint8 *data, gsize length)
 static gboolean
 may_be_trace (const guint8 *head, gsize length)
 {
-  return is_gzip (head, length) || is_sqlite (head, length) || is_json_start (head, length);
+  return gzip_data_is (head, length) || is_sqlite (head, length) || is_json_start (head, length);
 }
 
 /* The format from the first bytes of `data` (decompressed). */
@@ -131,11 +58,19 @@ ImportTrace *
 import_file_parse (const char *path, const guint8 *data, gsize length, GError **error)
 {
   g_return_val_if_fail (path != NULL && (data != NULL || length == 0), NULL);
-  if (!is_gzip (data, length))
+  if (!gzip_data_is (data, length))
     return parse_plain (path, data, length, error);
   gsize plain_length = 0;
-  g_autofree guint8 *plain = gunzip (path, data, length, &plain_length, error);
-  return plain != NULL ? parse_plain (path, plain, plain_length, error) : NULL;
+  GError *why = NULL;
+  g_autofree guint8 *plain = gzip_data_undo (path, data, length, IMPORT_FILE_MAX_BYTES,
+                                             &plain_length, &why);
+  if (plain == NULL)
+    {
+      g_set_error_literal (error, IMPORT_ERROR, IMPORT_ERROR_PARSE, why->message);
+      g_error_free (why);
+      return NULL;
+    }
+  return parse_plain (path, plain, plain_length, error);
 }
 
 /* The first bytes of a regular file; FALSE where it is not one or cannot
