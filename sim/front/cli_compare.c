@@ -229,12 +229,12 @@ cli_compare_main (int argc, char **argv)
     "line; each op's kind and stream must agree, or the files are of different\n"
     "schedules): per-op start and end errors and the makespan error, predicted\n"
     "minus measured, as percentages of the measured makespan (- reads one of them\n"
-    "from standard input). With --regions, the intervals that end where the host\n"
-    "waited for the GPU (a sync or a blocking copy to the host), and those the\n"
-    "program timed between two event records (label=elapsed_from_opN, as\n"
-    "streamsim-validate --record writes it), as percentages of their measured\n"
-    "length. Exit status: 0 within --max-error, 1 over it, 2 bad input, 3 a file\n"
-    "that cannot be read.");
+    "from standard input; gzipped files are read as the text they hold). With\n"
+    "--regions, the intervals that end where the host waited for the GPU (a sync\n"
+    "or a blocking copy to the host), and those the program timed between two\n"
+    "event records (label=elapsed_from_opN, as streamsim-validate --record writes\n"
+    "it), as percentages of their measured length. Exit status: 0 within\n"
+    "--max-error, 1 over it, 2 bad input, 3 a file that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
   g_auto (GStrv) args = NULL;

@@ -64,7 +64,8 @@ cli_plot_main (int argc, char **argv)
     "Draws a timeline CSV (from predict --csv or the measuring harness) as a Gantt\n"
     "chart with gnuplot: a row per engine, bars coloured by stream. With --vs, every\n"
     "row gets two lanes, TIMELINE above and OTHER below, to compare a prediction\n"
-    "with a measurement. A TIMELINE of - is read from standard input.\n"
+    "with a measurement. A TIMELINE of - is read from standard input, a gzipped one\n"
+    "as the text it holds.\n"
     "Exit status: 0 done, 2 bad input, 3 gnuplot or a file failed.");
   g_option_context_set_description (context,
     "Examples:\n"
