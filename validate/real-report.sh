@@ -23,7 +23,8 @@
 # it lies within the lengths the runs measured (the program's own spread).
 # The same region is the one of the same kind (sync or elapsed) at the same
 # place among them; a run with another number of regions of that kind has no
-# match (ops of different runs of a program need not correspond).
+# match (ops of different runs of a program need not correspond), and so
+# has a run where that region closed before it opened (its length 0 or less).
 # With --update FILE the table replaces what FILE holds between the lines
 # "<!-- real-report: begin -->" and "<!-- real-report: end -->".
 # $STREAMSIM (default: build/bin/streamsim). Exit status: 0, or 2 for bad
@@ -105,7 +106,7 @@ kind_lengths() {
 # match it, and whether PREDICTED lies within them; "no other run" when none
 # matches.
 spread() {
-  local name=$1 kind=$2 ordinal=$3 length=$4 count=$5 predicted=$6 all=$4 r m lengths
+  local name=$1 kind=$2 ordinal=$3 length=$4 count=$5 predicted=$6 all=$4 r m lengths length_r
   for r in "${runs[@]}"; do
     if [ -f "$r/$name.measured.csv" ]; then
       m=$r/$name.measured.csv
@@ -117,7 +118,11 @@ spread() {
     fi
     lengths=$(kind_lengths "$m" "$kind")
     [ "$(grep -c . <<< "$lengths")" -eq "$count" ] || continue
-    all="$all $(sed -n "$((ordinal + 1))p" <<< "$lengths")"
+    # a region that closed before it opened in that run (two threads'
+    # synchronizations ending the other way round) was no interval there
+    length_r=$(sed -n "$((ordinal + 1))p" <<< "$lengths")
+    awk -v l="$length_r" 'BEGIN { exit !(l > 0) }' || continue
+    all="$all $length_r"
   done
   awk -v all="$all" -v p="$predicted" 'BEGIN { n = split(all, v, " "); if (n < 2) { print "no other run"; exit }
     lo = hi = v[1]; s = v[1]
