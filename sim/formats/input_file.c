@@ -119,6 +119,20 @@ read_bounded (const char *path, gsize max_bytes, gboolean text, InputFileHeadChe
   return data;
 }
 
+gboolean
+input_file_head (const char *path, guint8 *head, gsize size)
+{
+  g_return_val_if_fail (path != NULL && head != NULL, FALSE);
+  if (strcmp (path, "-") == 0 || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  int fd = g_open (path, O_RDONLY, 0);
+  if (fd < 0)
+    return FALSE;
+  gssize n = read (fd, head, size);
+  close (fd);
+  return n == (gssize) size;
+}
+
 char *
 input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error)
 {

@@ -26,6 +26,11 @@ const char *input_file_name (const char *path);
  * INPUT_FILE_ERROR_IO, naming `path`. */
 char *input_file_read (const char *path, gsize max_bytes, gsize *length, GError **error);
 
+/* The first `size` bytes of `path` into `head`, where it is a regular file
+ * that long; FALSE otherwise ("-", a pipe, a short or unreadable file: the
+ * whole read then says why). For a reader that picks a format by them. */
+gboolean input_file_head (const char *path, guint8 *head, gsize size);
+
 /* How many bytes, at least, a head check (below) is given. */
 #define INPUT_FILE_HEAD_BYTES 16
 

@@ -1,8 +1,4 @@
 /* input_gzip.c: schedules and timelines read from gzipped files as from plain ones (input_gzip.h). */
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 #include "input_gzip.h"
 #include "sim/formats/input_file.h"
 #include "sim/import/gzip_data.h"
@@ -11,15 +7,8 @@
 static gboolean
 starts_gzip (const char *path)
 {
-  if (strcmp (path, "-") == 0 || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
-  int fd = g_open (path, O_RDONLY, 0);
-  if (fd < 0)
-    return FALSE;
   guint8 head[2];
-  gssize n = read (fd, head, sizeof head);
-  close (fd);
-  return n == (gssize) sizeof head && gzip_data_is (head, sizeof head);
+  return input_file_head (path, head, sizeof head) && gzip_data_is (head, sizeof head);
 }
 
 /* The text `path` decompresses to, within `max_bytes`; NULL where it

@@ -1,9 +1,5 @@
 /* import_file.c: a trace file's format found from its content, gzip undone (import_file.h). */
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
-#include <glib/gstdio.h>
 #include "gzip_data.h"
 #include "import_file.h"
 #include "import_kineto.h"
@@ -73,21 +69,6 @@ import_file_parse (const char *path, const guint8 *data, gsize length, GError **
   return parse_plain (path, plain, plain_length, error);
 }
 
-/* The first bytes of a regular file; FALSE where it is not one or cannot
- * be read (the whole read then says why). */
-static gboolean
-head_of (const char *path, guint8 *head, gsize size)
-{
-  if (strcmp (path, "-") == 0 || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return FALSE;
-  int fd = g_open (path, O_RDONLY, 0);
-  if (fd < 0)
-    return FALSE;
-  gssize n = read (fd, head, size);
-  close (fd);
-  return n == (gssize) size;
-}
-
 ImportTrace *
 import_file_read (const char *path, GError **error)
 {
@@ -95,7 +76,7 @@ import_file_read (const char *path, GError **error)
   const char *name = input_file_name (path);
   /* a database is opened where it is, not read into memory */
   guint8 head[sizeof sqlite_magic];
-  if (head_of (path, head, sizeof head) && is_sqlite (head, sizeof head))
+  if (input_file_head (path, head, sizeof head) && is_sqlite (head, sizeof head))
     return import_nsys_read (path, error);
   gsize length = 0;
   GError *why = NULL;
