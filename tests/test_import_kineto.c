@@ -5,7 +5,8 @@
  * with "cat", "name", "ts" and "dur" in microseconds, "tid", and "args".
  * Every expected statement, time and count is worked out by hand from them
  * in the comments, on tests/profiles/ops.ini (two SMs of two blocks each,
- * kernel_load 0.3 ms) with host gaps under 2 us added up. */
+ * kernel_load 0.3 ms) with host gaps under 2 us added up, and with calls
+ * charged the profile's costs (untraced_calls) but in test_traced_calls. */
 #include <string.h>
 #include <gio/gio.h>
 #include "sim/formats/profile_file.h"
@@ -33,17 +34,30 @@
   stream ", \"ts\": " ts ", \"dur\": " dur ", \"args\": {\"stream\": " stream                  \
   ", \"correlation\": " corr ", \"bytes\": " bytes "}}"
 
+/* record_function ("streamsim_region") from 1000 to 1200 us. */
+#define REGION_1000_200                                                                         \
+  "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"streamsim_region\", \"pid\": 9, "  \
+  "\"tid\": 11, \"ts\": 1000.000, \"dur\": 200.000, \"args\": {\"External id\": 1}}"
+
 static GpuProfile ops;
 
 static RecordSchedule *
-import_text (const char *text, const char *region, ImportCounts *counts, GError **error)
+import_with (const char *text, const ImportScheduleOptions *options, ImportCounts *counts,
+             GError **error)
 {
   g_autoptr (ImportTrace) trace = import_file_parse ("t.json", (const guint8 *) text,
                                                      strlen (text), error);
   if (trace == NULL)
     return NULL;
-  ImportScheduleOptions options = { .region = region, .min_host_ns = 2000, .profile = &ops };
-  return import_schedule_build (trace, &options, counts, error);
+  return import_schedule_build (trace, options, counts, error);
+}
+
+static RecordSchedule *
+import_text (const char *text, const char *region, ImportCounts *counts, GError **error)
+{
+  ImportScheduleOptions options = { .region = region, .min_host_ns = 2000, .profile = &ops,
+                                    .untraced_calls = TRUE };
+  return import_with (text, &options, counts, error);
 }
 
 /* One stream, inside a region: an H2D of 4 MiB, two launches of one
@@ -65,8 +79,7 @@ import_text (const char *text, const char *region, ImportCounts *counts, GError 
  * only stream whose work ended while it waited (at 1156). The kernel's
  * name is demangled: its label is the function's. */
 static const char one_stream[] = TRACE (
-  "  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"streamsim_region\", \"pid\": 9, "
-  "\"tid\": 11, \"ts\": 1000.000, \"dur\": 200.000, \"args\": {\"External id\": 1}},\n"
+  REGION_1000_200 ",\n"
   CALL ("cuda_runtime", "cudaMemcpyAsync", "990.000", "1.000", "1") ",\n"
   COPY ("Memcpy HtoD (Pinned -> Device)", "991.000", "1.000", "7", "1", "64") ",\n"
   CALL ("cuda_runtime", "cudaMemcpyAsync", "1010.000", "1.000", "2") ",\n"
@@ -399,6 +412,66 @@ test_graph_launch (void)
   import_counts_clear (&counts);
 }
 
+/* Four launches of one kernel under a profiler that slowed every call
+ * (us; the region runs 1000-1200, time 0 is 1000):
+ *   cudaLaunchKernel       1010  took 6    corr 1   GPU 1020-1040
+ *   cudaLaunchKernel       1020  took 6    corr 2   GPU 1041-1061
+ *   cudaLaunchKernel       1030  took 4    corr 3   GPU 1062-1082
+ *   cudaLaunchKernel       1036  took 1.5  corr 4   GPU 1083-1103
+ *   cudaStreamSynchronize  1039-1104                corr 5
+ * on ops.ini with kernel_launch set to 1 us. The launches' usual time is
+ * the lower median of 1.5, 4, 6 and 6: 4 us; none took twice that, so
+ * none is unusual. Traced (the default), each is charged what it took up
+ * to 4 us: the profile's 1 us, and 3, 3, 3 and 0.5 us of the tracer's cost
+ * after it. 3 us is over the 2 us minimum: a `host` statement each; the
+ * last 0.5 us is under it and added up with the 1.5 us gap to the sync
+ * (1037.5-1039): 2 us, which reaches the minimum. The gaps between the
+ * other calls, 4, 4 and 2 us, are host time as they are. Untraced, the
+ * tracer's cost is left out and the last gap of 1.5 us alone stays under
+ * the minimum, dropped before the sync, which waits for the GPU. */
+static const char traced_calls[] = TRACE (
+  REGION_1000_200 ",\n"
+  CALL ("cuda_runtime", "cudaLaunchKernel", "1010.000", "6.000", "1") ",\n"
+  KERNEL ("void scale<float>(float*, int)", "1020.000", "20.000", "7", "1") ",\n"
+  CALL ("cuda_runtime", "cudaLaunchKernel", "1020.000", "6.000", "2") ",\n"
+  KERNEL ("void scale<float>(float*, int)", "1041.000", "20.000", "7", "2") ",\n"
+  CALL ("cuda_runtime", "cudaLaunchKernel", "1030.000", "4.000", "3") ",\n"
+  KERNEL ("void scale<float>(float*, int)", "1062.000", "20.000", "7", "3") ",\n"
+  CALL ("cuda_runtime", "cudaLaunchKernel", "1036.000", "1.500", "4") ",\n"
+  KERNEL ("void scale<float>(float*, int)", "1083.000", "20.000", "7", "4") ",\n"
+  CALL ("cuda_runtime", "cudaStreamSynchronize", "1039.000", "65.000", "5"));
+
+static void
+test_traced_calls (void)
+{
+  GpuProfile profile = ops; /* a shallow copy, not cleared */
+  profile.host_kernel_launch = 1000;
+  const char *kernel = "kernel s1 grid=4 block=256 regs=32 time=20.000us label=scale\n";
+  for (int untraced = 0; untraced <= 1; untraced++)
+    {
+      g_autoptr (GError) error = NULL;
+      ImportCounts counts = { 0 };
+      ImportScheduleOptions options = { .min_host_ns = 2000, .profile = &profile,
+                                        .untraced_calls = untraced };
+      g_autoptr (RecordSchedule) rec = import_with (traced_calls, &options, &counts, &error);
+      g_assert_no_error (error);
+      g_autofree char *got = schedule_text_statements (rec->text);
+      g_autofree char *want
+        = untraced ? g_strconcat ("stream s1\nhost 10.000us\n", kernel, "host 4.000us\n", kernel,
+                                  "host 4.000us\n", kernel, "host 2.000us\n", kernel,
+                                  "sync s1\n", NULL)
+                   : g_strconcat ("stream s1\nhost 10.000us\n", kernel, "host 3.000us\nhost 4.000us\n",
+                                  kernel, "host 3.000us\nhost 4.000us\n", kernel,
+                                  "host 3.000us\nhost 2.000us\n", kernel, "host 2.000us\nsync s1\n",
+                                  NULL);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_true ((strstr (rec->text, "host 3.000us   # inside cudaLaunchKernel, which took "
+                                         "6.000us: the tracer's cost, 3.000us beyond the "
+                                         "profile's\n") != NULL) == !untraced);
+      import_counts_clear (&counts);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -415,6 +488,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import/kineto/region", test_region);
   g_test_add_func ("/import/kineto/errors", test_errors);
   g_test_add_func ("/import/kineto/graph-launch", test_graph_launch);
+  g_test_add_func ("/import/kineto/traced-calls", test_traced_calls);
   int status = g_test_run ();
   gpu_profile_clear (&ops);
   return status;

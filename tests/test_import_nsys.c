@@ -9,7 +9,8 @@
  * read from the names. The programs are test_import_kineto.c's, so the
  * expected schedules, worked out by hand there, are the same; times are
  * in ns. Converted on tests/profiles/ops.ini with host gaps under 2 us
- * added up. */
+ * added up and calls charged the profile's costs (untraced_calls), as
+ * there. */
 #include <string.h>
 #include <sqlite3.h>
 #include "sim/formats/profile_file.h"
@@ -151,7 +152,8 @@ import_path (const char *path, const char *region, ImportCounts *counts, GError 
   g_autoptr (ImportTrace) trace = import_file_read (path, error);
   if (trace == NULL)
     return NULL;
-  ImportScheduleOptions options = { .region = region, .min_host_ns = 2000, .profile = &ops };
+  ImportScheduleOptions options = { .region = region, .min_host_ns = 2000, .profile = &ops,
+                                    .untraced_calls = TRUE };
   return import_schedule_build (trace, &options, counts, error);
 }
 

@@ -52,6 +52,7 @@ cli_import_main (int argc, char **argv)
   g_autofree char *min_host = NULL;
   gint connections = 0;
   gboolean quiet = FALSE;
+  gboolean untraced = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "Write the schedule to APP.sched (default, or \"-\": standard output)", "APP.sched" },
@@ -70,6 +71,10 @@ cli_import_main (int argc, char **argv)
     { "connections", 'c', 0, G_OPTION_ARG_INT, &connections,
       "Write `connections N`: the program's CUDA_DEVICE_MAX_CONNECTIONS, which a trace "
       "does not hold (default: the driver's)", "N" },
+    { "untraced-calls", 0, 0, G_OPTION_ARG_NONE, &untraced,
+      "Charge each call the -d profile's cost, as the program would run without the "
+      "profiler (default: a call costs what it took in the trace, up to the usual time of "
+      "its kind, so that the schedule runs as the traced program did)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet,
       "Print nothing on standard error but errors", NULL },
     { NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -144,6 +149,7 @@ cli_import_main (int argc, char **argv)
     .min_host_ns = (guint64) min_host_ns,
     .connections = (guint) connections,
     .profile = have_profile ? &profile : NULL,
+    .untraced_calls = untraced,
   };
   ImportCounts counts = { 0 };
   g_autoptr (RecordSchedule) rec = import_schedule_build (trace, &options, &counts, &error);

@@ -23,6 +23,7 @@ import_schedule_build (ImportTrace *trace, const ImportScheduleOptions *options,
     .header = (const char *const *) header,
     .profile = options->profile,
     .origin_ns = trace->region ? trace->region_start : 0,
+    .traced_calls = !options->untraced_calls,
   };
   RecordSchedule *rec = record_schedule_build (log, &record, error);
   if (rec == NULL && error != NULL)

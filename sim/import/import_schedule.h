@@ -17,6 +17,8 @@ typedef struct
   guint64 min_host_ns;  /* as RecordOptions' */
   guint connections;
   const GpuProfile *profile; /* the GPU the trace was taken on, or NULL */
+  gboolean untraced_calls;   /* calls cost what the profile charges, not what they took
+                                under the profiler (RecordOptions' traced_calls off) */
 } ImportScheduleOptions;
 
 /* The schedule of `trace`, whose region it sets; `counts` (cleared with

@@ -88,6 +88,8 @@ typedef struct
   guint64 after;        /* host time after it */
   guint64 usual;        /* what the comparison took as usual */
   gboolean no_usual;    /* an async call alone in its group */
+  guint64 traced;       /* of `after`: the call's time up to its usual beyond the model's
+                           charge (record_schedule.h, traced_calls); set by the caller */
 } InsideHost;
 
 /* The usual time of each of the `n` calls, given in the order they began:

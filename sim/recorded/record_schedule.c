@@ -886,6 +886,22 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
   g_autoptr (GString) why = g_string_new (NULL);
   g_string_append_printf (why, "inside %s, which took ", c->name);
   append_time (why, call_took (c));
+  const char *sep = ": ";
+  guint64 after = in->after + (in->traced >= b->opt->min_host_ns ? in->traced : 0);
+  if (!before && after > in->after)
+    {
+      g_string_append (why, ": the tracer's cost, ");
+      append_time (why, in->traced);
+      g_string_append (why, " beyond the profile's");
+      if (in->after == 0)
+        {
+          guint64 from = MAX (c->exit - after, b->clock);
+          if (c->exit > from)
+            write_host (b, from, c->exit, why->str);
+          return;
+        }
+      sep = "; then ";
+    }
   if (before)
     {
       g_string_append (why, ": set-up before its work started, beyond its usual ");
@@ -899,20 +915,22 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
     g_string_append (why, " (host work after the GPU was idle)");
   else if (in->kind == INSIDE_BLOCKING && in->usual > 0)
     {
-      g_string_append (why, ": host work after the GPU work it waited for had ended, beyond "
+      g_string_append (why, sep);
+      g_string_append (why, "host work after the GPU work it waited for had ended, beyond "
                        "the usual ");
       append_time (why, in->usual);
       g_string_append (why, " after it");
     }
   else if (in->kind == INSIDE_BLOCKING)
-    g_string_append (why, ": host work after the GPU work it waited for had ended (calls like "
-                     "it usually return by then)");
+    g_string_append_printf (why, "%shost work after the GPU work it waited for had ended "
+                            "(calls like it usually return by then)", sep);
   else if (in->no_usual)
-    g_string_append (why, ": host work after its work had started (its only call of the kind: "
-                     "no usual time to go by)");
+    g_string_append_printf (why, "%shost work after its work had started (its only call of "
+                            "the kind: no usual time to go by)", sep);
   else
     {
-      g_string_append (why, ": host work after its work was submitted, beyond its usual ");
+      g_string_append (why, sep);
+      g_string_append (why, "host work after its work was submitted, beyond its usual ");
       append_time (why, in->usual);
     }
   if (blocking_op)
@@ -922,7 +940,7 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
       SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
       *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
     }
-  guint64 from = MAX (c->exit - in->after, b->clock);
+  guint64 from = MAX (c->exit - after, b->clock);
   if (c->exit > from)
     write_host (b, from, c->exit, why->str);
 }
@@ -1016,7 +1034,7 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
         write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
-  if (op && in->after > 0)
+  if (op && (in->after > 0 || in->traced >= b->opt->min_host_ns))
     write_inside (b, c, w, in, FALSE, blocking_op);
   return TRUE;
 }
@@ -1029,20 +1047,21 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
 static void
 write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
 {
-  if (to <= from)
-    return;
-  if (to - from >= b->opt->min_host_ns)
+  if (to > from && to - from >= b->opt->min_host_ns)
     {
       write_host (b, from, to, NULL);
       return;
     }
-  *short_gaps += to - from;
+  if (to > from)
+    *short_gaps += to - from;
   if (*short_gaps < b->opt->min_host_ns)
     return;
   g_autoptr (GString) why = g_string_new (NULL);
   g_string_append (why, "host gaps under ");
   append_time (why, b->opt->min_host_ns);
   g_string_append (why, " since the last call that waited for the GPU, added up");
+  if (b->opt->traced_calls)
+    g_string_append (why, " with the tracer's costs under it");
   write_host (b, to - *short_gaps, to, why->str);
   *short_gaps = 0;
 }
@@ -1122,6 +1141,30 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
 
 static void find_loads (Builder *b, const guint *order, const gint64 *usual);
 
+/* The call's time up to its group's `usual` beyond what the profile charges
+ * its op (RecordOptions' traced_calls): the tracer's cost in every call. */
+static guint64
+traced_cost (const Builder *b, guint index, const InsideCall *ic, guint64 usual)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  gboolean per_thread;
+  SchedOp op = { 0 };
+  switch (call_kind (c, &b->work[index], &per_thread))
+    {
+    case RECORD_CALL_KERNEL: op.kind = SCHED_OP_KERNEL; break;
+    case RECORD_CALL_MEMSET: op.kind = SCHED_OP_MEMSET; break;
+    case RECORD_CALL_COPY: op.kind = SCHED_OP_COPY; break;
+    case RECORD_CALL_HOSTFN: op.kind = SCHED_OP_HOSTFN; break;
+    case RECORD_CALL_RECORD: op.kind = SCHED_OP_RECORD; break;
+    case RECORD_CALL_WAIT: op.kind = SCHED_OP_WAIT; break;
+    case RECORD_CALL_GRAPH: op.graph = 1; op.graph_launch = TRUE; break;
+    default: return 0;
+    }
+  guint64 took = MIN (ic->exit - ic->enter, usual);
+  guint64 charged = (guint64) gpu_profile_call_cost (b->opt->profile, &op);
+  return took > charged ? took - charged : 0;
+}
+
 /* The host time inside every call, from the calls in the order they began;
  * and on the way, from the calls' usual times, which launches load their
  * code (find_loads), since the model charges those more. */
@@ -1152,7 +1195,12 @@ find_inside (Builder *b, const guint *order)
   g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
   b->inside = g_new0 (InsideHost, MAX (n, 1));
   for (guint k = 0; k < n; k++)
-    b->inside[order[k]] = found[k];
+    {
+      if (b->opt->traced_calls && b->opt->profile != NULL && calls[k].kind == INSIDE_ASYNC
+          && usual_k[k] >= 0)
+        found[k].traced = traced_cost (b, order[k], &calls[k], (guint64) usual_k[k]);
+      b->inside[order[k]] = found[k];
+    }
 }
 
 /* What each call is to a stream capture (record_capture.h), and so which
@@ -1425,6 +1473,11 @@ write_header (Builder *b)
     comment (b, "No profile of the GPU recorded on: kernels keep CUPTI's times, those that "
              "shared an oversubscribed GPU the times they ran, and host functions' and loading "
              "launches' costs are taken as 0.");
+  if (b->opt->traced_calls && b->opt->profile != NULL)
+    comment (b, "Calls cost the host what they took in the trace, up to the usual time of "
+             "their kind: what they took beyond the profile's cost (the tracer's) is host time "
+             "after the op, `inside CALL ... the tracer's cost`, or added up with the gaps where "
+             "it is under the minimum.");
   if (b->times_of != NULL)
     comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
              "given: on another, each is carried there by what bounds the kernel "
@@ -1589,6 +1642,9 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       ok = write_call (&b, order[k], kind, per_thread, op);
       if (op)
         b.clock = last_exit = MAX (last_exit, MAX (c->exit, c->enter));
+      /* the tracer's cost under the minimum is added up as the gaps are */
+      if (op && b.inside[order[k]].traced < opt->min_host_ns)
+        short_gaps += b.inside[order[k]].traced;
       /* after a call that waits for the GPU the host's lag starts anew */
       if (op && waits_for_gpu (kind, &b.work[order[k]]))
         short_gaps = 0;

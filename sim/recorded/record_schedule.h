@@ -76,6 +76,10 @@ typedef struct
   guint64 origin_ns;   /* when not 0 and before the first op's call: time 0, the host
                           time from it to that call a `host` statement (the start of
                           a traced region); 0: the first op's call is time 0 */
+  gboolean traced_calls; /* an async call's time up to its group's usual, beyond what
+                            the profile charges it, is host time after its op: the
+                            log's tracer slowed every call (a profiler's trace), and
+                            the schedule is to run as the traced program did */
 } RecordOptions;
 
 typedef struct
