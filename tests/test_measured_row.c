@@ -5,8 +5,8 @@
  * memset on engine "compute" and a host function on "callback"), so that
  * `streamsim compare` matches measured and predicted rows kind for kind. */
 #include <string.h>
-#include "validate/marker_times.h"
-#include "validate/measured_row.h"
+#include "sim/recorded/marker_times.h"
+#include "sim/recorded/measured_row.h"
 #include "sim/formats/schedule_parse.h"
 
 static const char text[] =

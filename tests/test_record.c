@@ -4,7 +4,7 @@
  * (record_log.h), with round numbers; every expected statement and time is
  * worked out by hand from them in the comments. */
 #include <string.h>
-#include "validate/marker_times.h"
+#include "sim/recorded/marker_times.h"
 #include "sim/recorded/record_call.h"
 #include "sim/recorded/record_inside.h"
 #include "sim/recorded/record_log.h"

@@ -21,7 +21,10 @@
 # blocking copy to the host) to the end of the next, in each timeline; its error is
 # (predicted - measured) / measured. Prints one row per program: the regions,
 # and for each schedule the median |error| and the worst region of 0.5 ms or
-# more; then the same over all regions of all programs.
+# more; then the same over all regions of all programs. With FROM_ZERO=1 the
+# first region runs from time 0 to the first synchronization's end: for
+# schedules and timelines imported from traces (`streamsim import
+# --timeline`), which all start at the traced region's start.
 #
 # STREAMSIM (default build/bin/streamsim) is the binary used; RESULTS (default
 # validate/results) the folder of the recordings.
@@ -41,8 +44,10 @@ open_either () {
     echo "$0: neither $1 nor $1.gz" >&2; return 1; fi
 }
 
-# the ends of the synchronizations of a timeline CSV, in op order
+# the ends of the synchronizations of a timeline CSV, in op order (after a 0
+# with FROM_ZERO=1)
 sync_ends () {
+  [ "${FROM_ZERO:-0}" = 1 ] && echo 0
   awk -F, '/^#/ || $1 == "op" { next }
            $4 == "sync" || ($4 == "memcpy" && $5 == "d2h") { print $9 }' "$1"
 }

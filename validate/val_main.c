@@ -7,7 +7,7 @@
 #include <string.h>
 #include "calib_fit.h"
 #include "calib_order.h"
-#include "measured_row.h"
+#include "sim/recorded/measured_row.h"
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
 #include "sim/core/schedule_device.h"

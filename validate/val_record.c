@@ -3,14 +3,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
-#include "marker_times.h"
-#include "measured_row.h"
 #include "sim/formats/output_file.h"
 #include "sim/formats/profile_file.h"
 #include "sim/recorded/record_log.h"
 #include "sim/recorded/record_schedule.h"
+#include "sim/recorded/record_timeline.h"
 #include "sim/core/schedule.h"
-#include "sim/formats/timeline_writer.h"
 #include "val_device.h"
 #include "val_record.h"
 
@@ -107,9 +105,7 @@ static gboolean
 write_timeline (const ValRecordOptions *opt, RecordSchedule *rec, const ValDevice *dev,
                 GError **error)
 {
-  const Schedule *sched = rec->schedule;
-  marker_times_derive (sched, rec->issue, rec->start, rec->end);
-  g_autofree char *connections = g_strdup_printf ("%u", schedule_connections (sched));
+  g_autofree char *connections = g_strdup_printf ("%u", schedule_connections (rec->schedule));
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *date = g_date_time_format_iso8601 (now);
   const char *meta[] = {
@@ -126,23 +122,7 @@ write_timeline (const ValRecordOptions *opt, RecordSchedule *rec, const ValDevic
     "cuda", dev != NULL ? dev->cuda : NULL,
     NULL,
   };
-  TimelineWriter *w = timeline_writer_new (opt->csv, meta, error);
-  if (w == NULL)
-    return FALSE;
-  for (gsize i = 0; i < schedule_n_ops (sched); i++)
-    {
-      TimelineRow row;
-      measured_row_fill (sched, i, &row);
-      row.issue = rec->issue[i];
-      row.start = rec->start[i];
-      row.end = rec->end[i];
-      if (!timeline_writer_add (w, &row, error))
-        {
-          timeline_writer_abort (w);
-          return FALSE;
-        }
-    }
-  return timeline_writer_finish (w, error);
+  return record_timeline_write (rec, opt->csv, meta, error);
 }
 
 /* The profile of the GPU recorded on (--device, else the GPU's own), for

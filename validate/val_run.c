@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "val_run.h"
-#include "marker_times.h"
+#include "sim/recorded/marker_times.h"
 #include "val_clock.h"
 #include "val_cuda.h"
 #include "val_cupti.h"

@@ -9,6 +9,7 @@
 #include "sim/formats/units.h"
 #include "sim/import/import_file.h"
 #include "sim/import/import_schedule.h"
+#include "sim/recorded/record_timeline.h"
 
 /* The exit status for an error of the import: bad input or a failure of
  * the machine. */
@@ -43,6 +44,36 @@ load_profile (const char *device, GpuProfile *profile, gboolean *found, int *sta
   return TRUE;
 }
 
+/* The trace's timeline (--timeline), its header saying where it came from:
+ * the connections where -c gave them (a trace does not hold them), the
+ * device where -d named it. */
+static gboolean
+write_timeline (const char *path, const char *trace, const char *schedule, const char *device,
+                RecordSchedule *rec, GError **error)
+{
+  guint n = schedule_connections (rec->schedule);
+  g_autofree char *connections = n > 0 ? g_strdup_printf ("%u", n) : NULL;
+  const char *meta[13] = { /* NULL-ended: 6 pairs at most */
+    "source", "imported",
+    "trace", trace,
+    "schedule", schedule,
+    "timing", "kernels, copies and memsets: the trace's GPU activity; records and waits: "
+              "derived from their stream; host calls: the trace's runtime calls",
+  };
+  guint k = 8;
+  if (connections != NULL)
+    {
+      meta[k++] = "connections";
+      meta[k++] = connections;
+    }
+  if (device != NULL)
+    {
+      meta[k++] = "device";
+      meta[k++] = device;
+    }
+  return record_timeline_write (rec, path, meta, error);
+}
+
 int
 cli_import_main (int argc, char **argv)
 {
@@ -50,6 +81,7 @@ cli_import_main (int argc, char **argv)
   g_autofree char *output = NULL;
   g_autofree char *region = NULL;
   g_autofree char *min_host = NULL;
+  g_autofree char *timeline = NULL;
   gint connections = 0;
   gboolean quiet = FALSE;
   gboolean untraced = FALSE;
@@ -62,6 +94,9 @@ cli_import_main (int argc, char **argv)
       "trace_extra how much longer the profiler's kernel records are than the kernels "
       "(default: none; kernels keep the profiler's times, those that shared the GPU the "
       "times they ran)", "NAME" },
+    { "timeline", 0, 0, G_OPTION_ARG_FILENAME, &timeline,
+      "Also write the trace's own timeline, each op of the schedule at the times the trace "
+      "gives it, as the timeline CSV: what `streamsim compare` takes as measured", "FILE.csv" },
     { "region", 0, 0, G_OPTION_ARG_STRING, &region,
       "Import only the calls that began inside the user annotations (record_function) or "
       "NVTX ranges named NAME (default " IMPORT_DEFAULT_REGION ", the whole trace where there is "
@@ -98,8 +133,10 @@ cli_import_main (int argc, char **argv)
     "  # in PyTorch: with torch.profiler.profile(activities=[...CPU, ...CUDA]) as p:\n"
     "  #                 with torch.profiler.record_function(\"streamsim_region\"): ...\n"
     "  #             p.export_chrome_trace(\"train.trace.json\")\n"
-    "  streamsim import train.trace.json.gz -d h100 -o train.sched\n"
+    "  streamsim import train.trace.json.gz -d h100 -o train.sched --timeline train.csv\n"
     "  streamsim predict train.sched -d h100 --explain\n"
+    "  streamsim predict train.sched -d h200 -o h200.csv\n"
+    "  streamsim compare h200.csv train.csv --regions\n"
     "  nsys export --type sqlite -o app.sqlite app.nsys-rep\n"
     "  streamsim import app.sqlite --region step -o app.sched\n"
     "\n"
@@ -132,6 +169,15 @@ cli_import_main (int argc, char **argv)
   if (!output_kind_check ("-o", output, OUTPUT_KIND_BARE | OUTPUT_KIND_OTHER,
                           "-o writes the schedule: name it .sched", &error))
     return cli_report_error (error);
+  if (timeline != NULL
+      && !output_kind_check ("--timeline", timeline, OUTPUT_KIND_CSV | OUTPUT_KIND_BARE,
+                             "--timeline writes the timeline CSV: name it .csv", &error))
+    return cli_report_error (error);
+  if (timeline != NULL && strcmp (timeline, "-") == 0 && strcmp (output, "-") == 0)
+    {
+      cli_error ("streamsim: import: -o and --timeline cannot both write to standard output");
+      return CLI_EXIT_INPUT;
+    }
 
   GpuProfile profile = { 0 };
   gboolean have_profile;
@@ -153,8 +199,14 @@ cli_import_main (int argc, char **argv)
   };
   ImportCounts counts = { 0 };
   g_autoptr (RecordSchedule) rec = import_schedule_build (trace, &options, &counts, &error);
+  g_autofree char *profile_name = have_profile ? g_strdup (gpu_profile_name (&profile)) : NULL;
   gpu_profile_clear (&profile);
   if (rec == NULL)
+    {
+      import_counts_clear (&counts);
+      return report (error);
+    }
+  if (timeline != NULL && !write_timeline (timeline, args[1], output, profile_name, rec, &error))
     {
       import_counts_clear (&counts);
       return report (error);
