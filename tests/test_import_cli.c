@@ -85,8 +85,9 @@ predicted_makespan (const char *dir, const char *schedule, const char *device)
   return json_object_get_int_member (summary, "makespan_ns");
 }
 
-/* The PyTorch programs of validate/examples/torch, traced on an H100 and
- * twice on an H200 (validate/results/h100/torch/MANIFEST.md and h200's):
+/* The PyTorch programs of validate/examples/torch, traced seven times on
+ * H100s and twice on an H200 (validate/results/h100/torch/MANIFEST.md and
+ * h200's):
  * each imported with the profile of its GPU and predicted on it, the
  * makespan within 3% of the wall time the program measured for the traced
  * region (NAME.wall.json, traced_region_s), as issue 39 asks. */
@@ -97,6 +98,9 @@ test_torch_traces (void)
                                           "cnn_infer" };
   static const struct { const char *dir, *device; } runs[] = {
     { "h100/torch", "h100" }, { "h200/torch", "h200" }, { "h200/torch/run2", "h200" },
+    { "h100/torch/more-runs/0044-a", "h100" }, { "h100/torch/more-runs/0044-b", "h100" },
+    { "h100/torch/more-runs/0046-a", "h100" }, { "h100/torch/more-runs/0046-b", "h100" },
+    { "h100/torch/more-runs/0049-a", "h100" }, { "h100/torch/more-runs/0049-b", "h100" },
   };
   g_autofree char *dir = temp_dir_new ("streamsim-import");
   for (guint n = 0; n < G_N_ELEMENTS (runs) * G_N_ELEMENTS (programs); n++)
