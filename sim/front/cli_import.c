@@ -220,8 +220,9 @@ cli_import_main (int argc, char **argv)
     {
       if (!have_profile)
         cli_error ("streamsim import: warning: no -d: kernels that shared an oversubscribed GPU "
-                   "keep the times they ran, and host functions' and loading launches' costs "
-                   "are taken as 0");
+                   "keep the times they ran, host functions' and loading launches' costs "
+                   "are taken as 0, and calls cost what the predicted device charges, not "
+                   "what they took in the trace");
       g_autofree char *summary = import_schedule_summary (trace, rec, &counts);
       cli_error ("streamsim import: %s: %s", strcmp (output, "-") == 0 ? "standard output"
                                                                       : output, summary);

@@ -88,8 +88,9 @@ typedef struct
   guint64 after;        /* host time after it */
   guint64 usual;        /* what the comparison took as usual */
   gboolean no_usual;    /* an async call alone in its group */
-  guint64 traced;       /* of `after`: the call's time up to its usual beyond the model's
-                           charge (record_schedule.h, traced_calls); set by the caller */
+  guint64 traced;       /* host time after the op besides `after`: the call's time up to
+                           its usual beyond the model's charge (record_schedule.h,
+                           traced_calls); set by the caller, never by record_inside_find */
 } InsideHost;
 
 /* The usual time of each of the `n` calls, given in the order they began:
