@@ -350,6 +350,111 @@ test_cli_regions (void)
   g_free (dir);
 }
 
+/* Two schedules of one program (another machine's recording): ops differ,
+ * synchronizations and the timed interval do not. Ends (ns) that decide the
+ * regions, worked out by hand:
+ *   predicted: op 2 sync 150, op 4 sync 320, op 5 record 330, op 7 record
+ *     (elapsed from op 5) 500, op 8 sync 520;
+ *   measured:  op 1 sync 160, op 5 sync 380, op 6 record 390, op 9 record
+ *     (elapsed from op 6) 600, op 10 sync 650.
+ * Paired by order, in the measured timeline's order of closing op:
+ *   sync 1 to 5 (predicted 2 to 4): 170 against 220, -22.727%;
+ *   elapsed 6 to 9 (predicted 5 to 7): 170 against 210, -19.048%;
+ *   sync 5 to 10 (predicted 4 to 8): 200 against 270, -25.926%.
+ * Without the predicted op 8 it has one synchronization region to the
+ * measured two: refused. */
+static Timeline *
+by_order_timeline (const char *path, gboolean predicted, gboolean last_sync)
+{
+  static const char *const pk[] = { "h2d", "host", "sync", "kernel", "sync", "record", "kernel",
+                                     "record", "sync" };
+  static const SimTime pe[] = { 100, 140, 150, 300, 320, 330, 480, 500, 520 };
+  static const char *const mk[] = { "h2d", "sync", "host", "host", "kernel", "sync", "record",
+                                     "kernel", "host", "record", "sync" };
+  static const SimTime me[] = { 120, 160, 170, 200, 350, 380, 390, 580, 590, 600, 650 };
+  const char *const *kinds = predicted ? pk : mk;
+  const SimTime *end = predicted ? pe : me;
+  guint n = predicted ? G_N_ELEMENTS (pk) - !last_sync : G_N_ELEMENTS (mk);
+  guint32 timed = predicted ? 7 : 9;
+  Timeline *t = timeline_new (path);
+  for (guint32 i = 0; i < n; i++)
+    add_labelled (t, i, kinds[i], NULL, i == 0 ? 0 : end[i - 1], end[i],
+                  i == timed ? (predicted ? "elapsed_from_op5" : "elapsed_from_op6") : NULL);
+  return t;
+}
+
+static void
+test_by_order (void)
+{
+  g_autoptr (Timeline) p = by_order_timeline ("pred.csv", TRUE, TRUE);
+  g_autoptr (Timeline) m = by_order_timeline ("meas.csv", FALSE, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (compare_timelines (p, m, &error));
+  g_clear_error (&error);
+  g_autoptr (Compare) cmp = compare_by_order (p, m, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (compare_n_ops (cmp), ==, 0);
+  g_assert_cmpuint (compare_n_regions (cmp), ==, 3);
+  const CompareRegionKind kind[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED,
+                                     COMPARE_REGION_SYNC };
+  const guint32 from[] = { 1, 6, 5 }, to[] = { 5, 9, 10 }, pfrom[] = { 2, 5, 4 }, pto[] = { 4, 7, 8 };
+  const SimTime pred[] = { 170, 170, 200 }, meas[] = { 220, 210, 270 };
+  const double err[] = { -22.727273, -19.047619, -25.925926 };
+  for (guint i = 0; i < 3; i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      g_assert_cmpint (r->kind, ==, kind[i]);
+      g_assert_cmpuint (r->from_op, ==, from[i]);
+      g_assert_cmpuint (r->to_op, ==, to[i]);
+      g_assert_cmpuint (r->pred_from_op, ==, pfrom[i]);
+      g_assert_cmpuint (r->pred_to_op, ==, pto[i]);
+      g_assert_cmpint (r->pred, ==, pred[i]);
+      g_assert_cmpint (r->meas, ==, meas[i]);
+      assert_near (r->error, err[i]);
+    }
+  assert_near (compare_region_error (cmp, 0.5, 0), 22.727273);
+  g_assert_cmpuint (compare_worst_region (cmp, 0), ==, 2);
+  g_assert_cmpint (compare_predicted_makespan (cmp), ==, 520);
+  g_assert_cmpint (compare_measured_makespan (cmp), ==, 650);
+
+  g_autoptr (Timeline) short_p = by_order_timeline ("short.csv", TRUE, FALSE);
+  g_assert_null (compare_by_order (short_p, m, &error));
+  g_assert_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH);
+  g_assert_nonnull (strstr (error->message, "short.csv has 1 synchronization regions but "
+                                            "meas.csv has 2"));
+}
+
+/* The CLI's --by-order on test_by_order's timelines: the table names both
+ * timelines' ops; --ops with it, and two schedules without it, are bad input,
+ * the latter pointing to --by-order. */
+static void
+test_cli_by_order (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-by-order");
+  g_autofree char *pred = g_build_filename (dir, "pred.csv", NULL);
+  g_autofree char *meas = g_build_filename (dir, "meas.csv", NULL);
+  g_autoptr (Timeline) p = by_order_timeline ("pred.csv", TRUE, TRUE);
+  g_autoptr (Timeline) m = by_order_timeline ("meas.csv", FALSE, TRUE);
+  g_assert_true (timeline_write (p, pred, NULL));
+  g_assert_true (timeline_write (m, meas, NULL));
+  /* makespan error (520 - 650) / 650 = -20% */
+  const char *const args[] = { "compare", pred, meas, "--by-order", "--max-error", "21", NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  g_assert_nonnull (strstr (out, "ops         9 predicted, 11 measured, not matched (--by-order)\n"));
+  g_assert_nonnull (strstr (out, "     1 elapsed        6       9         5         7          0.2"
+                                 "          0.2   -19.05%"));
+  g_assert_nonnull (strstr (out, "worst       -25.93% (region 2: measured ops 5 to 10, predicted "
+                                 "ops 4 to 8, sync, "));
+  const char *const with_ops[] = { "compare", pred, meas, "--by-order", "--ops", NULL };
+  g_assert_cmpint (cli_run (NULL, with_ops, NULL, NULL, NULL), ==, 2);
+  const char *const plain[] = { "compare", pred, meas, NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (NULL, plain, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "(two schedules of one program: --by-order)"));
+  temp_dir_remove (dir);
+}
+
 /* The CLI on the files of test_errors (makespan error 20%): --max-error 25
  * passes (0), --max-error 10 fails (1); a malformed CSV is bad input (2). */
 static void
@@ -388,5 +493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/regions", test_regions);
   g_test_add_func ("/compare/region-errors", test_region_errors);
   g_test_add_func ("/compare/cli-regions", test_cli_regions);
+  g_test_add_func ("/compare/by-order", test_by_order);
+  g_test_add_func ("/compare/cli-by-order", test_cli_by_order);
   return g_test_run ();
 }

@@ -122,9 +122,10 @@ region_kind (const CompareRegion *r)
   return r->kind == COMPARE_REGION_SYNC ? "sync" : "elapsed";
 }
 
-/* One line naming a region: its error, number, ops, kind and measured length. */
+/* One line naming a region: its error, number, ops, kind and measured
+ * length; `by_order`: the ops of both timelines. */
 static void
-print_region_line (const char *what, const Compare *cmp, gsize index)
+print_region_line (const char *what, const Compare *cmp, gsize index, gboolean by_order)
 {
   if (index == G_MAXSIZE)
     {
@@ -134,13 +135,18 @@ print_region_line (const char *what, const Compare *cmp, gsize index)
   const CompareRegion *r = compare_region (cmp, index);
   g_autofree char *pred = units_format_time (r->pred);
   g_autofree char *meas = units_format_time (r->meas);
-  printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %s, "
-          "measured %s)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r), pred,
-          meas);
+  if (by_order)
+    printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": measured ops %u to %u, predicted ops %u "
+            "to %u, %s, predicted %s, measured %s)\n", what, r->error, index, r->from_op,
+            r->to_op, r->pred_from_op, r->pred_to_op, region_kind (r), pred, meas);
+  else
+    printf ("%-11s %+.2f%% (region %" G_GSIZE_FORMAT ": ops %u to %u, %s, predicted %s, "
+            "measured %s)\n", what, r->error, index, r->from_op, r->to_op, region_kind (r), pred,
+            meas);
 }
 
 static void
-print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels)
+print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gboolean by_order)
 {
   gboolean any_label = FALSE;
   for (gsize i = 0; i < compare_n_regions (cmp) && !any_label; i++)
@@ -148,13 +154,18 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels)
       const CompareRegion *r = compare_region (cmp, i);
       any_label = op_label (r->from_op, labels) != NULL || op_label (r->to_op, labels) != NULL;
     }
-  printf ("%6s %-8s %7s %7s %12s %12s %9s%s\n", "region", "kind", "from_op", "to_op", "pred_us",
-          "meas_us", "error", any_label ? "  from_label to_label" : "");
+  printf ("%6s %-8s %7s %7s", "region", "kind", "from_op", "to_op");
+  if (by_order)
+    printf (" %9s %9s", "pred_from", "pred_to");
+  printf (" %12s %12s %9s%s\n", "pred_us", "meas_us", "error",
+          any_label ? "  from_label to_label" : "");
   for (gsize i = 0; i < compare_n_regions (cmp); i++)
     {
       const CompareRegion *r = compare_region (cmp, i);
-      printf ("%6" G_GSIZE_FORMAT " %-8s %7u %7u %12.1f %12.1f %+8.2f%%", i, region_kind (r),
-              r->from_op, r->to_op, us (r->pred), us (r->meas), r->error);
+      printf ("%6" G_GSIZE_FORMAT " %-8s %7u %7u", i, region_kind (r), r->from_op, r->to_op);
+      if (by_order)
+        printf (" %9u %9u", r->pred_from_op, r->pred_to_op);
+      printf (" %12.1f %12.1f %+8.2f%%", us (r->pred), us (r->meas), r->error);
       if (any_label)
         {
           printf (" ");
@@ -163,7 +174,12 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels)
         }
       printf ("\n");
     }
-  printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas)\n\n");
+  if (by_order)
+    printf ("(from the end of op from_op to the end of op to_op in the measured timeline, of "
+            "pred_from to pred_to in the predicted one, the k-th region of its kind in each; "
+            "error = (pred - meas) / meas)\n\n");
+  else
+    printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas)\n\n");
   double ms = us (min_meas) / 1000.0;
   gsize big = compare_n_regions_over (cmp, min_meas);
   printf ("%-11s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " of %.2f ms or more)\n", "regions",
@@ -174,16 +190,21 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels)
   if (big > 0)
     printf (", %.2f%% over those of %.2f ms or more", compare_region_error (cmp, 0.5, min_meas), ms);
   printf ("\n");
-  print_region_line ("worst", cmp, compare_worst_region (cmp, 0));
-  print_region_line ("worst long", cmp, compare_worst_region (cmp, min_meas));
+  print_region_line ("worst", cmp, compare_worst_region (cmp, 0), by_order);
+  print_region_line ("worst long", cmp, compare_worst_region (cmp, min_meas), by_order);
 }
 
 static void
-print_summary (const Compare *cmp, const OpLabels *labels)
+print_summary (const Compare *cmp, const OpLabels *labels, const Timeline *predicted,
+               const Timeline *measured, gboolean by_order)
 {
   char *pred = units_format_time (compare_predicted_makespan (cmp));
   char *meas = units_format_time (compare_measured_makespan (cmp));
-  printf ("%-11s %" G_GSIZE_FORMAT "\n", "ops", compare_n_ops (cmp));
+  if (by_order)
+    printf ("%-11s %" G_GSIZE_FORMAT " predicted, %" G_GSIZE_FORMAT " measured, not matched "
+            "(--by-order)\n", "ops", timeline_n_rows (predicted), timeline_n_rows (measured));
+  else
+    printf ("%-11s %" G_GSIZE_FORMAT "\n", "ops", compare_n_ops (cmp));
   printf ("%-11s predicted %s, measured %s, error %+.2f%%\n", "makespan", pred, meas,
           compare_makespan_error (cmp));
   g_free (pred);
@@ -206,7 +227,7 @@ cli_compare_main (int argc, char **argv)
 {
   double max_error = DEFAULT_MAX_ERROR;
   double region_min = DEFAULT_REGION_MIN_MS;
-  gboolean ops = FALSE, regions = FALSE, quiet = FALSE;
+  gboolean ops = FALSE, regions = FALSE, quiet = FALSE, by_order = FALSE;
   GOptionEntry entries[] = {
     { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
@@ -215,6 +236,11 @@ cli_compare_main (int argc, char **argv)
       "Print every region (from one synchronization, a sync or a blocking copy to the host, "
       "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
       "error, and their median and worst", NULL },
+    { "by-order", 0, 0, G_OPTION_ARG_NONE, &by_order,
+      "The timelines are of different schedules of one program (recorded or imported on "
+      "another machine or GPU, so their host gaps and ops differ): pair their regions by "
+      "order, the k-th of each kind in one with the k-th in the other, with no op matched "
+      "(implies --regions)", NULL },
     { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
       "With --regions, also the worst region measured at least MS milliseconds long "
       "(default 0.5)", "MS" },
@@ -233,7 +259,8 @@ cli_compare_main (int argc, char **argv)
     "--regions, the intervals that end where the host waited for the GPU (a sync\n"
     "or a blocking copy to the host), and those the program timed between two\n"
     "event records (label=elapsed_from_opN, as streamsim-validate --record writes\n"
-    "it), as percentages of their measured length. Exit status: 0 within\n"
+    "it), as percentages of their measured length; with --by-order, those of two\n"
+    "schedules of one program, paired by order. Exit status: 0 within\n"
     "--max-error, 1 over it, 2 bad input, 3 a file that cannot be read.");
   g_option_context_add_main_entries (context, entries, NULL);
 
@@ -252,6 +279,13 @@ cli_compare_main (int argc, char **argv)
       cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
       return CLI_EXIT_INPUT;
     }
+  if (by_order && ops)
+    {
+      cli_error ("streamsim: --ops compares op by op, which --by-order does not: its "
+                 "timelines' ops differ");
+      return CLI_EXIT_INPUT;
+    }
+  regions = regions || by_order;
   if (!(max_error >= 0) || isinf (max_error))
     {
       cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
@@ -271,31 +305,38 @@ cli_compare_main (int argc, char **argv)
   g_autoptr (Timeline) measured = input_gzip_timeline (args[2], &error);
   if (measured == NULL)
     return cli_report_error (error);
-  g_autoptr (Compare) cmp = compare_timelines (predicted, measured, &error);
+  g_autoptr (Compare) cmp = by_order ? compare_by_order (predicted, measured, &error)
+                                      : compare_timelines (predicted, measured, &error);
   if (cmp == NULL)
     {
-      cli_error ("streamsim: %s", error->message);
+      if (by_order && error->code == COMPARE_ERROR_REGION)
+        cli_error ("streamsim: %s", error->message);
+      else if (!by_order && error->code == COMPARE_ERROR_MISMATCH)
+        cli_error ("streamsim: %s (two schedules of one program: --by-order)", error->message);
+      else
+        cli_error ("streamsim: %s", error->message);
       return CLI_EXIT_INPUT;
     }
 
-  if (regions && !compare_find_regions (cmp, &error))
+  if (regions && !by_order && !compare_find_regions (cmp, &error))
     {
       cli_error ("streamsim: %s: %s", timeline_path (measured), error->message);
       return CLI_EXIT_INPUT;
     }
 
+  /* with --by-order, op numbers are the measured timeline's */
   OpLabels labels;
-  op_labels_init (&labels, predicted, measured);
+  op_labels_init (&labels, by_order ? measured : predicted, measured);
   if (ops)
     print_ops (cmp, &labels);
   if (!quiet)
     {
       print_source ("predicted", predicted);
       print_source ("measured", measured);
-      print_summary (cmp, &labels);
+      print_summary (cmp, &labels, predicted, measured, by_order);
     }
   if (regions)
-    print_regions (cmp, (SimTime) llround (region_min * 1e6), &labels);
+    print_regions (cmp, (SimTime) llround (region_min * 1e6), &labels, by_order);
   op_labels_clear (&labels);
 
   double err = compare_makespan_error (cmp);

@@ -246,6 +246,8 @@ add_region (Compare *cmp, CompareRegionKind kind, const CompareOp *from, const C
     .kind = kind,
     .from_op = from->op,
     .to_op = to->op,
+    .pred_from_op = from->op,
+    .pred_to_op = to->op,
     .pred = to->pred_end - from->pred_end,
     .meas = to->meas_end - from->meas_end,
   };
@@ -385,4 +387,78 @@ compare_worst_region (const Compare *cmp, SimTime min_meas)
         }
     }
   return worst;
+}
+
+/* One timeline's regions, each with its length in that timeline (as `meas`),
+ * found by comparing it with itself; NULL with `error` set on a bad label. */
+static GArray *
+own_regions (const Timeline *t, GError **error)
+{
+  Compare *self = compare_timelines (t, t, error);
+  if (self == NULL)
+    return NULL;
+  GArray *regions = NULL;
+  if (compare_find_regions (self, error))
+    regions = g_array_ref (self->regions);
+  compare_free (self);
+  return regions;
+}
+
+static guint
+count_kind (const GArray *regions, CompareRegionKind kind)
+{
+  guint n = 0;
+  for (guint i = 0; i < regions->len; i++)
+    n += g_array_index (regions, CompareRegion, i).kind == kind;
+  return n;
+}
+
+Compare *
+compare_by_order (const Timeline *predicted, const Timeline *measured, GError **error)
+{
+  g_return_val_if_fail (predicted != NULL && measured != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  g_autoptr (GArray) pred = own_regions (predicted, error);
+  if (pred == NULL)
+    return NULL;
+  g_autoptr (GArray) meas = own_regions (measured, error);
+  if (meas == NULL)
+    return NULL;
+  static const CompareRegionKind kinds[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED };
+  static const char *const names[] = { "synchronization", "timed (cudaEventElapsedTime)" };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    if (count_kind (pred, kinds[k]) != count_kind (meas, kinds[k]))
+      {
+        g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH,
+                     "%s has %u %s regions but %s has %u: regions are paired by order, so "
+                     "both timelines need the program's same synchronizations and timed "
+                     "intervals in the same order", timeline_path (predicted),
+                     count_kind (pred, kinds[k]), names[k], timeline_path (measured),
+                     count_kind (meas, kinds[k]));
+        return NULL;
+      }
+  Compare *cmp = g_new0 (Compare, 1);
+  cmp->ops = g_array_new (FALSE, FALSE, sizeof (CompareOp));
+  cmp->regions = g_array_new (FALSE, FALSE, sizeof (CompareRegion));
+  cmp->pred_makespan = timeline_makespan (predicted);
+  cmp->meas_makespan = timeline_makespan (measured);
+  /* the k-th of a kind in each: both arrays are in the order of their closing op */
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    for (guint i = 0, j = 0; i < meas->len; i++)
+      {
+        CompareRegion r = g_array_index (meas, CompareRegion, i);
+        if (r.kind != kinds[k])
+          continue;
+        while (g_array_index (pred, CompareRegion, j).kind != kinds[k])
+          j++;
+        const CompareRegion *p = &g_array_index (pred, CompareRegion, j++);
+        r.pred_from_op = p->from_op;
+        r.pred_to_op = p->to_op;
+        r.pred = p->meas;
+        SimTime ref = r.meas >= 1 ? r.meas : 1;
+        r.error = 100.0 * (double) (r.pred - r.meas) / (double) ref;
+        g_array_append_val (cmp->regions, r);
+      }
+  g_array_sort (cmp->regions, cmp_region);
+  return cmp;
 }

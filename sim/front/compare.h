@@ -96,7 +96,9 @@ typedef enum
 typedef struct
 {
   CompareRegionKind kind;
-  guint32 from_op, to_op;   /* op numbers */
+  guint32 from_op, to_op;   /* op numbers (the measured timeline's) */
+  guint32 pred_from_op, pred_to_op; /* the predicted timeline's: the same but in
+                                       compare_by_order */
   SimTime pred, meas;       /* durations */
   double error;             /* percent of meas, signed */
 } CompareRegion;
@@ -107,6 +109,16 @@ typedef struct
 gboolean compare_find_regions (Compare *cmp, GError **error);
 gsize compare_n_regions (const Compare *cmp);
 const CompareRegion *compare_region (const Compare *cmp, gsize index);
+
+/* Two timelines of different schedules of one program: recorded or
+ * imported on two machines, or on two GPUs, whose host gaps and so ops
+ * differ while their synchronizations and timed intervals are the same
+ * calls in the same order. No op is matched (compare_n_ops is 0): each
+ * timeline's regions are found alone, as compare_find_regions finds them,
+ * and the k-th of each kind in one is paired with the k-th of that kind in
+ * the other. Fails with COMPARE_ERROR_MISMATCH when a kind has not as many
+ * regions in both, COMPARE_ERROR_REGION as compare_find_regions. */
+Compare *compare_by_order (const Timeline *predicted, const Timeline *measured, GError **error);
 
 /* The regions whose measured duration is at least `min_meas`. */
 gsize compare_n_regions_over (const Compare *cmp, SimTime min_meas);
