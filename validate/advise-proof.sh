@@ -20,6 +20,14 @@
 #       as a share of the original's makespan, and whether the advice holds:
 #       measured faster, and the measured gain within 5% of the original's
 #       measured makespan of the predicted gain (issue 40).
+#   validate/advise-proof.sh report-run GPU DIR
+#       the same table with each schedule predicted on the profile with the
+#       host call costs and pageable links its own measured run recorded
+#       (`# host_calls:`, validate/run-profile.sh), as the suite's makespan
+#       column is (validate/README.md): the model given the host that ran it.
+#       A run that recorded none is predicted on the profile alone. The
+#       profile file is GPU.ini in STREAMSIM_PROFILE_PATH's first folder
+#       that has it, else in engines/profiles.
 #
 # STREAMSIM (default build/bin/streamsim) is the binary used here.
 set -euo pipefail
@@ -27,7 +35,7 @@ cd "$(dirname "$0")/.."
 streamsim=${STREAMSIM:-build/bin/streamsim}
 
 usage () {
-  echo "usage: $0 prepare GPU DIR SCHEDULE... | run GPU DIR [ROUNDS] | report GPU DIR" >&2
+  echo "usage: $0 prepare GPU DIR SCHEDULE... | run GPU DIR [ROUNDS] | report GPU DIR | report-run GPU DIR" >&2
   exit 2
 }
 
@@ -39,6 +47,33 @@ measured () {
 # predicted makespan of SCHEDULE on GPU, in ns
 predicted () {
   "$streamsim" predict "$1" -d "$2" --json - -q | sed -n 's/.*"makespan_ns" *: *\([0-9]*\).*/\1/p' | head -1
+}
+
+# the file of profile GPU, as report-run looks for it
+profile_file () {
+  local IFS=:
+  for d in ${STREAMSIM_PROFILE_PATH:-} engines/profiles; do
+    if [ -n "$d" ] && [ -f "$d/$1.ini" ]; then echo "$d/$1.ini"; return; fi
+  done
+  echo "$0: no profile $1.ini in STREAMSIM_PROFILE_PATH or engines/profiles" >&2
+  return 2
+}
+
+# predicted makespan of SCHEDULE on GPU with the host its run MEASURED.csv
+# recorded (validate/run-profile.sh), in ns; on GPU alone where it has none
+predicted_run () {
+  local tmp profile status=0
+  tmp=$(mktemp -d)
+  profile=$(validate/run-profile.sh "$3" host_calls "$2" "$(profile_file "$2")") || status=$?
+  if [ "$status" -eq 0 ] && [ -n "$profile" ]; then
+    printf '%s\n' "$profile" > "$tmp/$2-run.ini"
+    STREAMSIM_PROFILE_PATH="$tmp${STREAMSIM_PROFILE_PATH:+:$STREAMSIM_PROFILE_PATH}" \
+      predicted "$1" "$2-run" || status=$?
+  elif [ "$status" -eq 0 ]; then
+    predicted "$1" "$2" || status=$?
+  fi
+  rm -rf "$tmp"
+  return "$status"
 }
 
 [ $# -ge 3 ] || usage
@@ -66,7 +101,7 @@ case $mode in
       done
     done
     ;;
-  report)
+  report|report-run)
     printf '| schedule | as given: predicted | measured | advised: predicted | measured | gain predicted | gain measured | difference | holds |\n'
     printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n'
     for sched in "$dir"/*.sched; do
@@ -84,7 +119,12 @@ case $mode in
         echo "| $stem | not measured | | | | | | | |"
         continue
       fi
-      pg=$(predicted "$dir/$stem.sched" "$gpu") pa=$(predicted "$dir/$stem.advised.sched" "$gpu")
+      if [ "$mode" = report ]; then
+        pg=$(predicted "$dir/$stem.sched" "$gpu") pa=$(predicted "$dir/$stem.advised.sched" "$gpu")
+      else
+        pg=$(predicted_run "$dir/$stem.sched" "$gpu" "$dir/$stem.measured.csv")
+        pa=$(predicted_run "$dir/$stem.advised.sched" "$gpu" "$dir/$stem.advised.measured.csv")
+      fi
       mg=$(measured "$dir/$stem.measured.csv") ma=$(measured "$dir/$stem.advised.measured.csv")
       awk -v s="$stem" -v pg="$pg" -v pa="$pa" -v mg="$mg" -v ma="$ma" 'BEGIN {
         gp = 100 * (pg - pa) / pg; gm = 100 * (mg - ma) / mg

@@ -9,6 +9,15 @@
 # the difference, (3.3 - 3) / 9.5 = +3.2% of the original's measured makespan, is within
 # 5%: holds. Schedule "slow": the same, measured 9.5 ms and 9.6 ms: the advice measured
 # slower (-1.1%), so it does not hold; difference (-0.1 - 3) / 9.5 = -32.6%.
+#
+# report-run, on tests/profiles/scale-a (no latencies, no call costs): schedule "paced" gives
+# four 10-us kernels in one stream and a device sync, advised two; measured 400 and 200 us,
+# each run recording a launch cost of 100 us (`# host_calls: kernel_launch=100us`). On the
+# profile alone they take 40 and 20 us: gain 50% predicted and measured, but the difference
+# is (200 - 20) / 400 = +45.0%: no. With the run's launches (report-run) each kernel starts
+# when its 100-us launch returns: the last at 400 and 200 us, ends 410 and 210 us; gain
+# 200 / 410 = 48.8%, difference (200 - 200) / 400 = +0.0%: holds. Schedule "bare" has no
+# host_calls line: predicted on the profile alone.
 set -euo pipefail
 src=${1:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
 streamsim=${2:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
@@ -42,4 +51,40 @@ fi
 # the median round was kept
 grep -q 'median 9500000' "$work/good.measured.csv"
 grep -q 'median 6200000' "$work/good.advised.measured.csv"
+run=$work/run
+mkdir -p "$run"
+kernels () { # N
+  printf 'stream s1\n'
+  for _ in $(seq "$1"); do printf 'kernel s1 grid=1 block=32 time=10us\n'; done
+  printf 'sync device\n'
+}
+for stem in paced bare; do
+  kernels 4 > "$run/$stem.sched"
+  kernels 2 > "$run/$stem.advised.sched"
+done
+measured_host () { # FILE MEDIAN_NS
+  printf '# source: measured\n# makespan_ns: min 1, median %s, max 99999999999\n# host_calls: kernel_launch=100us memcpy_async=0\nop,line\n' "$2" > "$1"
+}
+measured_host "$run/paced.measured.csv" 400000
+measured_host "$run/paced.advised.measured.csv" 200000
+measured "$run/bare.measured.csv" 400000
+measured "$run/bare.advised.measured.csv" 200000
+head='| schedule | as given: predicted | measured | advised: predicted | measured | gain predicted | gain measured | difference | holds |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'
+got=$(STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report scale-a "$run")
+want="$head
+| bare | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |
+| paced | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |"
+if [ "$got" != "$want" ]; then
+  echo "advise-proof.sh report gave:"; echo "$got"; echo "expected:"; echo "$want"
+  exit 1
+fi
+got=$(STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report-run scale-a "$run")
+want="$head
+| bare | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |
+| paced | 410.0 us | 400.0 us | 210.0 us | 200.0 us | 48.8% | 50.0% | +0.0% | yes |"
+if [ "$got" != "$want" ]; then
+  echo "advise-proof.sh report-run gave:"; echo "$got"; echo "expected:"; echo "$want"
+  exit 1
+fi
 echo "advise-proof.sh report: as worked out by hand"
