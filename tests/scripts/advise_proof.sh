@@ -23,6 +23,12 @@ src=${1:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
 streamsim=${2:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+same () { # MODE GOT WANT
+  if [ "$2" != "$3" ]; then
+    echo "advise-proof.sh $1 gave:"; echo "$2"; echo "expected:"; echo "$3"
+    exit 1
+  fi
+}
 measured () { # FILE MEDIAN_NS
   printf '# source: measured\n# makespan_ns: min 1, median %s, max 99999999999\nop,line\n' "$2" > "$1"
 }
@@ -44,10 +50,7 @@ want='| schedule | as given: predicted | measured | advised: predicted | measure
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
 | good | 9000.0 us | 9500.0 us | 6000.0 us | 6200.0 us | 33.3% | 34.7% | +3.2% | yes |
 | slow | 9000.0 us | 9500.0 us | 6000.0 us | 9600.0 us | 33.3% | -1.1% | -32.6% | no |'
-if [ "$got" != "$want" ]; then
-  echo "advise-proof.sh report gave:"; echo "$got"; echo "expected:"; echo "$want"
-  exit 1
-fi
+same "report" "$got" "$want"
 # the median round was kept
 grep -q 'median 9500000' "$work/good.measured.csv"
 grep -q 'median 6200000' "$work/good.advised.measured.csv"
@@ -75,16 +78,10 @@ got=$(STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report scale-a "
 want="$head
 | bare | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |
 | paced | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |"
-if [ "$got" != "$want" ]; then
-  echo "advise-proof.sh report gave:"; echo "$got"; echo "expected:"; echo "$want"
-  exit 1
-fi
+same "report" "$got" "$want"
 got=$(STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report-run scale-a "$run")
 want="$head
 | bare | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |
 | paced | 410.0 us | 400.0 us | 210.0 us | 200.0 us | 48.8% | 50.0% | +0.0% | yes |"
-if [ "$got" != "$want" ]; then
-  echo "advise-proof.sh report-run gave:"; echo "$got"; echo "expected:"; echo "$want"
-  exit 1
-fi
+same "report-run" "$got" "$want"
 echo "advise-proof.sh report: as worked out by hand"
