@@ -572,6 +572,91 @@ shape_value (Parser *p, const Token *t, SchedShapeKey key, char *text, guint64 *
   g_assert_not_reached ();
 }
 
+/* One entry of a per-device list: its device (NULL for the bare entry) and
+ * its value's text, `at` the token with the column of that text. */
+typedef gboolean (*DeviceEntryFunc) (Parser *p, const Token *at, const char *device, char *text,
+                                     gpointer data, GError **error);
+
+/* A per-device list, `key`'s value "dev:VALUE,dev:VALUE,VALUE" (split in
+ * place): each entry given to `take` in order, then checked against those
+ * before it. An empty entry, a bad device name, two bare entries or a device
+ * twice are refused, the messages naming `key` and showing `example`, the
+ * device names' `name_hint` and what the bare entry is (`bare`). */
+static gboolean
+parser_device_list (Parser *p, const Token *t, const char *key, const char *example,
+                    const char *name_hint, const char *bare, char *value, DeviceEntryFunc take,
+                    gpointer data, GError **error)
+{
+  g_autoptr (GPtrArray) seen = g_ptr_array_new (); /* each entry's device, NULL if bare */
+  char *s = value;
+  for (;;)
+    {
+      char *comma = strchr (s, ',');
+      if (comma != NULL)
+        *comma = '\0';
+      Token entry = *t;
+      entry.col = parser_col (p, s);
+      if (*s == '\0')
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                            "empty entry in %s; write %s", key, example);
+      const char *device = NULL;
+      char *text = s;
+      char *colon = strchr (s, ':');
+      if (colon != NULL)
+        {
+          *colon = '\0';
+          if (!is_object_name (s))
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
+                                "'%s' is not a device name in %s; names use letters, digits, "
+                                "'_', '.' and '-'%s", s, key, name_hint);
+          device = s;
+          text = colon + 1;
+          entry.col = parser_col (p, text);
+        }
+      if (!take (p, &entry, device, text, data, error))
+        return FALSE;
+      for (guint i = 0; i < seen->len; i++)
+        {
+          const char *other = g_ptr_array_index (seen, i);
+          if (device == NULL && other == NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "%s has two entries without a device; give at most one %s", key,
+                                bare);
+          if (device != NULL && other != NULL && strcmp (device, other) == 0)
+            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
+                                "device '%s' appears twice in %s", device, key);
+        }
+      g_ptr_array_add (seen, (gpointer) device);
+      if (comma == NULL)
+        return TRUE;
+      s = comma + 1;
+    }
+}
+
+typedef struct
+{
+  SchedOp *op;
+  SchedShapeKey key;
+} ShapeList;
+
+/* An entry of grid=, block=, smem= or regs=: to Schedule.shapes, and the
+ * bare one also the kernel's. */
+static gboolean
+take_shape (Parser *p, const Token *at, const char *device, char *text, gpointer data,
+            GError **error)
+{
+  const ShapeList *list = data;
+  guint64 n;
+  if (!shape_value (p, at, list->key, text, &n, error))
+    return FALSE;
+  SchedDeviceShape shape = { (guint32) (list->op - p->sched->ops), list->key,
+                             device != NULL ? parser_intern (p, device) : NULL, (guint32) n };
+  if (device == NULL)
+    sched_kernel_set_shape (&list->op->u.kernel, list->key, shape.value);
+  g_array_append_val (p->sched->shapes, shape);
+  return TRUE;
+}
+
 /* grid=, block=, smem= or regs=: one value, or a list of per-device values
  * with at most one bare value, as time= (`grid=k20:26,h100:132,64`). A
  * list's entries go to Schedule.shapes, for schedule_select_device; the
@@ -580,11 +665,7 @@ static gboolean
 parser_shape (Parser *p, const Token *t, SchedShapeKey key, char *value, SchedOp *op,
               GError **error)
 {
-  GArray *shapes = p->sched->shapes;
-  guint first = shapes->len;
-  char *s = value;
   guint64 n;
-
   if (strchr (value, ':') == NULL)
     {
       if (!shape_value (p, t, key, value, &n, error))
@@ -592,57 +673,25 @@ parser_shape (Parser *p, const Token *t, SchedShapeKey key, char *value, SchedOp
       sched_kernel_set_shape (&op->u.kernel, key, (guint32) n);
       return TRUE;
     }
-  for (;;)
-    {
-      char *comma = strchr (s, ',');
-      char *colon;
-      Token entry = *t;
-      SchedDeviceShape shape = { (guint32) (op - p->sched->ops), key, NULL, 0 };
-      char *text = s;
+  ShapeList list = { op, key };
+  g_autofree char *example = g_strdup_printf ("%sk20:VALUE,h100:VALUE,VALUE",
+                                              sched_shape_keys[key]);
+  return parser_device_list (p, t, sched_shape_keys[key], example, "", "bare value", value,
+                             take_shape, &list, error);
+}
 
-      if (comma != NULL)
-        *comma = '\0';
-      entry.col = parser_col (p, s);
-      if (*s == '\0')
-        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
-                            "empty entry in %s; write %sk20:VALUE,h100:VALUE,VALUE",
-                            sched_shape_keys[key], sched_shape_keys[key]);
-      colon = strchr (s, ':');
-      if (colon != NULL)
-        {
-          *colon = '\0';
-          if (!is_object_name (s))
-            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
-                                "'%s' is not a device name in %s; names use letters, digits, "
-                                "'_', '.' and '-'", s, sched_shape_keys[key]);
-          shape.device = s;
-          text = colon + 1;
-          entry.col = parser_col (p, text);
-        }
-      if (!shape_value (p, &entry, key, text, &n, error))
-        return FALSE;
-      for (guint i = first; i < shapes->len; i++)
-        {
-          const SchedDeviceShape *other = &g_array_index (shapes, SchedDeviceShape, i);
-          if (shape.device == NULL && other->device == NULL)
-            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
-                                "%s has two entries without a device; give at most one bare value",
-                                sched_shape_keys[key]);
-          if (shape.device != NULL && other->device != NULL
-              && strcmp (shape.device, other->device) == 0)
-            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
-                                "device '%s' appears twice in %s", shape.device, sched_shape_keys[key]);
-        }
-      shape.value = (guint32) n;
-      if (shape.device != NULL)
-        shape.device = parser_intern (p, shape.device);
-      else
-        sched_kernel_set_shape (&op->u.kernel, key, shape.value);
-      g_array_append_val (shapes, shape);
-      if (comma == NULL)
-        break;
-      s = comma + 1;
-    }
+/* An entry of time=: to Schedule.times, counted in the list's n. */
+static gboolean
+take_time (Parser *p, const Token *at, const char *device, char *text, gpointer data,
+           GError **error)
+{
+  ScheduleTimeList *list = data;
+  SchedDeviceTime entry = { device != NULL ? parser_intern (p, device) : NULL, 0 };
+  const char *why;
+  if (!units_parse_time (text, &entry.time, &why))
+    return parser_fail (p, error, why_code (why), at->col, "bad time '%s' in time=: %s", text, why);
+  g_array_append_val (p->sched->times, entry);
+  list->n++;
   return TRUE;
 }
 
@@ -651,8 +700,6 @@ static gboolean
 parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError **error)
 {
   Schedule *sched = p->sched;
-  ScheduleTimeList list;
-  char *s = value;
 
   if (p->have_last_times && strcmp (value, p->last_times) == 0)
     {
@@ -673,56 +720,11 @@ parser_time_list (Parser *p, const Token *t, char *value, guint32 *index, GError
   if (sched->time_lists->len >= G_MAXUINT32 - 1)
     return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t->col, "too many time= lists");
 
-  list.first = sched->times->len;
-  list.n = 0;
-  for (;;)
-    {
-      char *comma = strchr (s, ',');
-      char *colon;
-      SchedDeviceTime entry = { NULL, 0 };
-      const char *time_text = s;
-      const char *why;
-
-      if (comma != NULL)
-        *comma = '\0';
-      if (*s == '\0')
-        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, parser_col (p, s),
-                            "empty entry in time=; write time=2ms or time=k20:0.4ms,c2050:1.1ms,2ms");
-      colon = strchr (s, ':');
-      if (colon != NULL)
-        {
-          *colon = '\0';
-          if (!is_object_name (s))
-            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, parser_col (p, s),
-                                "'%s' is not a device name in time=; names use letters, digits, "
-                                "'_', '.' and '-', as in time=k20:0.4ms", s);
-          entry.device = s;
-          time_text = colon + 1;
-        }
-      if (!units_parse_time (time_text, &entry.time, &why))
-        return parser_fail (p, error, why_code (why), parser_col (p, time_text),
-                            "bad time '%s' in time=: %s", time_text, why);
-      for (guint i = 0; i < list.n; i++)
-        {
-          const SchedDeviceTime *other = &g_array_index (sched->times, SchedDeviceTime,
-                                                         list.first + i);
-          if (entry.device == NULL && other->device == NULL)
-            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
-                                "time= has two entries without a device; "
-                                "give at most one fallback time");
-          if (entry.device != NULL && other->device != NULL
-              && strcmp (entry.device, other->device) == 0)
-            return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, parser_col (p, s),
-                                "device '%s' appears twice in time=", entry.device);
-        }
-      if (entry.device != NULL)
-        entry.device = parser_intern (p, entry.device);
-      g_array_append_val (sched->times, entry);
-      list.n++;
-      if (comma == NULL)
-        break;
-      s = comma + 1;
-    }
+  ScheduleTimeList list = { .first = sched->times->len, .n = 0 };
+  if (!parser_device_list (p, t, "time=", "time=2ms or time=k20:0.4ms,c2050:1.1ms,2ms",
+                           ", as in time=k20:0.4ms", "fallback time", value, take_time, &list,
+                           error))
+    return FALSE;
   *index = sched->time_lists->len;
   g_array_append_val (sched->time_lists, list);
   p->last_times_index = *index;
