@@ -1148,17 +1148,25 @@ traced_cost (const Builder *b, guint index, const InsideCall *ic, guint64 usual)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   gboolean per_thread;
+  /* the op as the model charges it: a graph launch's first node carries the call */
+  static const struct { RecordCallKind call; SchedOpKind op; } kinds[] = {
+    { RECORD_CALL_KERNEL, SCHED_OP_KERNEL }, { RECORD_CALL_MEMSET, SCHED_OP_MEMSET },
+    { RECORD_CALL_COPY, SCHED_OP_COPY },     { RECORD_CALL_HOSTFN, SCHED_OP_HOSTFN },
+    { RECORD_CALL_RECORD, SCHED_OP_RECORD }, { RECORD_CALL_WAIT, SCHED_OP_WAIT },
+    { RECORD_CALL_GRAPH, SCHED_OP_KERNEL },
+  };
+  RecordCallKind kind = call_kind (c, &b->work[index], &per_thread);
   SchedOp op = { 0 };
-  switch (call_kind (c, &b->work[index], &per_thread))
+  guint i = 0;
+  while (i < G_N_ELEMENTS (kinds) && kinds[i].call != kind)
+    i++;
+  if (i == G_N_ELEMENTS (kinds))
+    return 0;
+  op.kind = kinds[i].op;
+  if (kind == RECORD_CALL_GRAPH)
     {
-    case RECORD_CALL_KERNEL: op.kind = SCHED_OP_KERNEL; break;
-    case RECORD_CALL_MEMSET: op.kind = SCHED_OP_MEMSET; break;
-    case RECORD_CALL_COPY: op.kind = SCHED_OP_COPY; break;
-    case RECORD_CALL_HOSTFN: op.kind = SCHED_OP_HOSTFN; break;
-    case RECORD_CALL_RECORD: op.kind = SCHED_OP_RECORD; break;
-    case RECORD_CALL_WAIT: op.kind = SCHED_OP_WAIT; break;
-    case RECORD_CALL_GRAPH: op.graph = 1; op.graph_launch = TRUE; break;
-    default: return 0;
+      op.graph = 1;
+      op.graph_launch = TRUE;
     }
   guint64 took = MIN (ic->exit - ic->enter, usual);
   guint64 charged = (guint64) gpu_profile_call_cost (b->opt->profile, &op);
