@@ -19,6 +19,10 @@ streamsim=${STREAMSIM:-build/bin/streamsim}
 [ $# -ge 5 ] || { echo "usage: $0 FROM_DIR FROM TO_DIR TO PROGRAM..." >&2; exit 2; }
 from_dir=$1 from=$2 to_dir=$3 to=$4
 shift 4
+if [ "$from" = "$to" ]; then
+  echo "$0: FROM and TO are both $from" >&2
+  exit 2
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/$from/real" "$work/$to/real"
@@ -35,10 +39,6 @@ trace_of () {
 for prog in "$@"; do
   from_trace=$(trace_of "$from_dir" "$prog")
   to_trace=$(trace_of "$to_dir" "$prog")
-  if [ "$from" = "$to" ]; then
-    echo "$0: FROM and TO are both $from" >&2
-    exit 2
-  fi
   "$streamsim" import "$from_trace" -d "$from" -o "$work/$from/real/$prog.sched" -q
   "$streamsim" import "$to_trace" -d "$to" -o "$work/$to/real/$prog.sched" \
     --timeline "$work/$to/real/$prog.measured.csv" -q

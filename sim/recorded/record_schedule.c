@@ -877,6 +877,15 @@ waits_for_gpu (RecordCallKind kind, const CallWork *w)
          || ((kind == RECORD_CALL_COPY || kind == RECORD_CALL_GRAPH) && w->pageable);
 }
 
+/* The tracer's cost of a call (InsideHost.traced) that is its own `host`
+ * statement: at least the minimum host time; less is added up with the
+ * host gaps (record_schedule_build). */
+static guint64
+traced_written (const Builder *b, const InsideHost *in)
+{
+  return in->traced >= b->opt->min_host_ns ? in->traced : 0;
+}
+
 /* The `host` statement for the host time inside an op's call
  * (record_inside.h): before the op (`before`), or after it. */
 static void
@@ -887,7 +896,7 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
   g_string_append_printf (why, "inside %s, which took ", c->name);
   append_time (why, call_took (c));
   const char *sep = ": ";
-  guint64 after = in->after + (in->traced >= b->opt->min_host_ns ? in->traced : 0);
+  guint64 after = in->after + traced_written (b, in);
   if (!before && after > in->after)
     {
       g_string_append (why, ": the tracer's cost, ");
@@ -1034,7 +1043,7 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
         write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
     }
-  if (op && (in->after > 0 || in->traced >= b->opt->min_host_ns))
+  if (op && in->after + traced_written (b, in) > 0)
     write_inside (b, c, w, in, FALSE, blocking_op);
   return TRUE;
 }
@@ -1651,8 +1660,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       if (op)
         b.clock = last_exit = MAX (last_exit, MAX (c->exit, c->enter));
       /* the tracer's cost under the minimum is added up as the gaps are */
-      if (op && b.inside[order[k]].traced < opt->min_host_ns)
-        short_gaps += b.inside[order[k]].traced;
+      if (op)
+        short_gaps += b.inside[order[k]].traced - traced_written (&b, &b.inside[order[k]]);
       /* after a call that waits for the GPU the host's lag starts anew */
       if (op && waits_for_gpu (kind, &b.work[order[k]]))
         short_gaps = 0;

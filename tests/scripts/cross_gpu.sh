@@ -37,22 +37,22 @@ op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,
 5,7,s,sync,host,,1500000,1500000,2400000,,,,,
 CSV
 export STREAMSIM_PROFILE_PATH=$src/tests/profiles
+same () { # WHAT GOT WANT
+  if [ "$2" != "$3" ]; then
+    echo "$1 gave:"; echo "$2"; echo "expected:"; echo "$3"
+    exit 1
+  fi
+}
 got=$(RESULTS=$work STREAMSIM=$streamsim bash "$src/validate/cross-gpu.sh" scale-a scale-b p)
 want='| program | regions | of 0.5 ms or more | recorded: median | worst | kernels: median | worst | bare: median | worst |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 | p | 2 | 2 | 0.11% | -8.91% | 0.11% | -8.91% | 11.22% | +82.00% |
 | all | 2 | 2 | 0.11% | -8.91% | 0.11% | -8.91% | 11.22% | +82.00% |'
-if [ "$got" != "$want" ]; then
-  echo "cross-gpu.sh gave:"; echo "$got"; echo "expected:"; echo "$want"
-  exit 1
-fi
+same "cross-gpu.sh" "$got" "$want"
 got=$(FROM_ZERO=1 RESULTS=$work STREAMSIM=$streamsim bash "$src/validate/cross-gpu.sh" scale-a scale-b p)
 want='| program | regions | of 0.5 ms or more | recorded: median | worst | kernels: median | worst | bare: median | worst |
 | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 | p | 3 | 3 | 5.16% | -8.91% | 5.16% | -8.91% | 11.22% | +82.00% |
 | all | 3 | 3 | 5.16% | -8.91% | 5.16% | -8.91% | 11.22% | +82.00% |'
-if [ "$got" != "$want" ]; then
-  echo "cross-gpu.sh with FROM_ZERO=1 gave:"; echo "$got"; echo "expected:"; echo "$want"
-  exit 1
-fi
+same "cross-gpu.sh with FROM_ZERO=1" "$got" "$want"
 echo "cross-gpu.sh: as worked out by hand"
