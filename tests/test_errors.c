@@ -145,6 +145,15 @@ static const ErrorCase cases[] = {
     "predict in.sched", 2, "streamsim: in.sched:3:21: untouched=2MiB is more than the copy's", NULL },
   { "sched/untouched-size", "device k20\nstream s\nd2h s 1MiB pageable untouched=lots\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:21: bad untouched= 'lots'", NULL },
+  /* rows= splits a copy into rows of one width */
+  { "sched/rows-split", "device k20\nstream s\nh2d s 1MiB rows=3\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:12: the copy's 1048576 bytes do not split into 3 rows", NULL },
+  { "sched/rows-zero", "device k20\nstream s\nd2d s 1MiB rows=0\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:12: rows=0 is out of range; rows= takes 1 to 4294967295", NULL },
+  { "sched/rows-word", "device k20\nstream s\nd2h s 1MiB pageable rows=many\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:21: rows=many:", NULL },
+  { "sched/rows-twice", "device k20\nmemcpy h2d 1MiB rows=2 rows=2\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:2:24: rows= is given twice", NULL },
   { "sched/untouched-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched untouched\n", NULL,
     NULL, "predict in.sched", 2, "streamsim: in.sched:3:31: untouched is given twice", NULL },
   /* ---- -D ---- */

@@ -521,6 +521,46 @@ test_pageable_pause_duplex (void)
   run_free (run);
 }
 
+/* 2D copies (rows=) on schematic-rows, worked by hand: a 4 MiB pinned H2D
+ * takes 1 ms and its engine moves at most 2.048 million rows a second.
+ *   In 4096 rows of 1 KiB the rows take 2 ms, more than the bytes: 0..2,
+ *   holding the H2D engine, so the plain 4 MiB H2D of s2 waits for it: 2..3.
+ *   In 1024 rows of 4 KiB the rows take 0.5 ms and the bytes set the pace:
+ *   0..1, as a plain copy. Pageable (half speed, 2 ms) in 8192 rows: 4 ms,
+ *   holding the host, so the kernel is issued at 4. No D2D row rate: a d2d
+ *   copy of any rows takes what its bytes do. */
+static void
+test_copy_rows (void)
+{
+  Run *run = run_text ("schematic-rows",
+                       "stream s1\nstream s2\n"
+                       "h2d s1 4MiB rows=4096\n"
+                       "h2d s2 4MiB\n");
+  assert_span (run, 0, 0, 2);
+  assert_span (run, 1, 2, 3);
+  assert_cause (run, 1, ENG_CAUSE_ENGINE, 0);
+  run_free (run);
+
+  run = run_text ("schematic-rows", "stream s1\nh2d s1 4MiB rows=1024\n");
+  assert_span (run, 0, 0, 1);
+  run_free (run);
+
+  run = run_text ("schematic-rows",
+                  "stream s1\nstream s2\n"
+                  "h2d s1 4MiB pageable rows=8192\n"
+                  "kernel s2 grid=1 block=256 time=1ms\n");
+  assert_span (run, 0, 0, 4);
+  g_assert_cmpint (op (run, 1)->issue, ==, 4 * MS);
+  assert_span (run, 1, 4, 5);
+  run_free (run);
+
+  Run *plain = run_text ("schematic-rows", "stream s1\nd2d s1 4MiB\n");
+  run = run_text ("schematic-rows", "stream s1\nd2d s1 4MiB rows=4194304\n");
+  g_assert_cmpint (op (run, 0)->end, ==, op (plain, 0)->end);
+  run_free (run);
+  run_free (plain);
+}
+
 /* Untouched pageable memory runs on its own link (schematic-untouched):
  * the 4 MiB H2D takes 0.5 ms + 4 MiB / 1.048576 GB/s = 4.5 ms and holds
  * the host, so the kernel is issued at 4.5: 4.5..5.5; the 2 MiB D2H,
@@ -989,6 +1029,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/pageable-yields-engine", test_pageable_yields_engine);
   g_test_add_func ("/model/pageable-pause-duplex", test_pageable_pause_duplex);
   g_test_add_func ("/model/untouched-link", test_untouched_link);
+  g_test_add_func ("/model/copy-rows", test_copy_rows);
   g_test_add_func ("/model/partly-untouched", test_partly_untouched);
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);

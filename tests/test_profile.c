@@ -727,7 +727,7 @@ test_untouched_keys (void)
   g_assert_false (gpu_profile_knows_untouched (&p, SCHED_DIR_D2H));
   g_assert_true (gpu_profile_knows_untouched (&p, SCHED_DIR_D2D));
   /* without the link, an untouched copy runs on the pageable one */
-  SchedCopy copy = { SCHED_DIR_D2H, TRUE, TRUE, 1 };
+  SchedCopy copy = { .dir = SCHED_DIR_D2H, .pageable = TRUE, .untouched = TRUE, .bytes = 1 };
   GpuLink link = gpu_profile_link (&p, &copy);
   g_assert_cmpfloat (link.bandwidth, ==, 4e9);
   g_assert_cmpint (link.latency, ==, 25000);
@@ -804,6 +804,56 @@ test_rate_keys (void)
   g_assert_null (strstr (saved, "memory_bandwidth"));
   g_assert_null (strstr (saved, "fp32_flops"));
   g_assert_nonnull (strstr (saved, "calibrated=false\n"));
+  g_free (saved);
+  gpu_profile_clear (&p);
+
+  g_remove (path);
+  temp_dir_remove_empty (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* 2D copies (rows=) and the row-rate keys. Times worked out by hand from
+ * test_base's links: h2d pinned 10 GB/s + 10 us, d2h pageable 4 GB/s + 25
+ * us, d2d 100 GB/s + 3 us. */
+static void
+test_row_rate_keys (void)
+{
+  GpuProfile p;
+  char *dir = temp_dir_new ("test_profile");
+  char *path = g_build_filename (dir, "rows.ini", NULL);
+  const char text[] = "[device]\ninherits = test_base\n[copy]\n"
+                      "h2d_row_rate = 1GHz\nd2h_row_rate = 100MHz\n";
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  load_ok (path, &p);
+  g_assert_cmpfloat (p.row_rate[SCHED_DIR_H2D], ==, 1e9);
+  g_assert_cmpfloat (p.row_rate[SCHED_DIR_D2H], ==, 1e8);
+  g_assert_cmpfloat (p.row_rate[SCHED_DIR_D2D], ==, 0);
+
+  /* 1,000,000 bytes H2D: 100 us of bytes; 1,000 rows take 1 us at a row a
+   * ns, so the bytes set the pace: 10 + 100 us */
+  SchedCopy copy = { .dir = SCHED_DIR_H2D, .bytes = 1000000, .rows = 1000 };
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 110000);
+  /* 500,000 rows of 2 bytes: 500 us of rows beat 100 us of bytes */
+  copy.rows = 500000;
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 510000);
+  /* one row, or no rows=, is a plain copy */
+  copy.rows = 1;
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 110000);
+  copy.rows = 0;
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 110000);
+  /* pageable D2H, 400,000 bytes in 100,000 rows: 100 us of bytes at 4
+   * GB/s, 1,000 us of rows at 100 million a second: 25 + 1,000 us */
+  copy = (SchedCopy) { .dir = SCHED_DIR_D2H, .pageable = TRUE, .bytes = 400000, .rows = 100000 };
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 1025000);
+  /* no d2d row rate: the copy of its bytes, 3 + 10 us */
+  copy = (SchedCopy) { .dir = SCHED_DIR_D2D, .bytes = 1000000, .rows = 500000 };
+  g_assert_cmpint (gpu_profile_copy_time (&p, &copy), ==, 13000);
+
+  char *saved = save_round_trip (&p, path);
+  g_assert_nonnull (strstr (saved, "h2d_row_rate=1000MHz\n"));
+  g_assert_nonnull (strstr (saved, "d2h_row_rate=100MHz\n"));
+  g_assert_null (strstr (saved, "d2d_row_rate"));
   g_free (saved);
   gpu_profile_clear (&p);
 
@@ -915,6 +965,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/save-round-trip", test_save_round_trip);
   g_test_add_func ("/profile/untouched-keys", test_untouched_keys);
   g_test_add_func ("/profile/rate-keys", test_rate_keys);
+  g_test_add_func ("/profile/row-rate-keys", test_row_rate_keys);
   g_test_add_func ("/profile/copy-clear", test_copy_clear);
   g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
   return g_test_run ();

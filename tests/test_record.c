@@ -780,6 +780,66 @@ test_untouched_copies (void)
                                        "buffer not yet resident"));
 }
 
+/* 2D and 3D copies whose log lines carry their rows (A2, record_log.h)
+ * are copies with rows=, their direction and host memory CUPTI's as for
+ * plain copies. Calls (us after T0), correlation:
+ *   cudaStreamCreate s1      0-1      1
+ *   cudaMemcpy2DAsync s1     10-12    2   H2D, 64 B x 65536 rows = 4 MiB; GPU 15-119.5, pinned
+ *   cudaMemcpy3D             120-200  3   D2H, 256 x 64 x 16: 256 KiB in 1024 rows; GPU 130-190
+ *   cudaMemcpy2DAsync_ptsz   201-203  4   D2D, 8 KiB, no rows (a log from before rows were
+ *                                          kept): not modelled, its call host time
+ *   cudaMemcpy2DAsync s1     210-212  5   H2D, 4 KiB in one row: a plain copy
+ *   cudaMemcpy2D             220-222  6   D2D, 64 KiB in 512 rows: the host does not wait,
+ *                                          a d2d in the default stream
+ *   cudaMemcpy3D             230-240  7   into a CUDA array (the log keeps nothing of it,
+ *                                          CUPTI's record says HtoA): not modelled */
+static void
+test_rows_copies (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaMemcpy2DAsync\t1000010000\t1000012000\t2\t0xa1\t0x0\t4194304\t1\t65536\n"
+    "call\t1\tcudaMemcpy3D\t1000120000\t1000200000\t3\t0x0\t0x0\t262144\t2\t1024\n"
+    "call\t1\tcudaMemcpy2DAsync_ptsz\t1000201000\t1000203000\t4\t0x0\t0x0\t8192\t3\t0\n"
+    "call\t1\tcudaMemcpy2DAsync\t1000210000\t1000212000\t5\t0xa1\t0x0\t4096\t1\t1\n"
+    "call\t1\tcudaMemcpy2D\t1000220000\t1000222000\t6\t0x0\t0x0\t65536\t3\t512\n"
+    "call\t1\tcudaMemcpy3D\t1000230000\t1000240000\t7\t0x0\t0x0\t0\t0\t0\n"
+    "copy\t2\t0\t1000015000\t1000119500\t4194304\t1\t2\t3\n"
+    "copy\t3\t0\t1000130000\t1000190000\t262144\t2\t3\t2\n"
+    "copy\t4\t0\t1000205000\t1000206000\t8192\t8\t3\t3\n"
+    "copy\t5\t0\t1000213000\t1000214000\t4096\t1\t2\t3\n"
+    "copy\t6\t0\t1000223000\t1000224000\t65536\t8\t3\t3\n"
+    "copy\t7\t0\t1000231000\t1000239000\t65536\t3\t2\t4\n"
+    "end\t7\t6\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_assert_nonnull (strstr (rec->text, "\nh2d s1 4MiB rows=65536   # cudaMemcpy2DAsync, 64B x "
+                                       "65536 rows, 104.500us on the GPU\n"));
+  g_assert_nonnull (strstr (rec->text, "\nmemcpy d2h 256KiB rows=1024   # cudaMemcpy3D, 256B x "
+                                       "1024 rows, 60.000us on the GPU\n"));
+  g_assert_nonnull (strstr (rec->text, "\n# not modelled: cudaMemcpy2DAsync_ptsz (a 2D or 3D copy "
+                                       "whose rows the log does not keep"));
+  g_assert_nonnull (strstr (rec->text, "\nh2d s1 4KiB   # cudaMemcpy2DAsync, 1.000us on the GPU\n"));
+  g_assert_nonnull (strstr (rec->text, "\nd2d default 64KiB rows=512   # cudaMemcpy2D (device to "
+                                       "device: the host does not wait for it), 128B x 512 rows"));
+  g_assert_nonnull (strstr (rec->text, "\n# not modelled: cudaMemcpy3D (a 3D copy to or from a "
+                                       "CUDA array), 8.000us on the GPU\n"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 2);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "h2d s1 4MiB rows=65536\n"
+                            "host 108.000us\n"
+                            "memcpy d2h 256KiB rows=1024\n"
+                            "host 10.000us\n"
+                            "h2d s1 4KiB\n"
+                            "host 8.000us\n"
+                            "d2d default 64KiB rows=512\n");
+  /* ns from the 2D copy's call at 10 us: it ran 15-119.5; the blocking 3D
+   * copy, called at 120, ran 130-190 and ended for the host at its return, 200 */
+  assert_op_times (rec, 0, 0, 5000, 109500);
+  assert_op_times (rec, 2, 110000, 120000, 190000);
+}
+
 /* Labels from kernel names, as the corpus's PyTorch, cuDNN and CuPy
  * programs have them, mangled (as CUPTI gives them to the recorder) or
  * demangled (as Kineto writes them), worked out by reading the names: a
@@ -1768,6 +1828,28 @@ test_call_kinds (void)
   g_assert_cmpint (record_call_kind ("cudaMemcpy", &per_thread), ==, RECORD_CALL_MEMCPY);
   g_assert_cmpint (record_call_kind ("cudaMemcpy2DAsync", &per_thread), ==,
                    RECORD_CALL_NOT_MODELLED);
+  /* a 2D or 3D copy is one with the rows its log line carries (A2): 16 rows
+   * of 4 KiB; not with rows that do not divide its bytes, past 32 bits, or
+   * none; copies of arrays never */
+  RecordCall c = { .name = "cudaMemcpy3D_ptds", .a = { 65536, 1, 16 } };
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_MEMCPY);
+  g_assert_true (per_thread);
+  g_assert_cmpuint (record_call_rows (&c), ==, 16);
+  c.name = "cudaMemcpy2DAsync_ptsz";
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_COPY);
+  c.a[2] = 3;
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_NOT_MODELLED);
+  c.a[0] = G_GUINT64_CONSTANT (1) << 40;
+  c.a[2] = G_GUINT64_CONSTANT (1) << 32;
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_NOT_MODELLED);
+  c.a[2] = 0;
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_NOT_MODELLED);
+  c = (RecordCall) { .name = "cudaMemcpy2DToArrayAsync", .a = { 65536, 1, 16 } };
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_NOT_MODELLED);
+  g_assert_cmpuint (record_call_rows (&c), ==, 0);
+  c.name = "cudaMemcpyAsync"; /* A2: untouched bytes, not rows */
+  g_assert_cmpint (record_call_kind_of (&c, &per_thread), ==, RECORD_CALL_COPY);
+  g_assert_cmpuint (record_call_rows (&c), ==, 0);
   g_assert_cmpint (record_call_kind ("cudaMemsetAsync", &per_thread), ==, RECORD_CALL_MEMSET);
   g_assert_cmpint (record_call_kind ("cuLaunchKernelEx", &per_thread), ==, RECORD_CALL_KERNEL);
   g_assert_cmpint (record_call_kind ("cudaGetLastError", &per_thread), ==, RECORD_CALL_HOST);
@@ -1787,6 +1869,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
+  g_test_add_func ("/record/rows-copies", test_rows_copies);
   g_test_add_func ("/record/kernel-labels", test_kernel_labels);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);

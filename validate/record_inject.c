@@ -146,6 +146,25 @@ copy_params (CUpti_CallbackId id, const void *params, const void **dst, const vo
     }
 }
 
+/* A 2D or 3D copy of rows of `width` bytes, `height` x `depth` of them:
+ * its bytes, kind and rows. */
+static void
+copy_rows (Call *c, size_t width, size_t height, size_t depth, enum cudaMemcpyKind kind)
+{
+  c->a[0] = (uint64_t) width * height * depth;
+  c->a[1] = (uint64_t) kind;
+  c->a[2] = (uint64_t) height * depth;
+}
+
+/* A 3D copy's, from its parameters; nothing for one of a CUDA array, whose
+ * extent counts elements rather than bytes (left not modelled). */
+static void
+copy_3d (Call *c, const struct cudaMemcpy3DParms *p)
+{
+  if (p != NULL && p->srcArray == NULL && p->dstArray == NULL)
+    copy_rows (c, p->extent.width, p->extent.height, p->extent.depth, p->kind);
+}
+
 /* The arguments worth keeping, by function. `exit` is set for the second
  * visit, when outputs (a created stream) are there to read. */
 static void
@@ -241,8 +260,8 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_ptds_v7000:
       c->a[0] = ((const cudaMemset_v3020_params *) params)->count;
       break;
-    /* Calls the schedule language cannot express yet keep their stream and
-     * size, so that a later recorder can read them from the log. */
+    /* 2D memsets, which the schedule language cannot express yet, keep their
+     * stream and size, so that a later recorder can read them from the log. */
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemset2DAsync_ptsz_v7000:
       {
@@ -251,14 +270,33 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
         c->a[0] = (uint64_t) p->width * p->height;
       }
       break;
+    /* 2D and 3D copies: bytes, kind and rows (record_log.h) */
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2DAsync_ptsz_v7000:
       {
         const cudaMemcpy2DAsync_v3020_params *p = params;
         c->stream = (uint64_t) (uintptr_t) p->stream;
-        c->a[0] = (uint64_t) p->width * p->height;
-        c->a[1] = (uint64_t) p->kind;
+        copy_rows (c, p->width, p->height, 1, p->kind);
       }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy2D_ptds_v7000:
+      {
+        const cudaMemcpy2D_v3020_params *p = params;
+        copy_rows (c, p->width, p->height, 1, p->kind);
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3DAsync_ptsz_v7000:
+      {
+        const cudaMemcpy3DAsync_v3020_params *p = params;
+        c->stream = (uint64_t) (uintptr_t) p->stream;
+        copy_3d (c, p->p);
+      }
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy3D_ptds_v7000:
+      copy_3d (c, ((const cudaMemcpy3D_v3020_params *) params)->p);
       break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:

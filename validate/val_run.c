@@ -184,6 +184,25 @@ plan_kernel (ValRun *run, const SchedOp *op, OpPlan *p, const char *const *names
   return TRUE;
 }
 
+/* A 2D copy's row pitch in device memory: its width rounded up to 512
+ * bytes, as cudaMallocPitch pitches rows, and 512 more, so that no two
+ * rows share a line; the 2D copy probe (validate/examples/copy2d_probe.cu),
+ * whose copies fit the profiles' row rates, pitches them so. Host memory is
+ * packed (a pitch as wide as the row). */
+static size_t
+device_pitch (const SchedCopy *c)
+{
+  size_t width = c->bytes / c->rows;
+  return (width + 511) / 512 * 512 + 512;
+}
+
+/* The device memory a copy touches: its bytes, or its pitched rows. */
+static guint64
+device_bytes (const SchedCopy *c)
+{
+  return c->rows == 0 ? c->bytes : (guint64) device_pitch (c) * c->rows;
+}
+
 static gboolean
 alloc_buffers (ValRun *run, GError **error)
 {
@@ -196,9 +215,9 @@ alloc_buffers (ValRun *run, GError **error)
       if (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
         continue;
       guint64 b = op->u.copy.bytes;
-      dev = MAX (dev, b);
+      dev = MAX (dev, device_bytes (&op->u.copy));
       if (op->u.copy.dir == SCHED_DIR_D2D)
-        d2d = MAX (d2d, b);
+        d2d = MAX (d2d, device_bytes (&op->u.copy));
       else if (op->u.copy.pageable && op->u.copy.untouched == 0)
         pageable = MAX (pageable, b); /* untouched copies map their own */
       else
@@ -519,6 +538,28 @@ val_run_free (ValRun *run)
   g_free (run);
 }
 
+/* A copy op's call: cudaMemcpyAsync into `s`, or cudaMemcpy for a `memcpy`;
+ * with rows=, their 2D forms, rows of bytes / rows, pitched in device
+ * memory and packed in host memory (device_pitch). */
+static cudaError_t
+copy_call (const SchedOp *op, const OpPlan *p, cudaStream_t s, const char **call)
+{
+  const SchedCopy *c = &op->u.copy;
+  gboolean blocking = op->kind == SCHED_OP_MEMCPY;
+  if (c->rows == 0)
+    {
+      *call = blocking ? "cudaMemcpy" : "cudaMemcpyAsync";
+      return blocking ? cudaMemcpy (p->dst, p->src, c->bytes, p->dir)
+                      : cudaMemcpyAsync (p->dst, p->src, c->bytes, p->dir, s);
+    }
+  size_t width = c->bytes / c->rows, pitch = device_pitch (c);
+  size_t dpitch = p->dir == cudaMemcpyDeviceToHost ? width : pitch;
+  size_t spitch = p->dir == cudaMemcpyHostToDevice ? width : pitch;
+  *call = blocking ? "cudaMemcpy2D" : "cudaMemcpy2DAsync";
+  return blocking ? cudaMemcpy2D (p->dst, dpitch, p->src, spitch, width, c->rows, p->dir)
+                  : cudaMemcpy2DAsync (p->dst, dpitch, p->src, spitch, width, c->rows, p->dir, s);
+}
+
 /* Issues op i: only the API call (and, in events mode, its timing events).
  * The caller reads the host clock once between two ops: that reading is
  * both the previous op's return and this op's issue, so the harness adds
@@ -543,8 +584,7 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_COPY:
       if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, s), error))
         return FALSE;
-      rc = cudaMemcpyAsync (p->dst, p->src, op->u.copy.bytes, p->dir, s);
-      call = "cudaMemcpyAsync";
+      rc = copy_call (op, p, s, &call);
       if (rc == cudaSuccess && events)
         return VAL_CUDA (cudaEventRecord (p->ev_b, s), error);
       break;
@@ -553,8 +593,7 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
        * the copy's end from above, so the host's return is used instead. */
       if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, cudaStreamLegacy), error))
         return FALSE;
-      rc = cudaMemcpy (p->dst, p->src, op->u.copy.bytes, p->dir);
-      call = "cudaMemcpy";
+      rc = copy_call (op, p, NULL, &call);
       break;
     case SCHED_OP_KERNEL:
       if (!op->u.kernel.loads)

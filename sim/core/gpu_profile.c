@@ -168,6 +168,11 @@ gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
   double transfer = (double) untouched / link.bandwidth * 1e9;
   if (untouched < copy->bytes)
     transfer += (double) (copy->bytes - untouched) / resident_link (p, copy).bandwidth * 1e9;
+  /* Narrow rows: the engine moves at most row_rate rows a second, whatever
+   * their bytes (engines/MODEL.md, "2D and 3D copies"). */
+  double rate = p->row_rate[copy->dir];
+  if (copy->rows > 1 && rate > 0)
+    transfer = MAX (transfer, (double) copy->rows / rate * 1e9);
   return link.latency + (SimTime) llround (transfer);
 }
 

@@ -40,6 +40,10 @@ typedef struct
   GpuLink h2d_untouched, d2h_untouched;
   GpuLink d2d;
   double duplex_factor;      /* speed of each direction while both run, (0, 1] */
+  /* The most rows a 2D or 3D copy (`rows=`) moves per second, by direction
+   * (indexed by SchedCopyDir), pinned or pageable; 0 where the profile has
+   * not measured it: such a copy then takes what a copy of its bytes does. */
+  double row_rate[3];
 
   /* [kernel] memset_bandwidth and memset_latency: a memset of device memory
    * runs on the SMs, as a kernel of one block per SM for latency + bytes /

@@ -74,6 +74,10 @@ typedef struct
    * d2d. */
   guint64 untouched;
   guint64 bytes;
+  /* `rows=N`: a 2D or 3D copy (cudaMemcpy2DAsync, cudaMemcpy3DAsync) of
+   * `bytes` in N rows of bytes / N each; 0 for a plain copy. The profile's
+   * row rate bounds how fast such a copy can go (gpu_profile_copy_time). */
+  guint32 rows;
 } SchedCopy;
 
 /* One run-time statement. `stream` is meaningful for COPY, MEMCPY (always the

@@ -29,6 +29,9 @@ const ProfileKey profile_keys[] = {
   { "copy", "d2d_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2d.bandwidth), 0, 0, FALSE },
   { "copy", "d2d_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2d.latency), 0, 0, FALSE },
   { "copy", "duplex_factor", PROFILE_KEY_FRACTION, PROFILE_FIELD (duplex_factor), 0, 0, FALSE },
+  { "copy", "h2d_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_H2D]), 0, 0, TRUE },
+  { "copy", "d2h_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_D2H]), 0, 0, TRUE },
+  { "copy", "d2d_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_D2D]), 0, 0, TRUE },
 
   { "host", "kernel_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_launch), 0, 0, FALSE },
   { "host", "memcpy_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_async), 0, 0, FALSE },

@@ -418,12 +418,13 @@ stmt_event (Parser *p, GError **error)
 }
 
 /* The optional tokens after a copy's size: pageable or pinned, untouched
- * or untouched=SIZE, label=. */
+ * or untouched=SIZE, rows=N, label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
   gboolean have_memory = FALSE;
   const Token *untouched = NULL;
+  const Token *rows = NULL;
 
   for (guint i = first; i < p->n_tokens; i++)
     {
@@ -460,6 +461,16 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                                     value, op->u.copy.bytes);
             }
         }
+      else if ((value = TOKEN_ATTR (t, "rows")) != NULL)
+        {
+          guint64 n;
+          if (rows != NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col, "rows= is given twice");
+          rows = t;
+          if (!parser_uint (p, t, value, 1, G_MAXUINT32, "rows=", &n, error))
+            return FALSE;
+          op->u.copy.rows = (guint32) n;
+        }
       else if ((value = TOKEN_ATTR (t, "label")) != NULL)
         {
           if (!parser_label (p, t, value, op, error))
@@ -470,6 +481,12 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                             "unexpected '%s'; expected %s", t->s, usage);
     }
 
+  /* A 2D copy moves rows of one width: SIZE is width x rows. */
+  if (rows != NULL && op->u.copy.bytes % op->u.copy.rows != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, rows->col,
+                        "the copy's %" G_GUINT64_FORMAT " bytes do not split into %u rows of "
+                        "one width; SIZE is the whole copy, its row's width times rows=",
+                        op->u.copy.bytes, op->u.copy.rows);
   /* Checked after the loop, so that `untouched pageable` reads as well as
    * `pageable untouched`. */
   if (untouched != NULL)
@@ -500,9 +517,9 @@ static gboolean
 stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`",
-    "`d2d STREAM SIZE [pageable|pinned] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`",
+    "`d2d STREAM SIZE [pageable|pinned] [rows=N] [label=NAME]`",
   };
   const Token *t = p->tokens;
   SchedOp *op;
@@ -519,7 +536,7 @@ stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 static gboolean
 stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]]|pinned] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

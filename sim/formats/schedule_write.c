@@ -25,19 +25,23 @@ stream_name (const Schedule *sched, guint stream)
   return schedule_stream (sched, stream)->name;
 }
 
+/* What follows a copy's size: its host memory and its rows. */
 static void
-append_copy_memory (GString *s, const SchedCopy *copy)
+append_copy_tail (GString *s, const SchedCopy *copy)
 {
-  if (!copy->pageable)
-    return;
-  g_string_append (s, " pageable");
-  if (copy->untouched == copy->bytes && copy->bytes > 0)
-    g_string_append (s, " untouched");
-  else if (copy->untouched > 0)
+  if (copy->pageable)
     {
-      g_string_append (s, " untouched=");
-      append_size (s, copy->untouched);
+      g_string_append (s, " pageable");
+      if (copy->untouched == copy->bytes && copy->bytes > 0)
+        g_string_append (s, " untouched");
+      else if (copy->untouched > 0)
+        {
+          g_string_append (s, " untouched=");
+          append_size (s, copy->untouched);
+        }
     }
+  if (copy->rows > 0)
+    g_string_append_printf (s, " rows=%u", copy->rows);
 }
 
 static void
@@ -88,12 +92,12 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
     case SCHED_OP_COPY:
       g_string_append_printf (s, "%s %s ", schedule_copy_dir_name (op->u.copy.dir), stream);
       append_size (s, op->u.copy.bytes);
-      append_copy_memory (s, &op->u.copy);
+      append_copy_tail (s, &op->u.copy);
       break;
     case SCHED_OP_MEMCPY:
       g_string_append_printf (s, "memcpy %s ", schedule_copy_dir_name (op->u.copy.dir));
       append_size (s, op->u.copy.bytes);
-      append_copy_memory (s, &op->u.copy);
+      append_copy_tail (s, &op->u.copy);
       break;
     case SCHED_OP_KERNEL:
       append_kernel (s, sched, op);

@@ -378,6 +378,10 @@ import_trace_log (const ImportTrace *t, ImportCounts *counts)
         case RECORD_CALL_SYNC_EVENT:
           rc.event = x->event;
           break;
+        /* A 2D or 3D copy (cudaMemcpy2DAsync, ...) stays here: neither
+         * Kineto's events nor nsys's CUPTI_ACTIVITY_KIND_MEMCPY rows give its
+         * height, so its A2 (rows) is 0 and it is a `# not modelled` comment
+         * with its GPU time (record_call.h), not a copy of the wrong shape. */
         case RECORD_CALL_NOT_MODELLED:
         case RECORD_CALL_GRAPH:
           if (w->works->len > 0)

@@ -3,11 +3,14 @@
 #include "record_call.h"
 #include "record_memset.h"
 
-static const struct
+/* A function's name and the kind of call it is. */
+typedef struct
 {
   const char *name;
   RecordCallKind kind;
-} known_calls[] = {
+} NamedKind;
+
+static const NamedKind known_calls[] = {
   { "cudaStreamCreate", RECORD_CALL_STREAM_CREATE },
   { "cudaStreamCreateWithFlags", RECORD_CALL_STREAM_CREATE },
   { "cudaStreamCreateWithPriority", RECORD_CALL_STREAM_CREATE },
@@ -57,6 +60,16 @@ static const struct
   { "cuStreamAddCallback", RECORD_CALL_HOSTFN },
 };
 
+/* 2D and 3D copies of linear memory, by the kind they are when their log
+ * line carries their rows (record_call_kind_of); those of arrays and peer
+ * copies stay not modelled. */
+static const NamedKind rows_copies[] = {
+  { "cudaMemcpy2DAsync", RECORD_CALL_COPY },
+  { "cudaMemcpy3DAsync", RECORD_CALL_COPY },
+  { "cudaMemcpy2D", RECORD_CALL_MEMCPY },
+  { "cudaMemcpy3D", RECORD_CALL_MEMCPY },
+};
+
 /* Families of calls that put work on the GPU; those not named above are
  * left out of the schedule, and said so. */
 static const char *const gpu_work_prefixes[] = {
@@ -80,13 +93,53 @@ record_call_is_stream_alloc (const char *name)
          || g_str_has_prefix (name, "cuMemAllocAsync") || g_str_has_prefix (name, "cuMemFreeAsync");
 }
 
-RecordCallKind
-record_call_kind (const char *name, gboolean *per_thread)
+/* The length of `name` without its per-thread suffix, if any. */
+static gsize
+base_length (const char *name, gboolean *per_thread)
 {
   gsize n = strlen (name);
   *per_thread = n > 5 && (g_str_has_suffix (name, "_ptsz") || g_str_has_suffix (name, "_ptds"));
-  if (*per_thread)
-    n -= 5;
+  return *per_thread ? n - 5 : n;
+}
+
+/* The kind of a 2D or 3D copy with its rows; RECORD_CALL_HOST for other names. */
+static RecordCallKind
+rows_copy_kind (const char *name)
+{
+  gboolean per_thread;
+  gsize n = base_length (name, &per_thread);
+  for (guint i = 0; i < G_N_ELEMENTS (rows_copies); i++)
+    if (strlen (rows_copies[i].name) == n && strncmp (rows_copies[i].name, name, n) == 0)
+      return rows_copies[i].kind;
+  return RECORD_CALL_HOST;
+}
+
+gboolean
+record_call_is_rows_copy (const char *name)
+{
+  return rows_copy_kind (name) != RECORD_CALL_HOST;
+}
+
+guint64
+record_call_rows (const RecordCall *c)
+{
+  guint64 rows = c->a[2];
+  if (!record_call_is_rows_copy (c->name) || rows == 0 || rows > G_MAXUINT32 || c->a[0] % rows != 0)
+    return 0;
+  return rows;
+}
+
+RecordCallKind
+record_call_kind_of (const RecordCall *c, gboolean *per_thread)
+{
+  RecordCallKind kind = record_call_kind (c->name, per_thread);
+  return record_call_rows (c) > 0 ? rows_copy_kind (c->name) : kind;
+}
+
+RecordCallKind
+record_call_kind (const char *name, gboolean *per_thread)
+{
+  gsize n = base_length (name, per_thread);
   for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
     if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
       return known_calls[i].kind;

@@ -25,7 +25,13 @@
  *       event's handle as A0; and in logs of recorders newer than those
  *       of traces/real's corpus (0 in its logs): a driver API memset's
  *       stream and bytes, cudaMemset's bytes, and a driver API blocking
- *       copy's bytes and cudaMemcpyKind
+ *       copy's bytes and cudaMemcpyKind; and in logs since 2026-11-27 (0
+ *       before): a 2D or 3D copy's (cudaMemcpy2DAsync, cudaMemcpy2D,
+ *       cudaMemcpy3DAsync, cudaMemcpy3D and their per-thread variants)
+ *       rows as A2, its height or height times depth, and for those
+ *       other than cudaMemcpy2DAsync its bytes (width times rows) and
+ *       kind too; a 3D copy of a CUDA array keeps 0 in all three. A 2D or
+ *       3D copy with 0 rows is not modelled (record_call.h)
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the

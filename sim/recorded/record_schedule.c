@@ -495,7 +495,7 @@ copy_shape (const RecordCall *c, const CallWork *w, guint64 *bytes, guint *kind)
 static RecordCallKind
 call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
 {
-  RecordCallKind kind = record_call_kind (c->name, per_thread);
+  RecordCallKind kind = record_call_kind_of (c, per_thread);
   guint64 bytes;
   guint copy_kind;
   if (kind != RECORD_CALL_MEMCPY)
@@ -526,12 +526,16 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   else
     g_string_append_printf (b->text, "%s %s ", dir, stream_name (b, c->stream, per_thread));
   append_size (b->text, bytes);
+  /* A 2D or 3D copy's A2 is its rows (one row: a plain copy), and the log
+   * counts no untouched memory for it. */
+  guint64 rows = record_call_rows (c);
   /* How much of the host buffer was not resident yet (record_inject.c):
    * `untouched` for all of it, `untouched=SIZE` for a part. The log counts
    * whole pages, and the pages at the buffer's two ends are shared with
    * what lies beside it (malloc writes a block's header just before it):
    * less than two pages short of the buffer is all of it. */
-  guint64 cold = kind == RECORD_MEMCPY_D2D ? 0 : MIN (c->a[2], bytes);
+  guint64 cold = kind == RECORD_MEMCPY_D2D || record_call_is_rows_copy (c->name)
+                 ? 0 : MIN (c->a[2], bytes);
   if (w->pageable)
     {
       g_string_append (b->text, " pageable");
@@ -543,10 +547,18 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
           append_size (b->text, cold);
         }
     }
+  if (rows > 1)
+    g_string_append_printf (b->text, " rows=%" G_GUINT64_FORMAT, rows);
   g_string_append_printf (b->text, "   # %s", c->name);
   gboolean ignored;
-  if (!sync && record_call_kind (c->name, &ignored) == RECORD_CALL_MEMCPY)
+  if (!sync && record_call_kind_of (c, &ignored) == RECORD_CALL_MEMCPY)
     g_string_append (b->text, " (device to device: the host does not wait for it)");
+  if (rows > 1)
+    {
+      g_string_append (b->text, ", ");
+      append_size (b->text, bytes / rows);
+      g_string_append_printf (b->text, " x %" G_GUINT64_FORMAT " rows", rows);
+    }
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
                             100.0 * (double) cold / (double) bytes);
@@ -1039,6 +1051,16 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
       if (record_call_is_stream_alloc (c->name) && !w->timed && w->memset == NULL)
         comment (b, "%s: stream-ordered allocation, no GPU work of its own; its host time is "
                  "in the gaps", c->name);
+      else if (record_call_is_rows_copy (c->name))
+        write_not_modelled (b, c, w, per_thread,
+                            w->timed && w->copy_kind >= RECORD_COPY_HTOA
+                            && w->copy_kind <= RECORD_COPY_DTOA
+                            ? "a 3D copy to or from a CUDA array"
+                            : c->a[2] == 0
+                            ? "a 2D or 3D copy whose rows the log does not keep, as older "
+                              "recorders' logs and profilers' traces do not"
+                            : "a 2D or 3D copy whose rows rows= cannot hold: past 4294967295, "
+                              "or not dividing its bytes");
       else
         write_not_modelled (b, c, w, per_thread, "its GPU work is missing from predictions");
       break;
@@ -1194,7 +1216,7 @@ find_inside (Builder *b, const guint *order)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      if (record_call_kind (c->name, &per_thread) == RECORD_CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
+      if (record_call_kind_of (c, &per_thread) == RECORD_CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
         g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
     }
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
@@ -1232,7 +1254,7 @@ find_captured (Builder *b, const guint *order)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      RecordCallKind kind = record_call_kind (c->name, &per_thread);
+      RecordCallKind kind = record_call_kind_of (c, &per_thread);
       timed[i] = b->work[i].timed;
       role[i] = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY || kind == RECORD_CALL_KERNEL
                 ? CAPTURE_ROLE_WORK
@@ -1273,7 +1295,7 @@ find_elapsed_pairs (Builder *b, const guint *order)
       position[i] = k;
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      if (record_call_kind (c->name, &per_thread) == RECORD_CALL_RECORD && !b->captured[i])
+      if (record_call_kind_of (c, &per_thread) == RECORD_CALL_RECORD && !b->captured[i])
         g_hash_table_insert (latest, g_memdup2 (&c->event, sizeof c->event), GUINT_TO_POINTER (i + 1));
       else if (is_elapsed_time (c->name))
         {
@@ -1344,7 +1366,7 @@ find_loads (Builder *b, const guint *order, const gint64 *usual)
     {
       const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
       gboolean per_thread;
-      may_load[i] = record_call_kind (c->name, &per_thread) == RECORD_CALL_KERNEL
+      may_load[i] = record_call_kind_of (c, &per_thread) == RECORD_CALL_KERNEL
                     && !record_call_is_driver (c->name)
                     && !b->captured[i];
     }
@@ -1401,7 +1423,7 @@ join_work (Builder *b)
   for (guint i = 0; i < n; i++)
     {
       gboolean per_thread;
-      if (record_call_kind (g_array_index (b->log->calls, RecordCall, i).name, &per_thread)
+      if (record_call_kind_of (&g_array_index (b->log->calls, RecordCall, i), &per_thread)
           == RECORD_CALL_GRAPH)
         b->graph_nodes[i] = g_ptr_array_new ();
     }

@@ -5,7 +5,9 @@
  * was created), cudaMemcpyAsync `h2d`/`d2h`/`d2d` (`pageable` when CUPTI saw
  * pageable host memory), cudaMemcpy `memcpy` (from device to device,
  * which the host does not wait for, a `d2d` in its default stream),
- * cudaLaunchKernel* `kernel`
+ * cudaMemcpy2DAsync and cudaMemcpy3DAsync, cudaMemcpy2D and cudaMemcpy3D
+ * the same with `rows=` (their height, or height x depth, where the log
+ * keeps it: record_call.h), cudaLaunchKernel* `kernel`
  * (grid and block as thread counts, smem= and regs= as CUPTI reported them,
  * label= from the kernel's name), cudaEventRecord `record`,
  * cudaStreamWaitEvent `wait`, cudaStreamSynchronize, cudaEventSynchronize
@@ -28,7 +30,8 @@
  * `origin_ns` says where to begin. Host time inside a
  * call beyond what the model charges for it becomes `host` before or after
  * its statement (record_inside.h). Calls that put work on the GPU that the
- * language cannot express (2D copies, graphs, memsets of host memory,
+ * language cannot express (copies of CUDA arrays, 2D and 3D copies whose
+ * rows the log does not keep, graphs, memsets of host memory,
  * stream-ordered allocation, ...) become comments, with what is known of
  * their work (a memset's stream, bytes and memory), and are counted: their
  * GPU time is missing from a prediction. Every other call is host time.
