@@ -86,7 +86,7 @@ predicted_makespan (const char *dir, const char *schedule, const char *device)
 }
 
 /* The PyTorch programs of validate/examples/torch, traced seven times on
- * H100s and twice on an H200 (validate/results/h100/torch/MANIFEST.md and
+ * H100s and four times on H200s (validate/results/h100/torch/MANIFEST.md and
  * h200's):
  * each imported with the profile of its GPU and predicted on it, the
  * makespan within 3% of the wall time the program measured for the traced
@@ -101,6 +101,7 @@ test_torch_traces (void)
     { "h100/torch/more-runs/0044-a", "h100" }, { "h100/torch/more-runs/0044-b", "h100" },
     { "h100/torch/more-runs/0046-a", "h100" }, { "h100/torch/more-runs/0046-b", "h100" },
     { "h100/torch/more-runs/0049-a", "h100" }, { "h100/torch/more-runs/0049-b", "h100" },
+    { "h200/torch/more-runs/0309-a", "h200" }, { "h200/torch/more-runs/0309-b", "h200" },
   };
   g_autofree char *dir = temp_dir_new ("streamsim-import");
   for (guint n = 0; n < G_N_ELEMENTS (runs) * G_N_ELEMENTS (programs); n++)
