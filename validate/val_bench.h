@@ -72,7 +72,7 @@ void val_bench_copy_args (Bench *b, SchedCopyDir dir, void *host, void **dst, co
 /* A warm-up pass of the copies the sweeps make. */
 gboolean val_calib_copies_warm_up (Bench *b, GError **error);
 /* [copy]: the seven links (pinned, pageable and untouched each way, d2d),
- * the duplex factor and the engines. */
+ * the row rates of 2D copies, the duplex factor and the engines. */
 gboolean val_calib_copies (Bench *b, GError **error);
 /* [host] and [latency], and Fermi's deferred completion; after the copies. */
 gboolean val_calib_host (Bench *b, GError **error);

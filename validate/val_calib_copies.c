@@ -1,4 +1,4 @@
-/* val_calib_copies.c: the calibration's copy benchmarks: each link's latency and bandwidth, duplex, the engines (see val_bench.h).
+/* val_calib_copies.c: the calibration's copy benchmarks: each link's latency and bandwidth, 2D copies' row rates, duplex, the engines (see val_bench.h).
  *
  * A copy alone takes latency + bytes / bandwidth in the model
  * (engines/eng_copy.c), and back-to-back copies of one stream follow each
@@ -287,6 +287,85 @@ bench_duplex (Bench *b, GError **error)
   return TRUE;
 }
 
+/* A 2D copy's pitch in device memory, as streamsim-validate runs `rows=`
+ * copies (val_run.c's device_pitch): the width rounded up to 512 bytes, and
+ * 512 more. Host memory packed. */
+static size_t
+rows_pitch (size_t width)
+{
+  return (width + 511) / 512 * 512 + 512;
+}
+
+/* 4 MiB in rows of `width` bytes in direction `dir`, timed as time_copy
+ * times a pinned copy: two behind a blocker kernel between two events. */
+static gboolean
+time_rows_copy (Bench *b, SchedCopyDir dir, size_t width, SimTime *ns, GError **error)
+{
+  void *dst;
+  const void *src;
+  enum cudaMemcpyKind kind;
+  val_bench_copy_args (b, dir, b->pinned, &dst, &src, &kind);
+  size_t rows = 4 * MiB / width, pitch = rows_pitch (width);
+  size_t dpitch = dir == SCHED_DIR_D2H ? width : pitch;
+  size_t spitch = dir == SCHED_DIR_H2D ? width : pitch;
+  enum { K = 2 };
+  if (!VAL_CUDA (spin_launch (1, 32, 0, b->a, BLOCKER_NS, NULL), error)
+      || !VAL_CUDA (cudaMemcpy2DAsync (dst, dpitch, src, spitch, width, rows, kind, b->a), error)
+      || !VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error))
+    return FALSE;
+  for (int i = 0; i < K; i++)
+    if (!VAL_CUDA (cudaMemcpy2DAsync (dst, dpitch, src, spitch, width, rows, kind, b->a), error))
+      return FALSE;
+  SimTime total;
+  if (!VAL_CUDA (cudaEventRecord (b->ev[2], b->a), error)
+      || !VAL_CUDA (cudaStreamSynchronize (b->a), error)
+      || !val_cuda_elapsed (b->ev[1], b->ev[2], &total, error))
+    return FALSE;
+  *ns = total / K;
+  return TRUE;
+}
+
+/* [copy] <dir>_row_rate: 4 MiB in rows of 16 and 64 bytes, narrow enough
+ * that the rows, not the bytes, set the pace (validate/results/h100/copy2d/);
+ * each width's row time is its median time less the link's latency over its
+ * rows, and the rate one over the mean of the two (validate/fit-copy2d.sh
+ * fits the probe's runs the same way). After the links' sweeps. */
+static gboolean
+bench_rows (Bench *b, SchedCopyDir dir, const GpuLink *link, const char *name, GError **error)
+{
+  enum { T = 5 };
+  static const size_t widths[] = { 16, 64 };
+  double row_ns[G_N_ELEMENTS (widths)];
+  SimTime median[G_N_ELEMENTS (widths)];
+  for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+    {
+      SimTime t[T];
+      for (int i = 0; i < T; i++)
+        if (!time_rows_copy (b, dir, widths[w], &t[i], error))
+          return FALSE;
+      median[w] = calib_fit_median (t, T);
+      row_ns[w] = (double) (median[w] - link->latency) / (double) (4 * MiB / widths[w]);
+    }
+  double mean = (row_ns[0] + row_ns[1]) / 2;
+  if (mean <= 0)
+    {
+      g_set_error (error, VAL_ERROR, VAL_ERROR_PROBE,
+                   "%s copies in narrow rows took no longer than the link's latency (%.1f and "
+                   "%.1f us)", name, val_bench_us (median[0]), val_bench_us (median[1]));
+      return FALSE;
+    }
+  b->prof.row_rate[dir] = 1e9 / mean;
+  char *key = g_strdup_printf ("copy.%s_row_rate", name);
+  val_bench_note (b, key,
+                  "measured: 4 MiB by cudaMemcpy2DAsync in rows of 16 and 64 B (device side "
+                  "pitched), %.1f and %.1f us (median of %d, timed as the pinned links are); "
+                  "less the link's latency, %.3f and %.3f ns a row; the rate is one over their "
+                  "mean", val_bench_us (median[0]), val_bench_us (median[1]), T, row_ns[0],
+                  row_ns[1]);
+  g_free (key);
+  return TRUE;
+}
+
 gboolean
 val_calib_copies_warm_up (Bench *b, GError **error)
 {
@@ -309,5 +388,8 @@ val_calib_copies (Bench *b, GError **error)
          && sweep_link (b, SCHED_DIR_D2H, HOST_UNTOUCHED, &b->prof.d2h_untouched, "d2h_untouched",
                         error)
          && sweep_link (b, SCHED_DIR_D2D, HOST_PINNED, &b->prof.d2d, "d2d", error)
+         && bench_rows (b, SCHED_DIR_H2D, &b->prof.h2d_pinned, "h2d", error)
+         && bench_rows (b, SCHED_DIR_D2H, &b->prof.d2h_pinned, "d2h", error)
+         && bench_rows (b, SCHED_DIR_D2D, &b->prof.d2d, "d2d", error)
          && bench_duplex (b, error);
 }
