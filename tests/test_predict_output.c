@@ -307,6 +307,31 @@ test_explain_only (void)
     }
 }
 
+/* --explain names the 2D copies whose rows set their time, worked out by
+ * hand on schematic-rows (a 4 MiB pinned H2D in 1 ms; at most 2.048 million
+ * rows a second): 4096 rows of 1 KiB take 2 ms, more than the bytes' 1 ms,
+ * twice (one line, "and 1 more like it"); 1024 rows of 4 KiB take 0.5 ms,
+ * less than the bytes: not listed; no D2H rate: not listed. */
+static void
+test_explain_rows (void)
+{
+  static const char text[] = "device schematic-rows\n"
+                             "stream s1\n"
+                             "h2d s1 4MiB rows=4096 label=narrow\n"
+                             "h2d s1 4MiB rows=1024\n"
+                             "d2h s1 4MiB rows=262144\n"
+                             "h2d s1 4MiB rows=4096\n";
+  g_autofree char *err = NULL;
+  g_autoptr (JsonParser) parser = predict_to_stdout (text, "--json", "--explain", &err);
+  const char *list = strstr (err, "\n2D copies whose rows set their time");
+  g_assert_nonnull (list);
+  g_auto (GStrv) lines = g_strsplit (list + 1, "\n", -1);
+  g_assert_cmpstr (lines[1], ==,
+                   "  op 0 narrow and 1 more like it: 4096 rows of 1KiB at 2.0 million a second, "
+                   "2 ms; its bytes alone 1 ms");
+  g_assert_cmpstr (lines[2], ==, "");
+}
+
 /* The critical path through the host, on the schematic K20 (as above; a
  * pageable copy runs at half the pinned bandwidth, 2 ms for 4 MiB, and a
  * 4 MiB device-to-device copy takes 1 ms). By hand:
@@ -711,6 +736,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict-output/critical-path-past-an-overtaken-kernel",
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
+  g_test_add_func ("/predict-output/explain-rows", test_explain_rows);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
   g_test_add_func ("/predict-output/csv-blocks-as-rows", test_csv_blocks_as_rows);
   g_test_add_func ("/predict-output/untouched-note", test_untouched_note);

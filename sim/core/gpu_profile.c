@@ -157,23 +157,46 @@ gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
   return untouched != NULL ? *untouched : resident_link (p, copy);
 }
 
-SimTime
-gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
+/* A copy's time on its link beyond the latency, by its bytes. */
+static double
+bytes_time (const GpuProfile *p, const SchedCopy *copy, const GpuLink *link)
 {
   /* A buffer partly untouched: its untouched bytes at the untouched link's
    * rate, the others at the pageable link's, and the untouched latency. */
-  GpuLink link = gpu_profile_link (p, copy);
   guint64 untouched = copy->untouched > 0 && untouched_link (p, copy->dir) != NULL
                         ? MIN (copy->untouched, copy->bytes) : copy->bytes;
-  double transfer = (double) untouched / link.bandwidth * 1e9;
+  double transfer = (double) untouched / link->bandwidth * 1e9;
   if (untouched < copy->bytes)
     transfer += (double) (copy->bytes - untouched) / resident_link (p, copy).bandwidth * 1e9;
-  /* Narrow rows: the engine moves at most row_rate rows a second, whatever
-   * their bytes (engines/MODEL.md, "2D and 3D copies"). */
+  return transfer;
+}
+
+/* A 2D or 3D copy's rows at the profile's row rate, in ns; 0 for a plain
+ * copy or where the profile has no rate (engines/MODEL.md, the copy engines:
+ * an engine moves at most row_rate rows a second, whatever their bytes). */
+static double
+rows_time (const GpuProfile *p, const SchedCopy *copy)
+{
   double rate = p->row_rate[copy->dir];
-  if (copy->rows > 1 && rate > 0)
-    transfer = MAX (transfer, (double) copy->rows / rate * 1e9);
+  return copy->rows > 1 && rate > 0 ? (double) copy->rows / rate * 1e9 : 0;
+}
+
+SimTime
+gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
+{
+  GpuLink link = gpu_profile_link (p, copy);
+  double transfer = MAX (bytes_time (p, copy, &link), rows_time (p, copy));
   return link.latency + (SimTime) llround (transfer);
+}
+
+gboolean
+gpu_profile_copy_row_bound (const GpuProfile *p, const SchedCopy *copy, double *rows_ns,
+                            double *bytes_ns)
+{
+  GpuLink link = gpu_profile_link (p, copy);
+  *bytes_ns = bytes_time (p, copy, &link);
+  *rows_ns = rows_time (p, copy);
+  return *rows_ns > *bytes_ns;
 }
 
 SimTime

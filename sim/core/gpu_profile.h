@@ -157,6 +157,11 @@ GpuLink gpu_profile_link (const GpuProfile *profile, const SchedCopy *copy);
  * whole ns. The model runs copies for this long and the checker holds it to
  * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */
 SimTime gpu_profile_copy_time (const GpuProfile *profile, const SchedCopy *copy);
+/* Whether a 2D or 3D copy's rows, not its bytes, set its time: its rows at
+ * the profile's row rate take longer than its bytes on its link. *rows_ns
+ * and *bytes_ns are the two times (without the latency). */
+gboolean gpu_profile_copy_row_bound (const GpuProfile *profile, const SchedCopy *copy,
+                                     double *rows_ns, double *bytes_ns);
 /* How long a memset of `bytes` takes on an idle GPU: memset_latency + bytes
  * / memset_bandwidth, in whole ns (the bandwidth must be set). */
 SimTime gpu_profile_memset_time (const GpuProfile *profile, guint64 bytes);

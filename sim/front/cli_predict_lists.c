@@ -1,4 +1,5 @@
 /* cli_predict_lists.c: predict's listings (--explain, --critical-path, --check), each op named by its number and label. */
+#include <math.h>
 #include "cli.h"
 #include "cli_predict.h"
 #include "engines/eng_check.h"
@@ -85,6 +86,51 @@ print_carried (const Prediction *p, FILE *out)
     }
 }
 
+/* 2D and 3D copies whose rows, not their bytes, set their time: one line
+ * per direction, size, rows and memory, the first such op named. */
+static void
+print_row_bound (const Prediction *p, FILE *out)
+{
+  const Schedule *sched = prediction_schedule (p);
+  const GpuProfile *profile = prediction_profile (p);
+  gsize n = schedule_n_ops (sched);
+  g_autofree gboolean *done = g_new0 (gboolean, MAX (n, 1));
+  gboolean header = FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      double rows_ns, bytes_ns;
+      if (done[i] || (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
+          || !gpu_profile_copy_row_bound (profile, &op->u.copy, &rows_ns, &bytes_ns))
+        continue;
+      guint count = 0;
+      for (gsize k = i; k < n; k++)
+        {
+          const SchedOp *o = schedule_op (sched, k);
+          if ((o->kind == SCHED_OP_COPY || o->kind == SCHED_OP_MEMCPY)
+              && o->u.copy.dir == op->u.copy.dir && o->u.copy.bytes == op->u.copy.bytes
+              && o->u.copy.rows == op->u.copy.rows && o->u.copy.pageable == op->u.copy.pageable
+              && o->u.copy.untouched == op->u.copy.untouched)
+            {
+              done[k] = TRUE;
+              count++;
+            }
+        }
+      if (!header)
+        fprintf (out, "\n2D copies whose rows set their time (engines/MODEL.md, \"Copy engines\"):\n");
+      header = TRUE;
+      g_autofree char *width = units_format_exact_size (op->u.copy.bytes / op->u.copy.rows);
+      g_autofree char *rows_time = units_format_time ((SimTime) llround (rows_ns));
+      g_autofree char *bytes_time = units_format_time ((SimTime) llround (bytes_ns));
+      g_autofree char *more = count > 1 ? g_strdup_printf (" and %u more like it", count - 1)
+                                        : g_strdup ("");
+      print_name (out, sched, (guint32) i, 0);
+      fprintf (out, "%s: %u rows of %s at %.1f million a second, %s; its bytes alone %s\n", more,
+               op->u.copy.rows, width, profile->row_rate[op->u.copy.dir] / 1e6, rows_time,
+               bytes_time);
+    }
+}
+
 void
 cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *report)
 {
@@ -118,6 +164,7 @@ cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *repor
   if (listed->len == 0)
     fprintf (out, show != NULL ? "  no op waited for these causes\n" : "  no op waited\n");
   print_carried (p, out);
+  print_row_bound (p, out);
 }
 
 /* "  time on the path: compute 2 ms, h2d 1 ms, calls and latencies 8 us":
