@@ -25,8 +25,8 @@
  *       event's handle as A0; and in logs of recorders newer than those
  *       of traces/real's corpus (0 in its logs): a driver API memset's
  *       stream and bytes, cudaMemset's bytes, and a driver API blocking
- *       copy's bytes and cudaMemcpyKind; and in logs since 2026-11-27 (0
- *       before): a 2D or 3D copy's (cudaMemcpy2DAsync, cudaMemcpy2D,
+ *       copy's bytes and cudaMemcpyKind; and in logs of recorders that know
+ *       2D copies (0 in older logs): a 2D or 3D copy's (cudaMemcpy2DAsync, cudaMemcpy2D,
  *       cudaMemcpy3DAsync, cudaMemcpy3D and their per-thread variants)
  *       rows as A2, its height or height times depth, and for those
  *       other than cudaMemcpy2DAsync its bytes (width times rows) and
