@@ -1398,10 +1398,32 @@ test_inside_free (void)
                             "sync device\n"
                             "host 0.400us\n");
   g_assert_nonnull (strstr (rec->text, "host 1.500us   # inside cudaFree, which took 1.500us "
-                                       "(host work after the GPU was idle)"));
+                                       "(host work after the GPU was idle, beyond the "
+                                       "profile's synchronize)"));
   /* the first free ends for the host where the GPU went idle: 100 us, 90
    * after the launch at 10 */
   assert_op_times (rec, 1, 6000, 6000, 90000);
+
+  /* Recorded with a profile (tests/profiles/schematic-sync: a synchronize
+   * returns 2 us after what it waits for, 0.5 us when it finds nothing),
+   * each free's `sync device` is charged that, so its host work is what it
+   * took beyond: 4 - 2 = 2 us, 1.5 - 0.5 = 1 us, and none for the third
+   * (0.4 < 0.5); the first free's sync ends for the host at 102 us, 92 after
+   * the launch. */
+  GpuProfile sync_profile = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_assert_true (profile_load ("schematic-sync", &sync_profile, &error));
+  g_autoptr (RecordLog) log = parse (text, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000, .profile = &sync_profile };
+  g_autoptr (RecordSchedule) charged = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  g_autofree char *statements = schedule_text_statements (charged->text);
+  g_assert_nonnull (strstr (statements, "sync device\nhost 2.000us\nhost 6.000us\nsync device\n"
+                                        "host 1.000us\nsync device\n"));
+  g_assert_true (g_str_has_suffix (statements, "host 1.000us\nsync device\n"));
+  assert_op_times (charged, 1, 6000, 6000, 92000);
+  gpu_profile_clear (&sync_profile);
 }
 
 /* Stream-ordered allocation (us after T0): a launch 10-15 whose kernel runs

@@ -172,8 +172,14 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
                             &host[i]);
           break;
         case INSIDE_FREE:
-          if (c->exit > MAX (c->enter, ready[i]))
-            host[i].after = c->exit - MAX (c->enter, ready[i]);
+          {
+            /* the call's time after the GPU was idle, less what the model
+             * charges the `sync device` it is written as */
+            guint64 from = MAX (c->enter, ready[i]);
+            guint64 model = ready[i] > c->enter ? c->charged_wait : c->charged;
+            if (c->exit > from + model)
+              host[i].after = c->exit - from - model;
+          }
           break;
         case INSIDE_OTHER:
           break;

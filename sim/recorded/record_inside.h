@@ -77,7 +77,9 @@ typedef struct
   gboolean records;     /* an event record: `event` takes what `stream` had */
   gboolean timed;       /* CUPTI timed its own GPU work, from start to end */
   guint64 charged;      /* ASYNC: what the model charges it beyond its group's usual cost
-                           (a launch that loads its kernel's code: kernel_load) */
+                           (a launch that loads its kernel's code: kernel_load); FREE:
+                           what the model charges its `sync device` on an idle device */
+  guint64 charged_wait; /* FREE: ... and after the work it waits for */
   guint64 start, end;
 } InsideCall;
 

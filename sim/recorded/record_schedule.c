@@ -933,7 +933,8 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
       return;
     }
   if (in->kind == INSIDE_FREE)
-    g_string_append (why, " (host work after the GPU was idle)");
+    g_string_append (why, " (host work after the GPU was idle, beyond the profile's "
+                     "synchronize)");
   else if (in->kind == INSIDE_BLOCKING && in->usual > 0)
     {
       g_string_append (why, sep);
@@ -1164,6 +1165,11 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
       break;
     case RECORD_CALL_FREE:
       ic->kind = INSIDE_FREE;
+      if (b->opt->profile != NULL)
+        {
+          ic->charged = (guint64) gpu_profile_idle_sync_cost (b->opt->profile);
+          ic->charged_wait = (guint64) b->opt->profile->host_sync;
+        }
       break;
     default:
       break;
