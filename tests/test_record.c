@@ -153,7 +153,8 @@ test_program_statements (void)
    * call is host time, so from the D2H's return (130) to the sync's call
    * (133) is 3 us of host work; the free waits for the device, whose last
    * work ended at 911, so all of its 4 us (916-920) are host work after
-   * it. No call is longer than usual: each function's calls are one. The
+   * it, and the 1 us from the sync's return to its call (915-916) is
+   * written though under 2 us: no wait absorbs it. No call is longer than usual: each function's calls are one. The
    * launch is its kernel's first (the log records no CUDA_MODULE_LOADING:
    * lazy), alone in its group with nothing to compare it with: `loads`. */
   g_assert_cmpstr (got, ==,
@@ -169,6 +170,7 @@ test_program_statements (void)
                    "d2h s2 1000B pageable\n"
                    "host 3.000us\n"
                    "sync s2\n"
+                   "host 1.000us\n"
                    "sync device\n"
                    "host 4.000us\n");
   g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemsetAsync"));
@@ -189,28 +191,29 @@ test_program_statements (void)
    * 6   d2h            24000    810000   811000   (GPU 910-911)
    * 7   host           30000    30000    33000    (130-133)
    * 8   sync s2        33000    33000    815000   (the call, 133-915)
-   * 9   sync device    816000   816000   816000   (cudaFree's call at 916; the
-   * 10  host           816000   816000   820000    GPU was idle, so all host work) */
-  g_assert_cmpuint (rec->n_ops, ==, 11);
-  const SimTime issue[] = { 0, 5000, 9000, 11000, 13000, 14000, 24000, 30000, 33000, 816000,
-                            816000 };
-  const SimTime start[] = { 5000, 306000, 9000, -1, -1, 14000, 810000, 30000, 33000, 816000,
-                            816000 };
+   * 9   host           815000   815000   816000   (915-916, the GPU idle)
+   * 10  sync device    816000   816000   816000   (cudaFree's call at 916; the
+   * 11  host           816000   816000   820000    GPU was idle, so all host work) */
+  g_assert_cmpuint (rec->n_ops, ==, 12);
+  const SimTime issue[] = { 0, 5000, 9000, 11000, 13000, 14000, 24000, 30000, 33000, 815000,
+                            816000, 816000 };
+  const SimTime start[] = { 5000, 306000, 9000, -1, -1, 14000, 810000, 30000, 33000, 815000,
+                            816000, 816000 };
   const SimTime end[] = { 305000, 806000, 11000, -1, -1, 24000, 811000, 33000, 815000, 816000,
-                          820000 };
-  for (guint i = 0; i < 11; i++)
+                          816000, 820000 };
+  for (guint i = 0; i < 12; i++)
     {
       g_assert_cmpint (rec->issue[i], ==, issue[i]);
       g_assert_cmpint (rec->start[i], ==, start[i]);
       g_assert_cmpint (rec->end[i], ==, end[i]);
     }
 
-  /* The text parses back into the same eleven ops, and the records' and
+  /* The text parses back into the same twelve ops, and the records' and
    * waits' times follow from their streams. */
   g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
                                                     NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 11);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 12);
   g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_KERNEL);
   g_assert_true (schedule_stream (sched, schedule_find_stream (sched, "s2"))->nonblocking);
   marker_times_derive (sched, rec->issue, rec->start, rec->end);
@@ -268,10 +271,11 @@ test_min_host (void)
 {
   /* every gap is under 10.001 us: those before the pageable D2H, which
    * waits for the GPU (1 + 1 + 1 + 10 us), add up to 13 us, a `host` at the
-   * D2H's call; after it, 3 us up to the sync, and 1 us between the sync
-   * and the free, are left out; cudaFree's 4 us, spent with the GPU idle,
-   * are kept though under the minimum (the profile charges its wait
-   * nothing) */
+   * D2H's call; after it, 3 us up to the sync are left out (the sync waits
+   * for the D2H); the 1 us between the sync and the free, which finds the
+   * GPU idle, and cudaFree's 4 us, spent with the GPU idle, are kept though
+   * under the minimum (no wait absorbs them; the profile charges the free's
+   * wait nothing) */
   g_autoptr (RecordSchedule) rec = convert (program_log, 10001, 0);
   g_autofree char *one = schedule_text_statements (rec->text);
   g_assert_cmpstr (one, ==, "stream s1\n"
@@ -283,9 +287,10 @@ test_min_host (void)
                             "host 13.000us\n"
                             "d2h s2 1000B pageable\n"
                             "sync s2\n"
+                            "host 1.000us\n"
                             "sync device\n"
                             "host 4.000us\n");
-  g_assert_cmpuint (rec->n_ops, ==, 9);
+  g_assert_cmpuint (rec->n_ops, ==, 10);
   /* now the 1 us gaps count too: 104-105, 110-111, 112-113, ... */
   g_autoptr (RecordSchedule) all = convert (program_log, 1000, 0);
   /* gaps between ops: 104-105, 110-111, 112-113, 114-124, 130-133 (the
@@ -990,7 +995,9 @@ static void assert_log_error (const char *text, const char *expected);
  * Seven calls captured; the host gaps between the ops: 11 to 20.5 (9.5 us)
  * and 20.8 to 30 (9.2 us); 31 to 32 is left out, before a wait. Without the
  * capture's stream (an older log) the capturing streams are inferred from
- * call 9, which has no CUPTI record: the same answer. Call 4 is k's first
+ * call 9, which has no CUPTI record: the same answer, but for that gap:
+ * the graph then runs in the legacy stream, which a synchronize of a1 does
+ * not wait for, so a1 is idle at the call and the 1 us is kept. Call 4 is k's first
  * launch (1 us, the usual being the other's 0.3 us): `loads`. */
 static char *
 capture_log (const char *x)
@@ -1039,7 +1046,7 @@ test_capture (void)
                                                "graph %s\n"
                                                "  kernel %s grid=1 block=32 time=10.000us label=g\n"
                                                "end\n"
-                                               "sync s1\n", x, x);
+                                               "%ssync s1\n", x, x, i == 0 ? "" : "host 1.000us\n");
       g_assert_cmpstr (got, ==, want);
       g_assert_cmpuint (rec->n_captured, ==, 7);
       g_assert_cmpuint (rec->n_not_modelled, ==, 0);
@@ -1253,8 +1260,9 @@ test_inside_threads (void)
  * call still ran after its kernel had started, 3700 - 115 = 3585 us, is
  * host work after it (the model returns a launch before its kernel can
  * start). The device synchronize after it (3701-3710) waited for nothing:
- * the kernel had ended. The launch is its kernel's first, with nothing to
- * compare it with: `loads`. */
+ * the kernel had ended, so the 1 us before its call is host time no wait
+ * absorbs, kept though under the minimum. The launch is its kernel's
+ * first, with nothing to compare it with: `loads`. */
 static void
 test_inside_alone (void)
 {
@@ -1269,6 +1277,7 @@ test_inside_alone (void)
   g_assert_cmpstr (got, ==, "kernel default grid=4096 block=256 regs=16 time=180.000us "
                             "loads label=vectorAddGPU\n"
                             "host 3585.000us\n"
+                            "host 1.000us\n"
                             "sync device\n");
   g_assert_nonnull (strstr (rec->text, "its only call of the kind"));
   assert_op_times (rec, 1, 115000, 115000, 3700000);
@@ -1372,8 +1381,8 @@ test_inside_sync (void)
  * What each did with the GPU idle is host work after its `sync device`,
  * written though under the minimum: 4, 1.5 and 0.4 us. The 6 us from the
  * first free's return to the second's call is a gap of its own; the 1.5 us
- * after the second is under the minimum, left out where the third waits
- * for the device. */
+ * after the second is under the minimum, but kept: the third free finds
+ * the device idle, so no wait absorbs it. */
 static void
 test_inside_free (void)
 {
@@ -1394,6 +1403,7 @@ test_inside_free (void)
                             "host 4.000us\n"
                             "host 6.000us\n"
                             "sync device\n"
+                            "host 1.500us\n"
                             "host 1.500us\n"
                             "sync device\n"
                             "host 0.400us\n");
@@ -1420,8 +1430,8 @@ test_inside_free (void)
   g_assert_no_error (error);
   g_autofree char *statements = schedule_text_statements (charged->text);
   g_assert_nonnull (strstr (statements, "sync device\nhost 2.000us\nhost 6.000us\nsync device\n"
-                                        "host 1.000us\nsync device\n"));
-  g_assert_true (g_str_has_suffix (statements, "host 1.000us\nsync device\n"));
+                                        "host 1.000us\nhost 1.500us\nsync device\n"));
+  g_assert_true (g_str_has_suffix (statements, "host 1.500us\nsync device\n"));
   assert_op_times (charged, 1, 6000, 6000, 92000);
   gpu_profile_clear (&sync_profile);
 }

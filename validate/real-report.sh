@@ -12,7 +12,8 @@
 # host costs), unless --predicted DIR holds <program>.predicted.csv already,
 # then `streamsim compare --regions` against <program>.measured.csv, and
 # prints one markdown row per program: its regions (all, and those measured
-# 0.5 ms or more), the median |error| of all its regions, its worst region of
+# 0.5 ms or more), the median |error| of all its regions and of those that
+# hold GPU work (a region of host time alone is the recording's, copied), its worst region of
 # 0.5 ms or more and its worst region of any length (error, ops, kind,
 # measured length), its makespan error, and how many `# not modelled`
 # comments its schedule has; then how many programs meet issue 37's bounds.
@@ -87,13 +88,35 @@ worst() {
 table=$work/table.md
 {
   if [ ${#runs[@]} -eq 0 ]; then
-    echo "| program | regions | of 0.5 ms or more | median \|error\| | worst of 0.5 ms or more | worst of any length | makespan error | not modelled |"
-    echo "| --- | ---: | ---: | ---: | --- | --- | ---: | ---: |"
+    echo "| program | regions | of 0.5 ms or more | median \|error\| | the same over regions with GPU work | worst of 0.5 ms or more | worst of any length | makespan error | not modelled |"
+    echo "| --- | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |"
   else
-    echo "| program | regions | of 0.5 ms or more | median \|error\| | worst of 0.5 ms or more | the same region over the runs | worst of any length | makespan error | not modelled |"
-    echo "| --- | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |"
+    echo "| program | regions | of 0.5 ms or more | median \|error\| | the same over regions with GPU work | worst of 0.5 ms or more | the same region over the runs | worst of any length | makespan error | not modelled |"
+    echo "| --- | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |"
   fi
 } > "$table"
+# gpu_median PREDICTED COMPARE_OUTPUT: the median |error| (the lower middle
+# one of an even count, as compare's) of the regions that hold GPU work: a
+# kernel, copy, memset or host function among their ops (after the op that
+# opens them, up to the one that closes them, by PREDICTED's kinds); "-" when
+# none does. The others hold only host time and waits, which a recording
+# copies from the run.
+gpu_median() {
+  { grep -v '^#' "$1" | sed 's/^/K,/'; sed 's/^/R /' <<< "$2"; } | awk '
+    /^K,/ { split($0, f, ","); if (f[2] ~ /^[0-9]+$/) kind[f[2] + 0] = f[5]; next }
+    $1 == "R" && $2 ~ /^[0-9]+$/ && $8 ~ /%$/ {
+      gpu = 0
+      for (op = $4 + 1; op <= $5; op++)
+        if (kind[op] ~ /^(kernel|h2d|d2h|d2d|memcpy|memset|hostfn)$/) gpu = 1
+      if (gpu) { e = $8; sub(/%$/, "", e); sub(/^[-+]/, "", e); v[++n] = e + 0 }
+    }
+    END {
+      if (n == 0) { print "-"; exit }
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+      printf "%.2f%%\n", v[int((n + 1) / 2)]
+    }'
+}
+
 # kind_lengths CSV KIND: the measured lengths (us) of CSV's regions of KIND, in order
 kind_lengths() {
   "$STREAMSIM" compare "$1" "$1" --regions --max-error 1e9 \
@@ -132,6 +155,7 @@ spread() {
 
 programs=0
 median_ok=0
+gpu_ok=0
 worst_ok=0
 spread_ok=0
 for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u); do
@@ -155,6 +179,7 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
   regions=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\1/p' <<< "$out")
   long=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\2/p' <<< "$out")
   median=$(sed -n 's/^median *|error| \([0-9.]*%\) over all regions.*/\1/p' <<< "$out")
+  gpu=$(gpu_median "$pred" "$out")
   worst_any=$(worst "$(grep '^worst  ' <<< "$out" || true)")
   worst_long=$(worst "$(grep '^worst long' <<< "$out" || true)")
   not_modelled=$(grep -c '^# not modelled' "$sched" || true)
@@ -170,16 +195,19 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
       predicted_us=$(awk -v i="$index" '$1 == i { print $5 }' <<< "$out")
       same=$(spread "$name" "$kind" "$ordinal" "$length" "$(grep -c . <<< "$listing")" "$predicted_us")
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
-      "${worst_long:--}" "$same" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
+      "$gpu" "${worst_long:--}" "$same" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
   else
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
-      "${worst_long:--}" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
+      "$gpu" "${worst_long:--}" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
   fi
   programs=$((programs + 1))
   # issue 37's bounds: median <= 2%, worst of 0.5 ms or more <= 5% (none passes)
   if [ -n "$median" ] && awk -v m="${median%\%}" 'BEGIN { exit !(m <= 2) }'; then
     median_ok=$((median_ok + 1))
+  fi
+  if [ "$gpu" = - ] || awk -v m="${gpu%\%}" 'BEGIN { exit !(m <= 2) }'; then
+    gpu_ok=$((gpu_ok + 1))
   fi
   w=$(sed -n 's/^[-+]\([0-9.]*\)%.*/\1/p' <<< "$worst_long")
   if [ -z "$w" ] || awk -v w="$w" 'BEGIN { exit !(w <= 5) }'; then
@@ -194,6 +222,7 @@ done
 {
   echo
   echo "$programs programs; region error median <= 2%: $median_ok; worst region of 0.5 ms or more <= 5% (or none): $worst_ok."
+  echo "Region error median <= 2% over the regions with GPU work (or none): $gpu_ok."
   if [ ${#runs[@]} -gt 0 ]; then
     echo "Worst region of 0.5 ms or more <= 5% (or none), or predicted within the lengths the same region measured over the runs: $spread_ok."
   fi

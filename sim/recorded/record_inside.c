@@ -159,6 +159,7 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
     {
       const InsideCall *c = &calls[i];
       host[i].kind = c->kind;
+      host[i].idle = (c->kind == INSIDE_BLOCKING || c->kind == INSIDE_FREE) && ready[i] < c->enter;
       if (c->exit <= c->enter)
         continue;
       switch (c->kind)

@@ -90,6 +90,7 @@ typedef struct
   guint64 after;        /* host time after it */
   guint64 usual;        /* what the comparison took as usual */
   gboolean no_usual;    /* an async call alone in its group */
+  gboolean idle;        /* BLOCKING, FREE: what it waits for had ended before the call began */
   guint64 traced;       /* host time after the op besides `after`: the call's time up to
                            its usual beyond the model's charge (record_schedule.h,
                            traced_calls); set by the caller, never by record_inside_find */

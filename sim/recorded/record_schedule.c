@@ -1075,9 +1075,12 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
  * (`to`): a `host` statement when it is at least the minimum; shorter gaps
  * are added up in `*short_gaps` (between two calls that wait for the GPU),
  * and become one when their sum reaches the minimum, so that a stretch of
- * launches loses less than the minimum in all, not that much per launch. */
+ * launches loses less than the minimum in all, not that much per launch.
+ * Before a call that waits for GPU work that had already ended (`flush`),
+ * they are written whatever their sum: no wait absorbs them, and the
+ * interval that call closes is all host time. */
 static void
-write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
+write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps, gboolean flush)
 {
   if (to > from && to - from >= b->opt->min_host_ns)
     {
@@ -1086,7 +1089,7 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps)
     }
   if (to > from)
     *short_gaps += to - from;
-  if (*short_gaps < b->opt->min_host_ns)
+  if (*short_gaps == 0 || (*short_gaps < b->opt->min_host_ns && !flush))
     return;
   g_autoptr (GString) why = g_string_new (NULL);
   g_string_append (why, "host gaps under ");
@@ -1680,7 +1683,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
       b.call_line = c->line;
       if (op)
         {
-          write_gap (&b, last_exit, c->enter, &short_gaps);
+          write_gap (&b, last_exit, c->enter, &short_gaps,
+                     waits_for_gpu (kind, &b.work[order[k]]) && b.inside[order[k]].idle);
           /* after the host time before it, if any */
           b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
         }
