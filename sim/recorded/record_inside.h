@@ -30,7 +30,8 @@
  *   ends with the host copying its last chunk out of the staging buffer,
  *   which the pageable rate accounts for: it is left whole.
  * - cudaFree and cudaFreeHost wait for the device, which the model charges
- *   as a synchronize; everything they did after the GPU's last work ended
+ *   as a synchronize (`charged` on an idle device, `charged_wait` after
+ *   work); what they did after the GPU's last work ended beyond that charge
  *   is host work (freeing, unpinning), after the op, whatever its length:
  *   the GPU is idle all through it, so no later wait absorbs it, as it
  *   absorbs the short gaps between launches.
