@@ -11,6 +11,7 @@
 #include "kernels/spin.h"
 #include "val_bench.h"
 #include "val_cuda.h"
+#include "val_rows.h"
 #include "val_untouched.h"
 
 #define N_SIZES 9 /* 4 KiB * 4^k, k = 0..8: 4 KiB .. 256 MiB */
@@ -287,17 +288,9 @@ bench_duplex (Bench *b, GError **error)
   return TRUE;
 }
 
-/* A 2D copy's pitch in device memory, as streamsim-validate runs `rows=`
- * copies (val_run.c's device_pitch): the width rounded up to 512 bytes, and
- * 512 more. Host memory packed. */
-static size_t
-rows_pitch (size_t width)
-{
-  return (width + 511) / 512 * 512 + 512;
-}
-
-/* 4 MiB in rows of `width` bytes in direction `dir`, timed as time_copy
- * times a pinned copy: two behind a blocker kernel between two events. */
+/* 4 MiB in rows of `width` bytes in direction `dir`, laid out as the
+ * harness runs `rows=` copies (val_rows.h), timed as time_copy times a
+ * pinned copy: two behind a blocker kernel between two events. */
 static gboolean
 time_rows_copy (Bench *b, SchedCopyDir dir, size_t width, SimTime *ns, GError **error)
 {
@@ -305,7 +298,7 @@ time_rows_copy (Bench *b, SchedCopyDir dir, size_t width, SimTime *ns, GError **
   const void *src;
   enum cudaMemcpyKind kind;
   val_bench_copy_args (b, dir, b->pinned, &dst, &src, &kind);
-  size_t rows = 4 * MiB / width, pitch = rows_pitch (width);
+  size_t rows = 4 * MiB / width, pitch = val_rows_pitch (width);
   size_t dpitch = dir == SCHED_DIR_D2H ? width : pitch;
   size_t spitch = dir == SCHED_DIR_H2D ? width : pitch;
   enum { K = 2 };

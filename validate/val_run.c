@@ -7,6 +7,7 @@
 #include "val_cuda.h"
 #include "val_cupti.h"
 #include "val_hostfn.h"
+#include "val_rows.h"
 #include "val_untouched.h"
 #include "kernels/spin.h"
 
@@ -184,16 +185,11 @@ plan_kernel (ValRun *run, const SchedOp *op, OpPlan *p, const char *const *names
   return TRUE;
 }
 
-/* A 2D copy's row pitch in device memory: its width rounded up to 512
- * bytes, as cudaMallocPitch pitches rows, and 512 more, so that no two
- * rows share a line; the 2D copy probe (validate/examples/copy2d_probe.cu),
- * whose copies fit the profiles' row rates, pitches them so. Host memory is
- * packed (a pitch as wide as the row). */
+/* A 2D copy's row pitch in device memory (val_rows.h). */
 static size_t
 device_pitch (const SchedCopy *c)
 {
-  size_t width = c->bytes / c->rows;
-  return (width + 511) / 512 * 512 + 512;
+  return val_rows_pitch (c->bytes / c->rows);
 }
 
 /* The device memory a copy touches: its bytes, or its pitched rows. */
