@@ -6,7 +6,8 @@
 // Five chains, each captured from one stream into a graph, instantiated once
 // and launched 3 times untimed and then 30 times, each launch followed by a
 // cudaStreamSynchronize:
-//   pageable-8B    memset 8 B, a one-block kernel of 5 us, D2H 8 B into pageable memory
+//   pageable-8B    memset 8 B, a kernel of 5 us (one block of 32 threads; GRAPH_NODES_BLOCKS
+//                  and GRAPH_NODES_THREADS set another shape), D2H 8 B into pageable memory
 //   pinned-8B      the same, the D2H into pinned memory
 //   pageable-1MiB  the same with a D2H of 1 MiB into pageable memory
 //   pinned-1MiB    the same into pinned memory
@@ -44,6 +45,15 @@ struct Buffers
   char *pageable;
 };
 
+// The kernel's shape: one block of 32 threads, or as GRAPH_NODES_BLOCKS
+// and GRAPH_NODES_THREADS say (a kernel over many SMs ends as its last block
+// does, which may change when the node after it starts).
+struct Shape
+{
+  unsigned blocks = 1, threads = 32;
+};
+static Shape shape;
+
 // One chain's calls into `s`.
 static void
 issue (const char *name, cudaStream_t s, const Buffers &b)
@@ -56,7 +66,7 @@ issue (const char *name, cudaStream_t s, const Buffers &b)
     CHECK (cudaMemcpyAsync (b.device, b.pinned, 8, cudaMemcpyHostToDevice, s));
   else
     CHECK (cudaMemsetAsync (b.device, 0, 8, s));
-  spin_kernel<<<1, 32, 0, s>>> (SPIN_NS);
+  spin_kernel<<<shape.blocks, shape.threads, 0, s>>> (SPIN_NS);
   CHECK (cudaGetLastError ());
   CHECK (cudaMemcpyAsync (pageable ? b.pageable : b.pinned, b.device, bytes,
                           cudaMemcpyDeviceToHost, s));
@@ -65,6 +75,15 @@ issue (const char *name, cudaStream_t s, const Buffers &b)
 int
 main ()
 {
+  if (const char *v = std::getenv ("GRAPH_NODES_BLOCKS"))
+    shape.blocks = (unsigned) std::strtoul (v, nullptr, 10);
+  if (const char *v = std::getenv ("GRAPH_NODES_THREADS"))
+    shape.threads = (unsigned) std::strtoul (v, nullptr, 10);
+  if (shape.blocks == 0 || shape.threads == 0 || shape.threads > 1024)
+    {
+      std::fprintf (stderr, "GRAPH_NODES_BLOCKS and GRAPH_NODES_THREADS: 1 or more, threads at most 1024\n");
+      return 2;
+    }
   static const char *chains[] = { "pageable-8B", "pinned-8B", "pageable-1MiB", "pinned-1MiB", "h2d" };
   Buffers b;
   CHECK (cudaMalloc (&b.device, MiB));
