@@ -56,6 +56,47 @@ time_untouched_copy (Bench *b, SchedCopyDir dir, guint64 bytes, SimTime *ns, GEr
   return ok;
 }
 
+/* A copy to time behind a blocker: `width` bytes by cudaMemcpyAsync when
+ * `rows` is 0, else `rows` rows of `width` bytes by cudaMemcpy2DAsync with
+ * the pitches given. */
+typedef struct
+{
+  void *dst;
+  const void *src;
+  size_t width, rows, dpitch, spitch;
+  enum cudaMemcpyKind kind;
+} QueuedCopy;
+
+static cudaError_t
+issue_queued (const QueuedCopy *c, cudaStream_t s)
+{
+  return c->rows == 0 ? cudaMemcpyAsync (c->dst, c->src, c->width, c->kind, s)
+                      : cudaMemcpy2DAsync (c->dst, c->dpitch, c->src, c->spitch, c->width,
+                                           c->rows, c->kind, s);
+}
+
+/* A queued copy's time: a first copy, an event and `k` more copies behind
+ * a blocker kernel, then an event; the time between the events over `k`
+ * (time_copy says why). */
+static gboolean
+time_queued (Bench *b, const QueuedCopy *c, int k, SimTime *ns, GError **error)
+{
+  if (!VAL_CUDA (spin_launch (1, 32, 0, b->a, BLOCKER_NS, NULL), error)
+      || !VAL_CUDA (issue_queued (c, b->a), error)
+      || !VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error))
+    return FALSE;
+  for (int i = 0; i < k; i++)
+    if (!VAL_CUDA (issue_queued (c, b->a), error))
+      return FALSE;
+  SimTime total;
+  if (!VAL_CUDA (cudaEventRecord (b->ev[2], b->a), error)
+      || !VAL_CUDA (cudaStreamSynchronize (b->a), error)
+      || !val_cuda_elapsed (b->ev[1], b->ev[2], &total, error))
+    return FALSE;
+  *ns = total / k;
+  return TRUE;
+}
+
 /* One copy's time. Pinned and device copies: a blocker kernel holds the
  * stream while a first copy, an event, `k` more copies and an event are
  * queued behind it; the time between the two events over `k` is one copy
@@ -70,28 +111,12 @@ time_copy (Bench *b, SchedCopyDir dir, HostMemory memory, guint64 bytes, SimTime
 {
   if (memory == HOST_UNTOUCHED)
     return time_untouched_copy (b, dir, bytes, ns, error);
-  void *dst;
-  const void *src;
-  enum cudaMemcpyKind kind;
-  val_bench_copy_args (b, dir, memory == HOST_PAGEABLE ? b->pageable : b->pinned, &dst, &src,
-                       &kind);
+  QueuedCopy c = { .width = bytes };
+  val_bench_copy_args (b, dir, memory == HOST_PAGEABLE ? b->pageable : b->pinned, &c.dst, &c.src,
+                       &c.kind);
   if (memory == HOST_PAGEABLE)
-    return time_copy_between_events (b, dst, src, bytes, kind, ns, error);
-  int k = bytes <= MiB ? 8 : 2;
-  if (!VAL_CUDA (spin_launch (1, 32, 0, b->a, BLOCKER_NS, NULL), error)
-      || !VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error)
-      || !VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error))
-    return FALSE;
-  for (int i = 0; i < k; i++)
-    if (!VAL_CUDA (cudaMemcpyAsync (dst, src, bytes, kind, b->a), error))
-      return FALSE;
-  SimTime total;
-  if (!VAL_CUDA (cudaEventRecord (b->ev[2], b->a), error)
-      || !VAL_CUDA (cudaStreamSynchronize (b->a), error)
-      || !val_cuda_elapsed (b->ev[1], b->ev[2], &total, error))
-    return FALSE;
-  *ns = total / k;
-  return TRUE;
+    return time_copy_between_events (b, c.dst, c.src, bytes, c.kind, ns, error);
+  return time_queued (b, &c, bytes <= MiB ? 8 : 2, ns, error);
 }
 
 static int
@@ -289,33 +314,17 @@ bench_duplex (Bench *b, GError **error)
 }
 
 /* 4 MiB in rows of `width` bytes in direction `dir`, laid out as the
- * harness runs `rows=` copies (val_rows.h), timed as time_copy times a
- * pinned copy: two behind a blocker kernel between two events. */
+ * harness runs `rows=` copies (val_rows.h), timed as a pinned copy of 4 MiB
+ * is (time_queued, two copies between the events). */
 static gboolean
 time_rows_copy (Bench *b, SchedCopyDir dir, size_t width, SimTime *ns, GError **error)
 {
-  void *dst;
-  const void *src;
-  enum cudaMemcpyKind kind;
-  val_bench_copy_args (b, dir, b->pinned, &dst, &src, &kind);
-  size_t rows = 4 * MiB / width, pitch = val_rows_pitch (width);
-  size_t dpitch = dir == SCHED_DIR_D2H ? width : pitch;
-  size_t spitch = dir == SCHED_DIR_H2D ? width : pitch;
-  enum { K = 2 };
-  if (!VAL_CUDA (spin_launch (1, 32, 0, b->a, BLOCKER_NS, NULL), error)
-      || !VAL_CUDA (cudaMemcpy2DAsync (dst, dpitch, src, spitch, width, rows, kind, b->a), error)
-      || !VAL_CUDA (cudaEventRecord (b->ev[1], b->a), error))
-    return FALSE;
-  for (int i = 0; i < K; i++)
-    if (!VAL_CUDA (cudaMemcpy2DAsync (dst, dpitch, src, spitch, width, rows, kind, b->a), error))
-      return FALSE;
-  SimTime total;
-  if (!VAL_CUDA (cudaEventRecord (b->ev[2], b->a), error)
-      || !VAL_CUDA (cudaStreamSynchronize (b->a), error)
-      || !val_cuda_elapsed (b->ev[1], b->ev[2], &total, error))
-    return FALSE;
-  *ns = total / K;
-  return TRUE;
+  size_t pitch = val_rows_pitch (width);
+  QueuedCopy c = { .width = width, .rows = 4 * MiB / width,
+                   .dpitch = dir == SCHED_DIR_D2H ? width : pitch,
+                   .spitch = dir == SCHED_DIR_H2D ? width : pitch };
+  val_bench_copy_args (b, dir, b->pinned, &c.dst, &c.src, &c.kind);
+  return time_queued (b, &c, 2, ns, error);
 }
 
 /* [copy] <dir>_row_rate: 4 MiB in rows of 16 and 64 bytes, narrow enough

@@ -102,16 +102,29 @@ base_length (const char *name, gboolean *per_thread)
   return *per_thread ? n - 5 : n;
 }
 
+/* The kind `table` gives the first `n` bytes of `name`; FALSE where it has
+ * no such name. */
+static gboolean
+table_kind (const NamedKind *table, guint len, const char *name, gsize n, RecordCallKind *kind)
+{
+  for (guint i = 0; i < len; i++)
+    if (strlen (table[i].name) == n && strncmp (table[i].name, name, n) == 0)
+      {
+        *kind = table[i].kind;
+        return TRUE;
+      }
+  return FALSE;
+}
+
 /* The kind of a 2D or 3D copy with its rows; RECORD_CALL_HOST for other names. */
 static RecordCallKind
 rows_copy_kind (const char *name)
 {
   gboolean per_thread;
   gsize n = base_length (name, &per_thread);
-  for (guint i = 0; i < G_N_ELEMENTS (rows_copies); i++)
-    if (strlen (rows_copies[i].name) == n && strncmp (rows_copies[i].name, name, n) == 0)
-      return rows_copies[i].kind;
-  return RECORD_CALL_HOST;
+  RecordCallKind kind;
+  return table_kind (rows_copies, G_N_ELEMENTS (rows_copies), name, n, &kind) ? kind
+                                                                               : RECORD_CALL_HOST;
 }
 
 gboolean
@@ -140,9 +153,9 @@ RecordCallKind
 record_call_kind (const char *name, gboolean *per_thread)
 {
   gsize n = base_length (name, per_thread);
-  for (guint i = 0; i < G_N_ELEMENTS (known_calls); i++)
-    if (strlen (known_calls[i].name) == n && strncmp (known_calls[i].name, name, n) == 0)
-      return known_calls[i].kind;
+  RecordCallKind kind;
+  if (table_kind (known_calls, G_N_ELEMENTS (known_calls), name, n, &kind))
+    return kind;
   if (record_memset_is (name))
     return RECORD_CALL_MEMSET;
   for (guint i = 0; i < G_N_ELEMENTS (gpu_work_prefixes); i++)
