@@ -53,11 +53,9 @@ cat "$@" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" '
         if (!(key in n)) continue
         t = (median(key, n[key]) - base) / rows[key] * 1e3
         printf "# %s %d B rows: %d rows, %.2f us, %.4f ns a row\n", dir, w, rows[key], median(key, n[key]), t
-        times[++k] = t
+        v["rows " dir, ++k] = t
       }
       if (k == 0) { print "fit-copy2d.sh: no 16 or 64 B " dir " rows in the runs" > "/dev/stderr"; exit 2 }
-      for (i = 2; i <= k; i++) for (j = i; j > 1 && times[j - 1] > times[j]; j--) { t = times[j]; times[j] = times[j - 1]; times[j - 1] = t }
-      m = (k % 2) ? times[(k + 1) / 2] : (times[k / 2] + times[k / 2 + 1]) / 2
-      printf "%s_row_rate=%.1fMHz\n", dir, 1e3 / m
+      printf "%s_row_rate=%.1fMHz\n", dir, 1e3 / median("rows " dir, k)
     }
   }'
