@@ -5,11 +5,12 @@
  *    than its call's host cost plus its submit latency (launch latency for
  *    kernels, copy_submit for copies) after the call; a record or wait is an
  *    instant at or after its call's cost.
- *  - host: the first call is at 0; each call is issued after the previous one
- *    returned: after its cost for asynchronous calls, at the end of host work,
- *    at a synchronize's return, and memcpy_sync after a blocking copy ended
- *    (cudaMemcpy and pageable host<->device copies); host work lasts exactly
- *    its duration.
+ *  - host: the first call is at 0, a thread block's first thread_start after
+ *    its SPAWN's call, which costs thread_create; each call is issued after
+ *    the previous one of its host thread returned: after its cost for
+ *    asynchronous calls, at the end of host work, at a synchronize's return,
+ *    and memcpy_sync after a blocking copy ended (cudaMemcpy and pageable
+ *    host<->device copies); host work lasts exactly its duration.
  *  - sync: `sync S` returns host_sync or more after the last op issued to S
  *    ended (for `default`, also every blocking stream's last op); `sync E`
  *    after the most recent record of E; `sync device` after every device op
@@ -94,6 +95,11 @@ struct EngCheck
   guint copy_connections; /* connections with copy queues of their own */
   const EngOpResult *r;
   gsize n;
+  /* The ops in the order they were issued, which the rules about what was
+   * issued before an op follow: NULL for one host thread, whose order is the
+   * ops' own. With several, by issue time (ties in file order: which of two
+   * threads calling at one instant went first is not in the results). */
+  guint32 *order;
 
   GArray *kept; /* EngCheckViolation */
   gsize total;
@@ -132,6 +138,24 @@ static const SchedOp *
 sop_of (const EngCheck *check, gsize i)
 {
   return schedule_op (check->sched, i);
+}
+
+/* The k-th op issued. */
+static gsize
+issued (const EngCheck *check, gsize k)
+{
+  return check->order != NULL ? check->order[k] : k;
+}
+
+static void
+issue_order (EngCheck *check)
+{
+  if (schedule_n_threads (check->sched) == 1)
+    return;
+  g_autofree SimTime *issue = g_new (SimTime, MAX (check->n, 1));
+  for (gsize i = 0; i < check->n; i++)
+    issue[i] = check->r[i].issue;
+  check->order = schedule_issue_order (check->sched, issue);
 }
 
 /* Ops that belong to a stream's order: copies, memcpy, kernels, markers. */
@@ -270,14 +294,20 @@ static void
 check_host (EngCheck *check)
 {
   const GpuProfile *p = check->profile;
-  SimTime ready = 0;     /* the earliest the next call may be issued */
-  guint32 ready_op = NONE;
+  /* Per host thread: the earliest its next call may be issued, and after
+   * which op; a thread's first call comes after the SPAWN that starts it. */
+  guint n_threads = schedule_n_threads (check->sched);
+  g_autofree SimTime *ready = g_new0 (SimTime, n_threads);
+  g_autofree guint32 *ready_op = g_new (guint32, n_threads);
+  for (guint t = 0; t < n_threads; t++)
+    ready_op[t] = NONE;
 
   for (gsize i = 0; i < check->n; i++)
     {
       const SchedOp *sop = sop_of (check, i);
       const EngOpResult *r = &check->r[i];
       guint32 op = (guint32) i;
+      guint th = schedule_op_thread (check->sched, i);
 
       if (r->issue < 0 || r->start < r->issue || r->end < r->start)
         violation (check, ENG_CHECK_TIMES, op, NONE,
@@ -304,6 +334,20 @@ check_host (EngCheck *check)
                        "a record or wait is an instant, but it lasted from %" G_GINT64_FORMAT
                        " to %" G_GINT64_FORMAT " ns", r->start, r->end);
         }
+      else if (sop->kind == SCHED_OP_SPAWN || sop->kind == SCHED_OP_JOIN)
+        {
+          gboolean spawn = sop->kind == SCHED_OP_SPAWN;
+          if (r->start != r->issue || (spawn && r->end != add_sat (r->start, p->host_thread_create)))
+            violation (check, ENG_CHECK_HOST, op, NONE,
+                       "a thread's start costs thread_create and a join starts when it is "
+                       "called, but it was called at %" G_GINT64_FORMAT " ns and ran from %"
+                       G_GINT64_FORMAT " to %" G_GINT64_FORMAT " ns", r->issue, r->start, r->end);
+          if (spawn)
+            {
+              ready[sop->u.thread] = add_sat (r->start, p->host_thread_start);
+              ready_op[sop->u.thread] = op;
+            }
+        }
       else if (sop->kind == SCHED_OP_HOST)
         {
           if (r->start != r->issue || r->end != add_sat (r->issue, sop->u.duration))
@@ -329,18 +373,18 @@ check_host (EngCheck *check)
       if (i == 0 && r->issue != 0)
         violation (check, ENG_CHECK_HOST, op, NONE,
                    "the first call is issued at 0 ns, not at %" G_GINT64_FORMAT, r->issue);
-      else if (i > 0 && r->issue < ready)
-        violation (check, ENG_CHECK_HOST, op, ready_op,
+      else if (i > 0 && r->issue < ready[th])
+        violation (check, ENG_CHECK_HOST, op, ready_op[th],
                    "issued at %" G_GINT64_FORMAT " ns, before the host was free at %"
-                   G_GINT64_FORMAT " ns (after op %u)", r->issue, ready, ready_op);
+                   G_GINT64_FORMAT " ns (after op %u)", r->issue, ready[th], ready_op[th]);
 
       if (gpu_profile_copy_blocks (sop))
-        ready = add_sat (r->end, p->host_memcpy_sync);
+        ready[th] = add_sat (r->end, p->host_memcpy_sync);
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
-        ready = r->end;
+        ready[th] = r->end;
       else
-        ready = add_sat (r->issue, gpu_profile_call_cost (p, sop));
-      ready_op = op;
+        ready[th] = add_sat (r->issue, gpu_profile_call_cost (p, sop));
+      ready_op[th] = op;
     }
 }
 
@@ -387,8 +431,9 @@ check_engines (EngCheck *check)
       for (guint s = 0; s < n_streams; s++)
         stream_last[s] = NONE;
     }
-  for (gsize i = 0; i < check->n; i++)
+  for (gsize k = 0; k < check->n; k++)
     {
+      gsize i = issued (check, k);
       const SchedOp *sop = sop_of (check, i);
       const EngOpResult *r = &check->r[i];
       EngEngine want = expected_engine (check->profile, sop);
@@ -477,8 +522,9 @@ check_deps (EngCheck *check)
     st.record[e] = NONE;
   st.last_legacy = st.device_last = st.loading = NONE;
 
-  for (gsize i = 0; i < check->n; i++)
+  for (gsize k = 0; k < check->n; k++)
     {
+      gsize i = issued (check, k);
       const SchedOp *sop = sop_of (check, i);
       guint32 op = (guint32) i;
       if (is_stream_op (sop))
@@ -608,8 +654,9 @@ static void
 check_callback (EngCheck *check)
 {
   GArray *spans = g_array_new (FALSE, FALSE, sizeof (Span));
-  for (gsize i = 0; i < check->n; i++)
+  for (gsize k = 0; k < check->n; k++)
     {
+      gsize i = issued (check, k);
       const SchedOp *sop = sop_of (check, i);
       const EngOpResult *r = &check->r[i];
       if (sop->kind != SCHED_OP_HOSTFN)
@@ -1177,8 +1224,9 @@ check_queues (EngCheck *check)
       for (guint p = 0; p < N_PRIORITIES; p++)
         q[i].kernel[p] = NONE;
     }
-  for (gsize i = 0; i < check->n; i++)
+  for (gsize k = 0; k < check->n; k++)
     {
+      gsize i = issued (check, k);
       const SchedOp *sop = sop_of (check, i);
       int qc = queue_class (check->profile, sop);
       if (qc < 0)
@@ -1225,6 +1273,7 @@ eng_check_results (const GpuProfile *profile, const Schedule *sched, guint conne
   check->r = results;
   check->n = schedule_n_ops (sched);
   check->kept = g_array_new (FALSE, FALSE, sizeof (EngCheckViolation));
+  issue_order (check);
 
   check_host (check);
   check_deps (check);
@@ -1237,6 +1286,7 @@ eng_check_results (const GpuProfile *profile, const Schedule *sched, guint conne
   check->profile = NULL;
   check->sched = NULL;
   check->r = NULL;
+  g_clear_pointer (&check->order, g_free);
   return check;
 }
 

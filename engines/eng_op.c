@@ -56,6 +56,8 @@ class_of_kind (SchedOpKind kind)
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
     case SCHED_OP_HOST:
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
       break;
     }
   return NULL;

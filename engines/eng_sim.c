@@ -248,11 +248,18 @@ guint32
 eng_sim_issued_after (const EngSim *sim, gsize op)
 {
   g_return_val_if_fail (op < sim->n_ops, ENG_NO_REF);
-  /* The host issues the ops in their order; the calls between the one
-   * found and `op` each held it for their cost only. */
+  /* A host thread issues its ops in their order; the calls between the one
+   * found and `op` each held it for their cost only. A thread's first op
+   * was issued after the SPAWN op that started it. */
+  guint thread = schedule_op_thread (sim->sched, op);
   for (gsize i = op; i-- > 0;)
-    if (eng_host_call_holds (eng_sop (sim, (guint32) i)))
-      return (guint32) i;
+    {
+      const SchedOp *sop = eng_sop (sim, (guint32) i);
+      if (sop->kind == SCHED_OP_SPAWN && sop->u.thread == thread)
+        return (guint32) i;
+      if (schedule_op_thread (sim->sched, i) == thread && eng_host_call_holds (sop))
+        return (guint32) i;
+    }
   return ENG_NO_REF;
 }
 

@@ -295,6 +295,26 @@ test_check_host (void)
   run_free (run);
 }
 
+/* Host threads, each in its own order: w1's host 1 ms runs 0..1 while main
+ * issues its copy at 0 (no violation across threads), and main's `sync
+ * device` at 0 waits for what was issued before it, its own copy (ends 1),
+ * not w1's issued at 1, which the check follows by issue time. w1's h2d
+ * issued at 0.5 instead of 1 breaks w1's own order. */
+static void
+test_check_host_threads (void)
+{
+  Run *run = run_text ("schematic-k20", "stream s\nstream t\n"
+                                        "thread w1\n  host 1ms\n  h2d t 4MiB\nend\n"
+                                        "h2d s 4MiB\nsync device\njoin w1\n");
+  assert_clean (run);
+  g_assert_cmpint (run->r[2].issue, ==, 1 * MS);
+  g_assert_cmpint (run->r[3].issue, ==, 0);
+  g_assert_cmpint (run->r[4].end, ==, 1 * MS);
+  run->r[2].issue = MS / 2;
+  assert_only (run, ENG_CHECK_HOST, 2);
+  run_free (run);
+}
+
 /* sync s returns when the copy ends at 1; returning at 0.5 is too early. */
 static void
 test_check_sync (void)
@@ -370,6 +390,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/check/seed-clean", test_check_seed_clean);
+  g_test_add_func ("/check/host-threads", test_check_host_threads);
   g_test_add_func ("/check/stream", test_check_stream);
   g_test_add_func ("/check/event", test_check_event);
   g_test_add_func ("/check/legacy", test_check_legacy);

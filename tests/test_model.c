@@ -998,6 +998,55 @@ test_record_holds_no_queue (void)
   run_free (run);
 }
 
+/* Host threads (schematic-sync: zero costs, a 4 MiB copy 1 ms, a sync 2 us
+ * after its condition, 0.5 us when it finds nothing to wait for), worked out
+ * by hand:
+ *   op 0 thread w1 (main, 0): w1 starts at 0;
+ *   op 1 h2d s1, w1 at 0: 0-1;  op 2 host 0.75 ms, w1: 0-0.75;
+ *   op 3 d2h s2, w1 at 0.75: 0.75-1.75; w1's last call returned at 0.75;
+ *   op 4 thread w2 (main, 0);  op 5 host 0.5 ms, w2: 0-0.5;
+ *   op 6 sync device, w2 at 0.5: waits for what was issued before it, op 1
+ *        (op 3 comes later), and returns at 1.002;
+ *   op 7 join w1, main at 0: w1 ended at 0.75, so 0-0.75;
+ *   op 8 join w2, main at 0.75: w2 ended at 1.002, so 0.75-1.002;
+ *   op 9 sync device, main at 1.002: op 3 ends at 1.75; returns 1.752. */
+static void
+test_host_threads (void)
+{
+  Run *run = run_text ("schematic-sync",
+                       "stream s1\nstream s2\n"
+                       "thread w1\n"
+                       "  h2d s1 4MiB\n"
+                       "  host 750us\n"
+                       "  d2h s2 4MiB\n"
+                       "end\n"
+                       "thread w2\n"
+                       "  host 500us\n"
+                       "  sync device\n"
+                       "end\n"
+                       "join w1\n"
+                       "join w2\n"
+                       "sync device\n");
+  g_assert_cmpint (op (run, 0)->issue, ==, 0);
+  g_assert_cmpint (op (run, 0)->end, ==, 0);
+  assert_span (run, 1, 0, 1);
+  g_assert_cmpint (op (run, 2)->end, ==, 750 * US);
+  g_assert_cmpint (op (run, 3)->issue, ==, 750 * US);
+  g_assert_cmpint (op (run, 3)->start, ==, 750 * US);
+  g_assert_cmpint (op (run, 3)->end, ==, 1750 * US);
+  g_assert_cmpint (op (run, 5)->end, ==, 500 * US);
+  g_assert_cmpint (op (run, 6)->issue, ==, 500 * US);
+  g_assert_cmpint (op (run, 6)->end, ==, 1 * MS + 2 * US);
+  g_assert_cmpint (op (run, 7)->issue, ==, 0);
+  g_assert_cmpint (op (run, 7)->end, ==, 750 * US);
+  g_assert_cmpint (op (run, 8)->issue, ==, 750 * US);
+  g_assert_cmpint (op (run, 8)->end, ==, 1 * MS + 2 * US);
+  g_assert_cmpint (op (run, 9)->issue, ==, 1 * MS + 2 * US);
+  g_assert_cmpint (op (run, 9)->end, ==, 1752 * US);
+  g_assert_cmpint (eng_sim_makespan (run->sim), ==, 1752 * US);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1034,6 +1083,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/per-device-time", test_per_device_time);
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);
+  g_test_add_func ("/model/host-threads", test_host_threads);
   g_test_add_func ("/model/idle-sync", test_idle_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);

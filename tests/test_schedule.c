@@ -103,21 +103,25 @@ test_statements (void)
     "  host 0\n"                                    /* 18 op 14 */
     "memset s1 64MiB\n"                             /* 19 op 15 */
     "hostfn s1 250us\n"                             /* 20 op 16 */
-    "kernel s1 grid=1 block=32 block_time=1us loads\n"; /* 21 op 17 */
+    "kernel s1 grid=1 block=32 block_time=1us loads\n" /* 21 op 17 */
+    "thread w1\n"                                   /* 22 op 18 */
+    "end\n"
+    "join w1\n";                                    /* 24 op 19 */
   static const char *const kinds[] = {
     "h2d", "d2h", "d2d", "memcpy", "memcpy", "h2d", "kernel", "record", "wait",
     "sync", "sync", "sync", "sync", "host", "host", "memset", "hostfn", "kernel",
+    "thread", "join",
   };
   Schedule *sched = parse (text);
   const SchedOp *op;
 
   g_assert_cmpstr (schedule_device (sched), ==, "k20");
   g_assert_cmpuint (schedule_connections (sched), ==, 8);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 18);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 20);
   for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
       g_assert_cmpstr (schedule_op_kind_name (op_at (sched, i)), ==, kinds[i]);
-      g_assert_cmpuint (op_at (sched, i)->line, ==, i + 4);
+      g_assert_cmpuint (op_at (sched, i)->line, ==, i < 19 ? i + 4 : i + 5);
       g_assert_null (op_at (sched, i)->label);
     }
   /* Every kind of op is here, so the names a timeline may hold
@@ -1007,7 +1011,7 @@ test_bad_depth (void)
   for (int d = 0; d < 17; d++)
     g_string_append (text, "end\n");
   check_error (text->str, text->len, NULL, 0, SCHEDULE_ERROR_LIMIT,
-               "t.sched:17:1: repeat, if and graph blocks nest at most 16 deep", NULL);
+               "t.sched:17:1: repeat, if, graph and thread blocks nest at most 16 deep", NULL);
   g_string_free (text, TRUE);
 }
 

@@ -139,7 +139,7 @@ test_errors (void)
   parse_check_error ("if 1\n  host 1us\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
                      "t.sched:1:1: `if` without a matching `end`");
   parse_check_error ("end\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
-                     "t.sched:1:1: `end` without a `repeat`, `if` or `graph`");
+                     "t.sched:1:1: `end` without a `repeat`, `if`, `graph` or `thread`");
   parse_check_error ("let kw = else\n$kw\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
                      "t.sched:2:1: `else` must be written out");
 }
@@ -207,6 +207,77 @@ test_graph_errors (void)
                      "t.sched:3:1: `graph` must be written out");
 }
 
+/* Thread blocks: a SPAWN op where the block stands, its lines the thread's
+ * ops right after it (in a loop, one thread per iteration), `join` an op of
+ * the thread it stands in. */
+static void
+test_threads (void)
+{
+  g_autoptr (Schedule) sched = parse_check_ok ("stream s1\n"
+                                      "repeat i 1..2\n"
+                                      "  thread w$i\n"
+                                      "    let t = ${i * 10}\n"
+                                      "    host ${t}us\n"
+                                      "    kernel s1 grid=1 block=32 time=1us\n"
+                                      "  end\n"
+                                      "end\n"
+                                      "join w2\n"
+                                      "sync device\n", NULL);
+  static const SchedOpKind kinds[] = { SCHED_OP_SPAWN, SCHED_OP_HOST, SCHED_OP_KERNEL,
+                                       SCHED_OP_SPAWN, SCHED_OP_HOST, SCHED_OP_KERNEL,
+                                       SCHED_OP_JOIN, SCHED_OP_SYNC_DEVICE };
+  static const guint threads[] = { 0, 1, 1, 0, 2, 2, 0, 0 };
+  g_assert_cmpuint (schedule_n_ops (sched), ==, G_N_ELEMENTS (kinds));
+  g_assert_cmpuint (schedule_n_threads (sched), ==, 3);
+  g_assert_cmpstr (schedule_thread_name (sched, 0), ==, "main");
+  g_assert_cmpstr (schedule_thread_name (sched, 1), ==, "w1");
+  g_assert_cmpstr (schedule_thread_name (sched, 2), ==, "w2");
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_assert_cmpint (schedule_op (sched, i)->kind, ==, kinds[i]);
+      g_assert_cmpuint (schedule_op_thread (sched, i), ==, threads[i]);
+    }
+  g_assert_cmpuint (schedule_op (sched, 0)->u.thread, ==, 1);
+  g_assert_cmpuint (schedule_op (sched, 3)->u.thread, ==, 2);
+  g_assert_cmpuint (schedule_op (sched, 6)->u.thread, ==, 2);
+  g_assert_cmpint (schedule_op (sched, 4)->u.duration, ==, 20000);
+
+  g_autoptr (Schedule) one = parse_check_ok ("stream s1\nkernel s1 grid=1 block=32 time=1us\n", NULL);
+  g_assert_cmpuint (schedule_n_threads (one), ==, 1);
+  g_assert_cmpuint (schedule_op_thread (one, 0), ==, 0);
+}
+
+static void
+test_thread_errors (void)
+{
+  parse_check_error ("thread w1\n  thread w2\n  end\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:3: a thread block inside thread 'w1'");
+  parse_check_error ("stream s1\ngraph s1\n  thread w1\n  end\nend\n", NULL, 0,
+                     SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: a thread block inside a graph");
+  parse_check_error ("thread w1\n  stream s1\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:3: `stream` inside thread 'w1'; declarations and settings stand "
+                     "at the top level");
+  parse_check_error ("thread main\nend\n", NULL, 0, SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:1:8: 'main' is the thread that runs the file's top level");
+  parse_check_error ("thread w1\nend\nthread w1\nend\n", NULL, 0, SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:3:8: thread 'w1' is started twice");
+  parse_check_error ("thread w/1\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:8: 'w/1' is not a thread name");
+  parse_check_error ("thread\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:1: expected `thread NAME`");
+  parse_check_error ("thread w1\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:1: `thread` without a matching `end`");
+  parse_check_error ("join w1\nthread w1\nend\n", NULL, 0, SCHEDULE_ERROR_UNDEFINED,
+                     "t.sched:1:6: no thread 'w1' is started above this line");
+  parse_check_error ("thread w1\n  join w1\nend\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:8: thread 'w1' joins itself");
+  parse_check_error ("thread w1\nend\njoin w1\njoin w1\n", NULL, 0, SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:4:6: thread 'w1' is joined twice; the first `join` is at line 3");
+  parse_check_error ("stream s1\nthread w1\n  record e s1\nend\nrecord f s1\nelapsed x e f\n",
+                     NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:6:11: event 'e' was last recorded by thread 'w1' (line 3)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,5 +288,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule-blocks/errors", test_errors);
   g_test_add_func ("/schedule-blocks/graph", test_graph);
   g_test_add_func ("/schedule-blocks/graph-errors", test_graph_errors);
+  g_test_add_func ("/schedule-blocks/threads", test_threads);
+  g_test_add_func ("/schedule-blocks/thread-errors", test_thread_errors);
   return g_test_run ();
 }

@@ -62,6 +62,15 @@ test_expected_text (void)
     "  end\n"
     "end\n"
     "host 0.25ms\n"
+    "thread w1\n"
+    "  h2d b 1KiB\n"
+    "  graph b\n"
+    "    kernel b grid=1 block=32 time=3us\n"
+    "  end\n"
+    "end\n"
+    "thread w2\n"
+    "end\n"
+    "join w1\n"
     "sync done\n"
     "sync a\n"
     "sync device\n"
@@ -98,6 +107,15 @@ test_expected_text (void)
     "memset b 1KiB\n"
     "end\n"
     "host 250us\n"
+    "thread w1\n"
+    "h2d b 1KiB\n"
+    "graph b\n"
+    "kernel b grid=1 block=32 time=3us\n"
+    "end\n"
+    "end\n"
+    "thread w2\n"
+    "end\n"
+    "join w1\n"
     "sync done\n"
     "sync a\n"
     "sync device\n";
@@ -113,6 +131,7 @@ test_expected_text (void)
       g_assert_cmpuint (schedule_op (again, i)->graph, ==, schedule_op (sched, i)->graph);
       g_assert_cmpuint (schedule_op (again, i)->graph_launch, ==,
                         schedule_op (sched, i)->graph_launch);
+      g_assert_cmpuint (schedule_op_thread (again, i), ==, schedule_op_thread (sched, i));
     }
 }
 

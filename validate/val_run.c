@@ -8,6 +8,7 @@
 #include "val_cupti.h"
 #include "val_hostfn.h"
 #include "val_rows.h"
+#include "val_threads.h"
 #include "val_untouched.h"
 #include "kernels/spin.h"
 
@@ -25,6 +26,7 @@ typedef struct
   unsigned long long block_ns;
   guint waves;
   guint slot;
+  guint fresh_copy;          /* `loads` with several host threads: its spin copy this repeat */
   /* host functions: their slot in ValRun's hostfns */
   guint hostfn;
   /* timing events: copies and memsets get a start and an end event, records
@@ -59,6 +61,7 @@ struct ValRun
    * takes a copy never launched before in every repeat, and the run fails
    * once the SPIN_FRESH_INSTANCES copies are used up. */
   guint next_fresh;
+  ValThreads *threads;   /* the schedule's host threads; NULL when it has one */
   ValCupti *cupti;
   guint32 *cupti_ids;    /* CUPTI's id of each schedule stream */
 };
@@ -486,6 +489,7 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
   run->clock = val_clock_new (run->helper, error);
   if (run->clock == NULL || !plan_graphs (run, error))
     goto fail;
+  run->threads = val_threads_new (sched, dev->ordinal);
   return run;
 
 fail:
@@ -526,6 +530,7 @@ val_run_free (ValRun *run)
   cudaFreeHost (run->pinned_buf);
   free (run->pageable_buf);
   unmap_untouched (run);
+  val_threads_free (run->threads);
   g_free (run->slots_host);
   g_free (run->hostfns);
   g_free (run->streams);
@@ -554,6 +559,15 @@ copy_call (const SchedOp *op, const OpPlan *p, cudaStream_t s, const char **call
   *call = blocking ? "cudaMemcpy2D" : "cudaMemcpy2DAsync";
   return blocking ? cudaMemcpy2D (p->dst, dpitch, p->src, spitch, width, c->rows, p->dir)
                   : cudaMemcpy2DAsync (p->dst, dpitch, p->src, spitch, width, c->rows, p->dir, s);
+}
+
+static gboolean
+fresh_used_up (const ValRun *run, const SchedOp *op, GError **error)
+{
+  return op_error (run, op, error,
+                   "a `loads` kernel takes a kernel never launched before in every repeat, "
+                   "and the harness's %d are used up: ask for fewer repeats",
+                   SPIN_FRESH_INSTANCES);
 }
 
 /* Issues op i: only the API call (and, in events mode, its timing events).
@@ -594,11 +608,11 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_KERNEL:
       if (!op->u.kernel.loads)
         rc = spin_launch (p->grid, p->block, p->smem, s, p->block_ns, &run->slots[p->slot]);
+      else if (run->threads != NULL)
+        rc = spin_launch_fresh (p->fresh_copy, p->grid, p->block, p->smem, s, p->block_ns,
+                                &run->slots[p->slot]);
       else if (run->next_fresh >= SPIN_FRESH_INSTANCES)
-        return op_error (run, op, error,
-                         "a `loads` kernel takes a kernel never launched before in every repeat, "
-                         "and the harness's %d are used up: ask for fewer repeats",
-                         SPIN_FRESH_INSTANCES);
+        return fresh_used_up (run, op, error);
       else
         rc = spin_launch_fresh (run->next_fresh++, p->grid, p->block, p->smem, s, p->block_ns,
                                 &run->slots[p->slot]);
@@ -643,6 +657,9 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_HOST:
       val_cuda_busy (op->u.duration);
       break;
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
+      break; /* only in schedules of several host threads, whose runner performs them */
     }
   if (rc != cudaSuccess)
     {
@@ -788,12 +805,17 @@ static gboolean
 collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error)
 {
   gsize n = val_cupti_n_copies (run->cupti);
+  /* Issue order is file order on one host thread; with several, threads
+   * that share a stream reach it in the order of their calls. */
+  g_autofree gsize *order = run->threads != NULL
+                              ? val_threads_issue_order (run->threads, t->issue) : NULL;
   for (guint s = 0; s < run->n_streams; s++)
     {
       guint32 id = run->cupti_ids[s];
       gsize r_copy = next_record (run, 0, id, FALSE), r_set = next_record (run, 0, id, TRUE);
-      for (gsize i = 0; i < run->n_ops; i++)
+      for (gsize k = 0; k < run->n_ops; k++)
         {
+          gsize i = order != NULL ? order[k] : k;
           const SchedOp *op = schedule_op (run->sched, i);
           gboolean is_set = op->kind == SCHED_OP_MEMSET;
           if ((op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY && !is_set)
@@ -835,6 +857,47 @@ collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error
   return TRUE;
 }
 
+/* With several host threads each `loads` kernel's copy is chosen before
+ * the repeat, in file order, so that the threads share no counter. Graph
+ * nodes launch the copy captured with the graph. */
+static gboolean
+number_fresh (ValRun *run, GError **error)
+{
+  for (gsize i = 0; i < run->n_ops; i++)
+    {
+      const SchedOp *op = schedule_op (run->sched, i);
+      if (op->kind != SCHED_OP_KERNEL || !op->u.kernel.loads || op->graph != 0)
+        continue;
+      if (run->next_fresh >= SPIN_FRESH_INSTANCES)
+        return fresh_used_up (run, op, error);
+      run->plan[i].fresh_copy = run->next_fresh++;
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  ValRun *run;
+  gboolean events;
+} IssueArgs;
+
+static gboolean
+issue_on_thread (gpointer data, gsize i, GError **error)
+{
+  const IssueArgs *args = data;
+  return issue_op (args->run, i, args->events, error);
+}
+
+/* Every op issued by its own host thread (val_threads.h); each thread's
+ * ops are timed as the one-thread loop times them. */
+static gboolean
+issue_threads (ValRun *run, ValTiming timing, ValTimes *t, SimTime *returned, GError **error)
+{
+  IssueArgs args = { run, timing == VAL_TIMING_EVENTS };
+  return number_fresh (run, error)
+         && val_threads_run (run->threads, issue_on_thread, &args, t->issue, returned, error);
+}
+
 gboolean
 val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
 {
@@ -854,13 +917,18 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
 
   SimTime *returned = g_new (SimTime, MAX (run->n_ops, 1));
   gboolean ok = TRUE;
-  SimTime now = val_cuda_now ();
-  for (gsize i = 0; i < run->n_ops && ok; i++)
+  if (run->threads != NULL)
+    ok = issue_threads (run, timing, t, returned, error);
+  else
     {
-      t->issue[i] = now;
-      ok = issue_op (run, i, timing == VAL_TIMING_EVENTS, error);
-      now = val_cuda_now ();
-      returned[i] = now;
+      SimTime now = val_cuda_now ();
+      for (gsize i = 0; i < run->n_ops && ok; i++)
+        {
+          t->issue[i] = now;
+          ok = issue_op (run, i, timing == VAL_TIMING_EVENTS, error);
+          now = val_cuda_now ();
+          returned[i] = now;
+        }
     }
   if (ok)
     ok = VAL_CUDA (cudaDeviceSynchronize (), error);

@@ -6,7 +6,9 @@
  * the schedule's events, device and host buffers (one of the largest size
  * per kind, shared by every copy of that kind), a timing slot per kernel,
  * and timing events for the events mode. Each repeat issues the ops in file
- * order from this thread and puts every time on the host clock. */
+ * order from this thread, or, for a schedule of several host threads, each
+ * thread's ops in order from a thread of its own (val_threads.h), and puts
+ * every time on the host clock. */
 #ifndef VAL_RUN_H
 #define VAL_RUN_H
 
@@ -55,7 +57,9 @@ void val_run_free (ValRun *run);
  * `timing` says. With CUPTI or no timing, a record's time is derived: it
  * completes when the work before it in its stream has (or when issued, if
  * that is later), and a wait when that and the record it waits for have;
- * a copy's start is CUPTI's, which is when the copy engine began it. */
+ * a copy's start is CUPTI's, which is when the copy engine began it.
+ * Every host thread the repeat started has ended before its final
+ * synchronize. */
 gboolean val_run_once (ValRun *run, ValTiming timing, ValTimes *times, GError **error);
 
 ValTimes *val_times_new (gsize n_ops);

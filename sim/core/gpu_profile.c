@@ -102,6 +102,8 @@ gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
     case SCHED_OP_WAIT:
       return p->host_stream_wait;
     case SCHED_OP_HOST:
+    case SCHED_OP_SPAWN: /* the thread's start is not measured: the recorder times its first call */
+    case SCHED_OP_JOIN:
       return 0;
     default:
       return p->host_sync;

@@ -66,6 +66,11 @@ typedef struct
   SimTime hostfn_wake;       /* its stream reached a host function while the thread was idle, to its start */
   SimTime hostfn_wake_idle;  /* the same where the stream was idle when the function was issued */
   SimTime hostfn_next;       /* one host function's return to the start of the next one waiting */
+  /* host threads (`thread` blocks, eng_host.c) */
+  SimTime host_thread_create;     /* the call that starts a thread, to its caller */
+  SimTime host_thread_start;      /* from that call to the new thread's first call */
+  SimTime host_thread_join;       /* a join of a thread that has ended already */
+  SimTime host_thread_join_wake;  /* from a joined thread's end to the return of the join waiting for it */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */

@@ -24,6 +24,8 @@ schedule_new (const char *path)
   sched->time_lists = g_array_new (FALSE, FALSE, sizeof (ScheduleTimeList));
   sched->shapes = g_array_new (FALSE, FALSE, sizeof (SchedDeviceShape));
   sched->elapsed = g_array_new (FALSE, FALSE, sizeof (SchedElapsed));
+  sched->threads = g_ptr_array_new ();
+  g_ptr_array_add (sched->threads, g_string_chunk_insert_const (sched->strings, "main"));
 
   legacy.name = g_string_chunk_insert_const (sched->strings, "default");
   g_array_append_val (sched->streams, legacy);
@@ -50,6 +52,8 @@ schedule_free (Schedule *sched)
   g_array_unref (sched->time_lists);
   g_array_unref (sched->shapes);
   g_array_unref (sched->elapsed);
+  g_ptr_array_unref (sched->threads);
+  g_free (sched->op_thread);
   g_free (sched);
 }
 
@@ -114,6 +118,50 @@ schedule_n_events (const Schedule *sched)
 {
   g_return_val_if_fail (sched != NULL, 0);
   return sched->events->len;
+}
+
+guint
+schedule_n_threads (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 1);
+  return sched->threads->len;
+}
+
+const char *
+schedule_thread_name (const Schedule *sched, guint thread)
+{
+  g_return_val_if_fail (sched != NULL && thread < sched->threads->len, NULL);
+  return g_ptr_array_index (sched->threads, thread);
+}
+
+guint
+schedule_op_thread (const Schedule *sched, gsize index)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->op_thread != NULL ? sched->op_thread[index] : 0;
+}
+
+static gint
+by_issue (gconstpointer a, gconstpointer b, gpointer issue_times)
+{
+  const SimTime *issue = issue_times;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  if (issue[x] != issue[y])
+    return issue[x] < issue[y] ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+guint32 *
+schedule_issue_order (const Schedule *sched, const SimTime *issue)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  if (sched->op_thread == NULL)
+    return NULL;
+  guint32 *order = g_new (guint32, MAX (sched->n_ops, 1));
+  for (gsize i = 0; i < sched->n_ops; i++)
+    order[i] = (guint32) i;
+  g_qsort_with_data (order, (gint) sched->n_ops, sizeof (guint32), by_issue, (gpointer) issue);
+  return order;
 }
 
 guint
@@ -241,7 +289,7 @@ schedule_copy_dir_name (SchedCopyDir dir)
 /* What the switch below can give; test_schedule checks the two agree. */
 static const char *const kind_names[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
                                           "record", "wait", "sync", "host", "memset",
-                                          "hostfn", NULL };
+                                          "hostfn", "thread", "join", NULL };
 
 const char *const *
 schedule_kind_names (void)
@@ -276,6 +324,10 @@ schedule_op_kind_name (const SchedOp *op)
       return "memset";
     case SCHED_OP_HOSTFN:
       return "hostfn";
+    case SCHED_OP_SPAWN:
+      return "thread";
+    case SCHED_OP_JOIN:
+      return "join";
     }
   g_return_val_if_reached ("?");
 }

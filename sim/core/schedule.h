@@ -31,6 +31,8 @@ typedef enum
   SCHED_OP_HOST,        /* CPU work on the host thread */
   SCHED_OP_MEMSET,      /* cudaMemsetAsync of device memory (stream) */
   SCHED_OP_HOSTFN,      /* cudaLaunchHostFunc (stream): host code run when the stream reaches it */
+  SCHED_OP_SPAWN,       /* a `thread NAME` block: the host thread that reaches it starts thread u.thread */
+  SCHED_OP_JOIN,        /* `join NAME`: the calling host thread waits until thread u.thread has ended */
 } SchedOpKind;
 
 typedef enum
@@ -81,7 +83,8 @@ typedef struct
 } SchedCopy;
 
 /* One run-time statement. `stream` is meaningful for COPY, MEMCPY (always the
- * default stream), KERNEL, MEMSET, HOSTFN, RECORD, WAIT and SYNC_STREAM;
+ * default stream), KERNEL, MEMSET, HOSTFN, RECORD, WAIT and SYNC_STREAM
+ * (SCHED_NONE for the others);
  * `event` for RECORD, WAIT and SYNC_EVENT. */
 typedef struct
 {
@@ -103,6 +106,7 @@ typedef struct
     SchedKernel kernel; /* KERNEL */
     SimTime duration;   /* HOST, HOSTFN */
     guint64 bytes;      /* MEMSET */
+    guint32 thread;     /* SPAWN, JOIN: the host thread started or joined */
   } u;
 } SchedOp;
 
@@ -151,6 +155,21 @@ const SchedOp *schedule_op (const Schedule *sched, gsize index);
 /* Every op, in issue order, as one array of schedule_n_ops() (NULL when
  * there is none): for loops over millions of ops. */
 const SchedOp *schedule_ops (const Schedule *sched);
+
+/* Host threads: 0 is the thread that runs the file's top level ("main");
+ * each `thread NAME` block run adds one. A thread block's lines are ops of
+ * its thread, consecutive in the ops, right after the SPAWN op that starts
+ * it (which is an op of the starting thread). */
+guint schedule_n_threads (const Schedule *sched);
+const char *schedule_thread_name (const Schedule *sched, guint thread);
+/* The host thread that issues op `index`. */
+guint schedule_op_thread (const Schedule *sched, gsize index);
+/* The ops in the order they were issued, from their issue times `issue`
+ * (one per op): NULL for a schedule of one thread, whose order is the ops'
+ * own; with several, by issue time, ties in file order (which of two
+ * threads calling at one instant went first is not known from times).
+ * The caller frees it. */
+guint32 *schedule_issue_order (const Schedule *sched, const SimTime *issue);
 
 /* The `elapsed` statements, in file order. A copy (schedule_edit.h) has
  * none, since its ops may move. */

@@ -50,6 +50,10 @@ schedule_copy (const Schedule *from)
     }
   sched->copied_ops = g_memdup2 (sched->ops, MAX (from->n_ops, 1) * sizeof (SchedOp));
   sched->n_copied_ops = from->n_ops;
+  for (guint i = 1; i < from->threads->len; i++)
+    g_ptr_array_add (sched->threads, (gpointer) intern (sched, g_ptr_array_index (from->threads, i)));
+  if (from->op_thread != NULL)
+    sched->op_thread = g_memdup2 (from->op_thread, MAX (from->n_ops, 1) * sizeof (guint16));
 
   for (guint i = 0; i < from->times->len; i++)
     {
@@ -66,6 +70,8 @@ schedule_set_order (Schedule *sched, const guint32 *order)
 {
   g_return_if_fail (sched != NULL && order != NULL);
   g_return_if_fail (sched->copied_ops != NULL && sched->n_copied_ops == sched->n_ops);
+  /* The advisor searches orders of one host thread only. */
+  g_return_if_fail (sched->op_thread == NULL);
 
   for (gsize i = 0; i < sched->n_ops; i++)
     {
@@ -106,6 +112,9 @@ schedule_remove_op (Schedule *sched, gsize index)
   sched->n_copied_ops = 0; /* no longer the same ops */
   memmove (&sched->ops[index], &sched->ops[index + 1],
            (sched->n_ops - index - 1) * sizeof (SchedOp));
+  if (sched->op_thread != NULL)
+    memmove (&sched->op_thread[index], &sched->op_thread[index + 1],
+             (sched->n_ops - index - 1) * sizeof (guint16));
   sched->n_ops--;
 }
 

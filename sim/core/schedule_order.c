@@ -36,6 +36,8 @@ is_stream_op (SchedOpKind kind)
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
     case SCHED_OP_HOST:
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
       return FALSE;
     }
   return FALSE;
@@ -52,6 +54,8 @@ is_barrier (const SchedOp *op, gboolean legacy_joins)
     {
     case SCHED_OP_SYNC_DEVICE:
     case SCHED_OP_MEMCPY:
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
       return TRUE;
     case SCHED_OP_KERNEL:
       if (op->u.kernel.loads && op->label == NULL)

@@ -76,6 +76,12 @@ struct Schedule
   SchedOp *ops;             /* in issue order */
   gsize n_ops;
 
+  /* Host threads' names ([0] "main"), and each op's thread: NULL while the
+   * schedule has one thread, so that a schedule without `thread` blocks
+   * costs nothing for them. */
+  GPtrArray *threads;
+  guint16 *op_thread;
+
   GArray *times;            /* SchedDeviceTime, the lists back to back */
   GArray *time_lists;       /* ScheduleTimeList */
   /* SchedDeviceShape, in op order: the kernels whose grid=, block=, smem=

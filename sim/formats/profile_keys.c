@@ -46,6 +46,10 @@ const ProfileKey profile_keys[] = {
   { "host", "hostfn_wake", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake), 0, 0, TRUE },
   { "host", "hostfn_wake_idle", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_wake_idle), 0, 0, TRUE },
   { "host", "hostfn_next", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_next), 0, 0, TRUE },
+  { "host", "thread_create", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_create), 0, 0, TRUE },
+  { "host", "thread_start", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_start), 0, 0, TRUE },
+  { "host", "thread_join", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join), 0, 0, TRUE },
+  { "host", "thread_join_wake", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join_wake), 0, 0, TRUE },
 
   { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },

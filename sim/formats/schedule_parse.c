@@ -232,10 +232,13 @@ parser_count (Parser *p, gsize from, gsize to, Count *count, GError **error)
           i++;
           break;
         case LINE_GRAPH: /* its nodes, once; the line itself is no op */
+        case LINE_THREAD: /* its lines, and the line itself starts the thread */
           {
             Count body;
             if (!parser_count (p, i + 1, l->match, &body, error))
               return FALSE;
+            if (l->kind == LINE_THREAD)
+              body.ops = sat_add (body.ops, 1);
             count_add (count, &body);
             i = l->match + 1;
             break;
@@ -325,9 +328,12 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
 
       switch ((LineKind) l->kind)
         {
-        case LINE_OP:
         case LINE_DECL:
         case LINE_SETTING:
+          if (!parser_thread_allows (p, i, error))
+            return FALSE;
+          G_GNUC_FALLTHROUGH;
+        case LINE_OP:
           {
             gsize before = p->sched->n_ops;
             if (!parser_enter (p, i, error))
@@ -345,6 +351,13 @@ parser_expand (Parser *p, gsize from, gsize to, GError **error)
               || !parser_expand (p, i + 1, l->match, error)
               || !parser_graph_close (p, i, error))
             return FALSE;
+          i = l->match + 1;
+          break;
+        case LINE_THREAD:
+          if (!parser_enter (p, i, error) || !parser_thread_open (p, error)
+              || !parser_expand (p, i + 1, l->match, error))
+            return FALSE;
+          parser_thread_close (p);
           i = l->match + 1;
           break;
         case LINE_LET: /* again: inside a block its value may change */
@@ -427,6 +440,7 @@ parser_run (Parser *p, const ScheduleParseOptions *options, GError **error)
     return FALSE;
   if (p->sched->n_ops < p->ops_cap)
     p->sched->ops = g_renew (SchedOp, p->sched->ops, p->sched->n_ops);
+  parser_threads_finish (p);
   return TRUE;
 }
 
@@ -486,6 +500,7 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   g_hash_table_unref (p->time_lists);
   if (p->elapsed_names != NULL)
     g_hash_table_unref (p->elapsed_names);
+  parser_threads_free (p);
   g_array_unref (p->event_uses);
   g_free (p->lines);
   g_free (p);

@@ -28,6 +28,7 @@ typedef enum
   LINE_LET,
   LINE_REPEAT,
   LINE_GRAPH,  /* `graph STREAM`: the lines to its `end` are one graph launch's nodes */
+  LINE_THREAD, /* `thread NAME`: the lines to its `end` are a host thread's */
   LINE_IF,
   LINE_ELSE,
   LINE_END,
@@ -40,7 +41,7 @@ typedef struct
   guint32 lineno;
   guint16 first;      /* offset of the first non-blank byte */
   guint16 end;        /* offset past the statement, comment and blanks removed */
-  /* LINE_REPEAT, LINE_GRAPH, LINE_ELSE: the index of its `end`; LINE_IF: of its `else`,
+  /* LINE_REPEAT, LINE_GRAPH, LINE_THREAD, LINE_ELSE: the index of its `end`; LINE_IF: of its `else`,
    * or of its `end` when it has none; LINE_LET: of the line that opens its
    * block (`repeat`, `graph`, `if` or `else`), or NO_BLOCK at the top level. */
   guint32 match;
@@ -160,9 +161,25 @@ typedef struct
   guint32 graph_stream;
   gsize graph_first_op;
 
+  /* The host thread whose block is being expanded (0: the top level), the
+   * index of its first op, and every thread block expanded so far: names
+   * (made at the first block) and the ops each took, ThreadRange. */
+  guint32 thread;
+  gsize thread_first_op;
+  GHashTable *thread_index;    /* name -> index in Schedule.threads */
+  GArray *thread_ranges;
+  GHashTable *thread_joined;   /* thread -> the line of its `join` */
+
   GHashTable *elapsed_names;   /* `elapsed` NAME -> its line; made at the first */
   GArray *event_uses;          /* EventUse, per event of the schedule */
 } Parser;
+
+/* The ops [first, end) of a `thread` block, all of host thread `thread`. */
+typedef struct
+{
+  gsize first, end;
+  guint32 thread;
+} ThreadRange;
 
 /* ---- Shared by the passes ---- */
 
@@ -205,6 +222,11 @@ gboolean parser_expr_eval (Parser *p, const char *s, gsize len, guint col, gbool
 /* Pass 3 (schedule_statement.c): the statement on the current line, its
  * tokens read, its op appended to the schedule. */
 gboolean parser_statement (Parser *p, GError **error);
+/* Stream, event, device and thread names: [A-Za-z0-9_.-]+. */
+gboolean parser_is_object_name (const char *s);
+/* Appends an op of `kind` for the current line, zeroed but for its kind,
+ * line, column and no stream or event. */
+SchedOp *parser_op (Parser *p, SchedOpKind kind);
 
 /* A graph launch (schedule_statement.c): the `graph STREAM` line, entered,
  * opens it; each op its lines expand to is checked and made one of its
@@ -213,6 +235,22 @@ gboolean parser_statement (Parser *p, GError **error);
 gboolean parser_graph_open (Parser *p, GError **error);
 gboolean parser_graph_node (Parser *p, gsize index, gboolean made, GError **error);
 gboolean parser_graph_close (Parser *p, gsize index, GError **error);
+
+/* Host threads (schedule_threads.c). The `thread NAME` line, entered,
+ * opens a block: it appends the SPAWN op in the current thread and makes
+ * the lines up to its `end` the new thread's; its `end` closes it. */
+gboolean parser_thread_open (Parser *p, GError **error);
+void parser_thread_close (Parser *p);
+/* A declaration or setting (lines[index]) may not stand in a thread block. */
+gboolean parser_thread_allows (Parser *p, gsize index, GError **error);
+/* The `join NAME` statement on the current line. */
+gboolean parser_join (Parser *p, GError **error);
+/* The host thread of op `op`, appended already. */
+guint32 parser_op_thread (const Parser *p, gsize op);
+/* After the expansion: each op's thread into the schedule (when it has
+ * more than one). */
+void parser_threads_finish (Parser *p);
+void parser_threads_free (Parser *p);
 
 /* After the expansion (schedule_names.c): every event that a `wait` or
  * `sync` names is recorded somewhere in the schedule or declared with

@@ -1,4 +1,4 @@
-/* schedule_scan.c: pass 1 of the schedule parser: the text split into statement lines, checked as UTF-8, comments stripped, each `repeat` and `if` paired with its `else` and `end`. */
+/* schedule_scan.c: pass 1 of the schedule parser: the text split into statement lines, checked as UTF-8, comments stripped, each `repeat`, `if`, `graph` and `thread` paired with its `else` and `end`. */
 #include "schedule_parser.h"
 
 /* Where a line ends, and its first '#' and '$'. */
@@ -109,14 +109,15 @@ parser_scan (Parser *p, GError **error)
       l->has_dollar = scan.dollar < end;
       word = (gsize) (word_end (line + first, line + end) - line);
 #define WORD_IS(w) (word - first == sizeof (w) - 1 && memcmp (line + first, w, sizeof (w) - 1) == 0)
-      if (WORD_IS ("repeat") || WORD_IS ("if") || WORD_IS ("graph"))
+      if (WORD_IS ("repeat") || WORD_IS ("if") || WORD_IS ("graph") || WORD_IS ("thread"))
         {
           gboolean is_if = WORD_IS ("if");
           if (depth == REPEAT_MAX_DEPTH)
             return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, (guint) first + 1,
-                                "repeat, if and graph blocks nest at most %d deep",
+                                "repeat, if, graph and thread blocks nest at most %d deep",
                                 REPEAT_MAX_DEPTH);
-          l->kind = is_if ? LINE_IF : WORD_IS ("graph") ? LINE_GRAPH : LINE_REPEAT;
+          l->kind = is_if ? LINE_IF : WORD_IS ("graph") ? LINE_GRAPH
+                    : WORD_IS ("thread") ? LINE_THREAD : LINE_REPEAT;
           open[depth] = branch[depth] = p->n_lines;
           stmts_at_open[depth] = n_stmts;
           depth++;
@@ -135,8 +136,8 @@ parser_scan (Parser *p, GError **error)
                                          "line (write a nested `if` on the next line)");
           if (is_end && depth == 0)
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) first + 1,
-                                "`end` without a `repeat`, `if` or `graph`; each `repeat VAR A..B`, "
-                                "each `if EXPR` and each `graph STREAM` takes one `end`");
+                                "`end` without a `repeat`, `if`, `graph` or `thread`; each `repeat VAR "
+                                "A..B`, `if EXPR`, `graph STREAM` and `thread NAME` takes one `end`");
           r = depth > 0 ? &p->lines[open[depth - 1]] : NULL;
           if (!is_end && (r == NULL || r->kind != LINE_IF || branch[depth - 1] != open[depth - 1]))
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, (guint) first + 1,
@@ -192,6 +193,9 @@ parser_scan (Parser *p, GError **error)
                           ? "`if` without a matching `end`; close each `if` with a line `end`"
                           : r->kind == LINE_GRAPH
                           ? "`graph` without a matching `end`; close each graph with a line `end`"
+                          : r->kind == LINE_THREAD
+                          ? "`thread` without a matching `end`; close each thread block with a "
+                            "line `end`"
                           : "`repeat` without a matching `end`; close each loop with a line `end`");
     }
   return TRUE;

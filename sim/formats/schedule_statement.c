@@ -12,9 +12,8 @@ why_code (const char *why)
   return SCHEDULE_ERROR_SYNTAX;
 }
 
-/* Stream, event and device names: [A-Za-z0-9_.-]+. */
-static gboolean
-is_object_name (const char *s)
+gboolean
+parser_is_object_name (const char *s)
 {
   if (*s == '\0')
     return FALSE;
@@ -24,7 +23,7 @@ is_object_name (const char *s)
   return TRUE;
 }
 
-static SchedOp *
+SchedOp *
 parser_op (Parser *p, SchedOpKind kind)
 {
   Schedule *sched = p->sched;
@@ -148,7 +147,7 @@ parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error)
     return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t->col,
                         "'%s' is a stream, not an event; streams and events need different names",
                         t->s);
-  if (!is_object_name (t->s) || strcmp (t->s, "device") == 0)
+  if (!parser_is_object_name (t->s) || strcmp (t->s, "device") == 0)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
                         "'%s' is not an event name; names use letters, digits, '_', '.' and '-', "
                         "and `device` is reserved for `sync device`", t->s);
@@ -284,7 +283,7 @@ stmt_device (Parser *p, GError **error)
   if (p->n_tokens != 2)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
                         "expected `device NAME` with one profile name, for example `device k20`");
-  if (!is_object_name (t[1].s))
+  if (!parser_is_object_name (t[1].s))
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
                         "'%s' is not a device name; names use letters, digits, '_', '.' and '-'",
                         t[1].s);
@@ -334,7 +333,7 @@ stmt_stream (Parser *p, GError **error)
     return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[1].col,
                         "'default' is the legacy default stream, which always exists; "
                         "give this stream another name");
-  if (!is_object_name (t[1].s) || strcmp (t[1].s, "device") == 0)
+  if (!parser_is_object_name (t[1].s) || strcmp (t[1].s, "device") == 0)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
                         "'%s' is not a stream name; names use letters, digits, '_', '.' and '-', "
                         "and `device` is reserved for `sync device`", t[1].s);
@@ -622,7 +621,7 @@ parser_device_list (Parser *p, const Token *t, const char *key, const char *exam
       if (colon != NULL)
         {
           *colon = '\0';
-          if (!is_object_name (s))
+          if (!parser_is_object_name (s))
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, entry.col,
                                 "'%s' is not a device name in %s; names use letters, digits, "
                                 "'_', '.' and '-'%s", s, key, name_hint);
@@ -870,6 +869,14 @@ parser_last_record (Parser *p, const Token *t, guint32 *op, GError **error)
       for (gsize i = p->sched->n_ops; i-- > 0;)
         if (p->sched->ops[i].kind == SCHED_OP_RECORD && p->sched->ops[i].event == event)
           {
+            /* Which of two threads' records came first is the run's
+             * business, not the file's. */
+            if (parser_op_thread (p, i) != p->thread)
+              return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                                  "event '%s' was last recorded by thread '%s' (line %u); "
+                                  "`elapsed` measures between records of its own thread", t->s,
+                                  schedule_thread_name (p->sched, parser_op_thread (p, i)),
+                                  p->sched->ops[i].line);
             *op = (guint32) i;
             return TRUE;
           }
@@ -891,7 +898,7 @@ stmt_elapsed (Parser *p, GError **error)
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 4 ? t[4].col : t[0].col,
                         "expected `elapsed NAME EVENT_A EVENT_B`: the time from A's record to "
                         "B's, as cudaEventElapsedTime (A, B)");
-  if (!is_object_name (t[1].s))
+  if (!parser_is_object_name (t[1].s))
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
                         "'%s' is not a name for `elapsed`; names use letters, digits, '_', '.' "
                         "and '-'", t[1].s);
@@ -1115,6 +1122,10 @@ parser_statement (Parser *p, GError **error)
       if (KW_IS ("if"))
         goto structural;
       break;
+    case 'j':
+      if (KW_IS ("join"))
+        return parser_join (p, error);
+      break;
     case 'k':
       if (KW_IS ("kernel"))
         return stmt_kernel (p, error);
@@ -1141,6 +1152,10 @@ parser_statement (Parser *p, GError **error)
       if (KW_IS ("sync"))
         return stmt_sync (p, error);
       break;
+    case 't':
+      if (KW_IS ("thread"))
+        goto structural;
+      break;
     case 'w':
       if (KW_IS ("wait"))
         return stmt_wait (p, error);
@@ -1150,8 +1165,8 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "event, repeat, if, else, end, graph, h2d, d2h, d2d, memcpy, memset, kernel, "
-                      "hostfn, record, wait, sync, host, elapsed", kw);
+                      "event, repeat, if, else, end, graph, thread, join, h2d, d2h, d2d, memcpy, "
+                      "memset, kernel, hostfn, record, wait, sync, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

@@ -85,7 +85,8 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
 {
   /* only some kinds have a stream (schedule.h) */
   gboolean has_stream = op->kind != SCHED_OP_MEMCPY && op->kind != SCHED_OP_SYNC_EVENT
-                        && op->kind != SCHED_OP_SYNC_DEVICE && op->kind != SCHED_OP_HOST;
+                        && op->kind != SCHED_OP_SYNC_DEVICE && op->kind != SCHED_OP_HOST
+                        && op->kind != SCHED_OP_SPAWN && op->kind != SCHED_OP_JOIN;
   const char *stream = has_stream ? stream_name (sched, op->stream) : NULL;
   switch (op->kind)
     {
@@ -130,6 +131,12 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
       g_string_append_printf (s, "hostfn %s ", stream);
       append_time (s, op->u.duration);
       break;
+    case SCHED_OP_SPAWN:
+      g_string_append_printf (s, "thread %s", schedule_thread_name (sched, op->u.thread));
+      break;
+    case SCHED_OP_JOIN:
+      g_string_append_printf (s, "join %s", schedule_thread_name (sched, op->u.thread));
+      break;
     }
   /* A label with a blank is written quoted, as the parser reads it back. */
   if (op->label != NULL)
@@ -169,16 +176,28 @@ schedule_write_text (const Schedule *sched, const char *const *header)
   for (guint i = 0; i < n_events; i++)
     if (!recorded[i])
       g_string_append_printf (s, "event %s\n", schedule_event_name (sched, i));
+  /* A thread block's lines are its thread's ops, right after its SPAWN op;
+   * the block ends where they do. */
+  guint open_thread = 0;
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {
       const SchedOp *op = schedule_op (sched, i);
+      if (open_thread != 0 && schedule_op_thread (sched, i) != open_thread)
+        {
+          g_string_append (s, "end\n");
+          open_thread = 0;
+        }
       if (op->graph_launch)
         g_string_append_printf (s, "graph %s\n", stream_name (sched, op->stream));
       append_op (s, sched, op);
+      if (op->kind == SCHED_OP_SPAWN)
+        open_thread = op->u.thread;
       if (op->graph != 0
           && (i + 1 == schedule_n_ops (sched) || schedule_op (sched, i + 1)->graph != op->graph))
         g_string_append (s, "end\n");
     }
+  if (open_thread != 0)
+    g_string_append (s, "end\n");
   return g_string_free (s, FALSE);
 }
 

@@ -826,6 +826,18 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
   GpuProfile profile;
   if (!prediction_prepare (schedule_path, &prediction, &original, &profile, NULL, error))
     return NULL;
+  if (schedule_n_threads (original) > 1)
+    {
+      /* Its orders keep one thread's calls in order and move them past one
+       * another; calls of several threads would need rules between threads. */
+      g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_SYNTAX,
+                   "%s: the schedule has %u host threads; advise searches the orders of a "
+                   "schedule of one (`thread` blocks are not searched yet)",
+                   schedule_path, schedule_n_threads (original));
+      schedule_free (original);
+      gpu_profile_clear (&profile);
+      return NULL;
+    }
   g_autoptr (GError) check = NULL;
   g_autoptr (EngSim) checked = eng_sim_new (&profile, original, options->connections, &check);
   if (checked == NULL)

@@ -183,7 +183,8 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   const SchedOp *sop = schedule_op (p->sched, index);
   const EngOpResult *r = &eng_sim_results (p->sim)[index];
   gboolean on_stream = sop->kind != SCHED_OP_HOST && sop->kind != SCHED_OP_SYNC_EVENT
-                       && sop->kind != SCHED_OP_SYNC_DEVICE;
+                       && sop->kind != SCHED_OP_SYNC_DEVICE && sop->kind != SCHED_OP_SPAWN
+                       && sop->kind != SCHED_OP_JOIN;
   row->op = (guint32) index;
   row->line = sop->line;
   row->stream = on_stream ? schedule_stream (p->sched, sop->stream)->name : "";
@@ -259,7 +260,7 @@ prediction_critical_path_time (const Prediction *p, const GArray *path, Predicti
       const EngOpResult *r = &results[op];
       SchedOpKind kind = schedule_op (p->sched, op)->kind;
       gboolean runs = kind != SCHED_OP_SYNC_STREAM && kind != SCHED_OP_SYNC_EVENT
-                      && kind != SCHED_OP_SYNC_DEVICE;
+                      && kind != SCHED_OP_SYNC_DEVICE && kind != SCHED_OP_JOIN;
       SimTime from = MAX (covered, r->start);
       SimTime to = MAX (covered, r->end);
       time->between += from - covered;
@@ -521,8 +522,8 @@ prediction_summarize (const Prediction *p, PredictionSummary *s)
           Span w = { r->issue, r->issue + waited };
           g_array_append_val (wait_spans[r->cause], w);
         }
-      if (schedule_op (p->sched, i)->kind >= SCHED_OP_SYNC_STREAM
-          && schedule_op (p->sched, i)->kind <= SCHED_OP_SYNC_DEVICE)
+      SchedOpKind kind = schedule_op (p->sched, i)->kind;
+      if ((kind >= SCHED_OP_SYNC_STREAM && kind <= SCHED_OP_SYNC_DEVICE) || kind == SCHED_OP_JOIN)
         {
           s->host_blocked += r->end - r->start;
           continue;

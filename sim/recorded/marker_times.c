@@ -25,8 +25,11 @@ marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start
   SimTime *record_time = g_new (SimTime, MAX (n_events, 1));
   for (guint e = 0; e < n_events; e++)
     record_time[e] = -1;
-  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+  /* the order the ops reached their streams (several host threads) */
+  g_autofree guint32 *order = schedule_issue_order (sched, issue);
+  for (gsize k = 0; k < schedule_n_ops (sched); k++)
     {
+      gsize i = order != NULL ? order[k] : k;
       const SchedOp *op = schedule_op (sched, i);
       if (op->stream >= n_streams)
         continue;
