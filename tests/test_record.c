@@ -1226,17 +1226,19 @@ test_inside_async (void)
   assert_op_times (rec, 9, 200000, 200000, 290000);
 }
 
-/* Calls from two host threads, merged in the order they began, keep the
- * wall clock: a call's host time that another thread's call overlapped is
- * not counted twice. test_inside_async's launches, the fourth made by a
- * second thread at 100-200 us, while the third (70-170) ran; its kernel
- * started at 210, after the call returned, so its 95 us beyond the usual 5
- * are set-up before it (100-195), of which 170-195 come after the third
- * call returned: host 25 us (not 95), and no gap before it (it began before
- * the third returned). */
+/* A second thread's first call that began inside one of the first
+ * thread's calls: test_inside_async's launches, the fourth made by a second
+ * thread at 100-200 us, while the third (70-170) ran. The second thread's
+ * block goes before the third call, at its beginning (70), and opens with
+ * the host time up to its own first call: 100 - 70 = 30 us. Each thread's
+ * host time is its own: the fourth call's kernel started at 210, after it
+ * returned, so its 95 us beyond the usual 5 are set-up before it (100-195),
+ * all of them; the third call's 95 us of set-up stay the first thread's,
+ * after the block, which stands where that call began: no gap between. */
 static void
 test_inside_threads (void)
 {
+  g_autoptr (GError) error = NULL;
   g_autofree char *text = inside_launches (
     "call\t2\tcudaLaunchKernel\t1000100000\t1000200000\t5\t0xa1\t0x0\t1\t32\t0\n");
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
@@ -1246,13 +1248,241 @@ test_inside_threads (void)
                             "host 25.000us\n"
                             "kernel s1 grid=1 block=32 time=10.000us label=k\n"
                             "host 25.000us\n"
+                            "thread t2\n"
+                            "  host 30.000us\n"
+                            "  host 95.000us\n"
+                            "  kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                            "end\n"
                             "host 95.000us\n"
-                            "kernel s1 grid=1 block=32 time=8.000us label=k\n"
-                            "host 25.000us\n"
-                            "kernel s1 grid=1 block=32 time=10.000us label=k\n");
-  g_assert_nonnull (strstr (rec->text, "host 25.000us   # inside cudaLaunchKernel, which took "
-                                       "100.000us: set-up before its work started"));
+                            "kernel s1 grid=1 block=32 time=8.000us label=k\n");
+  g_assert_nonnull (strstr (rec->text, "  host 30.000us   # up to this thread's first call, which "
+                                       "began inside thread 1's cudaLaunchKernel"));
   g_assert_nonnull (strstr (rec->text, "Calls came from 2 host threads"));
+  /* measured, ns from the first launch's call at 10 us: the block starts
+   * (op 4) where the third call began, 70; the second thread's set-up
+   * 100-195 and its kernel issued at 195 (GPU 210-220); the third call's
+   * set-up 70-165 and its kernel issued at 165 (GPU 172-180) */
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  assert_op_times (rec, 4, 60000, 60000, 60000);
+  assert_op_times (rec, 5, 60000, 60000, 90000);
+  assert_op_times (rec, 6, 90000, 90000, 185000);
+  assert_op_times (rec, 7, 185000, 200000, 210000);
+  assert_op_times (rec, 8, 60000, 60000, 155000);
+  assert_op_times (rec, 9, 155000, 162000, 170000);
+  g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (schedule_n_threads (sched), ==, 2);
+  g_assert_cmpint (schedule_op (sched, 4)->kind, ==, SCHED_OP_SPAWN);
+  for (guint op = 0; op < 10; op++)
+    g_assert_cmpuint (schedule_op_thread (sched, op), ==, op >= 5 && op <= 7);
+}
+
+/* Two host threads, the second begun in a host gap of the first. Calls
+ * (enter-exit, us after T0), correlation:
+ *   thread 1  cudaStreamCreate s1 (0xa1)       0-1    1
+ *   thread 1  cudaLaunchKernel s1              10-15  2   GPU 20-50
+ *   thread 2  cudaSetDevice                    25-26  3   its first call
+ *   thread 2  cudaStreamCreate s2 (0xa2)       27-28  4
+ *   thread 1  cudaStreamSynchronize s1         30-51  5
+ *   thread 2  cudaMemcpyAsync H2D 1 MiB s2     40-44  6   GPU 45-65, pinned
+ *   thread 2  cudaLaunchKernel_ptsz, stream 0  45-46  7   GPU 70-80: thread 2's
+ *                                                        per-thread default stream
+ *   thread 2  cudaStreamSynchronize s2         47-66  8
+ * Worked out by hand: time 0 is the first op's call, the launch at 10.
+ * Thread 1 stands at the top level: its kernel (30 us; the first launch of
+ * k, alone in its group: `loads`), then the gap 15-30 split where thread 2
+ * began, at 25: host 10 us before the block, 5 us after it, then its sync.
+ * Thread 2's block starts at 25; its streams are declared before the
+ * block (the per-thread one named for it); from 25 to its copy's call at
+ * 40 is 15 us of host time (the set-device and stream-create calls in
+ * it); its gaps 44-45 and 46-47 add up to 2 us, the minimum, a `host`
+ * before its sync. Both syncs return 1 us after the work they wait for
+ * (50, 65): the usual, no host time inside them. The launches and the copy
+ * are alone in their groups, their work started after they returned: no
+ * host time inside them either. */
+static const char *threads_log =
+  "streamsim-record\t1\n"
+  "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t1\t32\t0\n"
+  "call\t2\tcudaSetDevice\t1000025000\t1000026000\t3\t0x0\t0x0\t0\t0\t0\n"
+  "call\t2\tcudaStreamCreate\t1000027000\t1000028000\t4\t0xa2\t0x0\t0\t0\t0\n"
+  "call\t1\tcudaStreamSynchronize\t1000030000\t1000051000\t5\t0xa1\t0x0\t0\t0\t0\n"
+  "call\t2\tcudaMemcpyAsync\t1000040000\t1000044000\t6\t0xa2\t0x0\t1048576\t1\t0\n"
+  "call\t2\tcudaLaunchKernel_ptsz\t1000045000\t1000046000\t7\t0x0\t0x0\t1\t32\t0\n"
+  "call\t2\tcudaStreamSynchronize\t1000047000\t1000066000\t8\t0xa2\t0x0\t0\t0\t0\n"
+  "kernel\t2\t1000020000\t1000050000\t1\t32\t0\t0\tk\n"
+  "copy\t6\t0\t1000045000\t1000065000\t1048576\t1\t2\t3\n"
+  "kernel\t7\t1000070000\t1000080000\t1\t32\t0\t0\tk\n"
+  "end\t8\t3\n";
+
+/* Two threads taking turns: thread 2's calls (20-21, 22-23) all fall in a
+ * gap of thread 1's (3-30), and thread 1 makes none during them, as a main
+ * thread waiting outside CUDA for a worker does. Worked out by hand: no call
+ * of either was under way while the other's was, so both stand at the top
+ * level, in the order they began, and the schedule has one thread. */
+static void
+test_threads_taking_turns (void)
+{
+  static const char *log =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000002000\t1000003000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t2\tcudaLaunchKernel\t1000020000\t1000021000\t3\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t2\tcudaLaunchKernel\t1000022000\t1000023000\t4\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000030000\t1000061000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000004000\t1000014000\t1\t32\t0\t0\tk\n"
+    "kernel\t3\t1000024000\t1000034000\t1\t32\t0\t0\tk\n"
+    "kernel\t4\t1000044000\t1000060000\t1\t32\t0\t0\tk\n"
+    "end\t5\t3\n";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordSchedule) rec = convert (log, 2000, 0);
+  g_assert_null (strstr (rec->text, "\nthread "));
+  g_assert_nonnull (strstr (rec->text, "# Calls came from 2 host threads, which took turns: "
+                                       "none called while another thread's call was under way"));
+  g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (schedule_n_threads (sched), ==, 1);
+  g_assert_cmpuint (schedule_n_ops (sched), >=, 4);
+}
+
+static void
+test_threads (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordSchedule) rec = convert (threads_log, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=30.000us loads label=k\n"
+                            "host 10.000us\n"
+                            "stream s2\n"
+                            "stream per_thread_t2\n"
+                            "thread t2\n"
+                            "  host 15.000us\n"
+                            "  h2d s2 1MiB\n"
+                            "  kernel per_thread_t2 grid=1 block=32 time=10.000us label=k\n"
+                            "  host 2.000us\n"
+                            "  sync s2\n"
+                            "end\n"
+                            "host 5.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "\nhost 10.000us   # until thread t2 began\n"));
+  g_assert_nonnull (strstr (rec->text, "# Calls came from 2 host threads. 1 of them called "
+                                       "while another thread's call was under way: each is a "
+                                       "`thread` block"));
+  g_assert_cmpuint (rec->n_threads, ==, 2);
+  /* The measured times, ns from the launch's call at 10 us:
+   * op  statement          issue   start   end
+   * 0   kernel s1          0       10000   40000    (GPU 20-50)
+   * 1   host (thread 1)    5000    5000    15000    (15-25)
+   * 2   thread t2          15000   15000   15000    (at 25; no profile: no cost)
+   * 3   host               15000   15000   30000    (25-40)
+   * 4   h2d s2             30000   35000   55000    (GPU 45-65)
+   * 5   kernel             35000   60000   70000    (GPU 70-80)
+   * 6   host               35000   35000   37000    (the two gaps, up to 47)
+   * 7   sync s2            37000   37000   56000    (the call, 47-66)
+   * 8   host (thread 1)    15000   15000   20000    (25-30)
+   * 9   sync s1            20000   20000   41000    (the call, 30-51) */
+  g_assert_cmpuint (rec->n_ops, ==, 10);
+  const SimTime issue[] = { 0, 5000, 15000, 15000, 30000, 35000, 35000, 37000, 15000, 20000 };
+  const SimTime start[] = { 10000, 5000, 15000, 15000, 35000, 60000, 35000, 37000, 15000, 20000 };
+  const SimTime end[] = { 40000, 15000, 15000, 30000, 55000, 70000, 37000, 56000, 20000, 41000 };
+  for (guint i = 0; i < 10; i++)
+    assert_op_times (rec, i, issue[i], start[i], end[i]);
+
+  /* The text parses back: the block's five lines are thread t2's ops, the
+   * rest the top level's. */
+  g_autoptr (Schedule) sched = schedule_parse_text ("rec.sched", rec->text, strlen (rec->text),
+                                                    NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 10);
+  g_assert_cmpuint (schedule_n_threads (sched), ==, 2);
+  g_assert_cmpstr (schedule_thread_name (sched, 1), ==, "t2");
+  g_assert_cmpint (schedule_op (sched, 2)->kind, ==, SCHED_OP_SPAWN);
+  g_assert_cmpuint (schedule_op (sched, 2)->u.thread, ==, 1);
+  for (guint op = 0; op < 10; op++)
+    g_assert_cmpuint (schedule_op_thread (sched, op), ==, op >= 3 && op <= 7);
+}
+
+/* test_threads' log recorded on a GPU whose profile charges a `thread`
+ * block 3 us to the thread that reaches it (thread_create) and starts the
+ * new thread 5 us after it (thread_start): the block is reached at 20, so
+ * that thread 2's first line runs where its first call began (25), and
+ * the top level goes on at 23, its host time up to the sync 7 us (30 -
+ * 23). The rest as in test_threads: tests/profiles/ops.ini charges nothing
+ * else that its calls show. */
+static void
+test_threads_costs (void)
+{
+  g_autoptr (GError) error = NULL;
+  GpuProfile ops = { 0 };
+  g_assert_true (profile_load ("ops", &ops, &error));
+  ops.host_thread_create = 3000;
+  ops.host_thread_start = 5000;
+  g_autoptr (RecordLog) log = parse (threads_log, &error);
+  g_assert_no_error (error);
+  RecordOptions opt = { .min_host_ns = 2000, .profile = &ops };
+  g_autoptr (RecordSchedule) rec = record_schedule_build (log, &opt, &error);
+  g_assert_no_error (error);
+  gpu_profile_clear (&ops);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=30.000us loads label=k\n"
+                            "host 5.000us\n"
+                            "stream s2\n"
+                            "stream per_thread_t2\n"
+                            "thread t2\n"
+                            "  host 15.000us\n"
+                            "  h2d s2 1MiB\n"
+                            "  kernel per_thread_t2 grid=1 block=32 time=10.000us label=k\n"
+                            "  host 2.000us\n"
+                            "  sync s2\n"
+                            "end\n"
+                            "host 7.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "\nhost 5.000us   # until thread t2 began, less the "
+                                       "profile's thread_start\n"));
+  /* ns from 10 us: the top level's host 15-20, the block reached at 20 and
+   * left at 23, the top level's host 23-30 */
+  assert_op_times (rec, 1, 5000, 5000, 10000);
+  assert_op_times (rec, 2, 10000, 10000, 13000);
+  assert_op_times (rec, 3, 15000, 15000, 30000);
+  assert_op_times (rec, 8, 13000, 13000, 20000);
+
+  /* test_inside_threads' log on that GPU (loading a kernel's code charged
+   * nothing more, as there without a profile): the block is reached 3 us
+   * before the third call began (70), at 67, after 22 us of the first
+   * thread's host time since 45; its first line runs at 72, and the host
+   * time up to its first call (100) is 28 us. */
+  g_assert_true (profile_load ("ops", &ops, &error));
+  ops.host_thread_create = 3000;
+  ops.host_thread_start = 5000;
+  ops.host_kernel_load = 0;
+  g_autofree char *text = inside_launches (
+    "call\t2\tcudaLaunchKernel\t1000100000\t1000200000\t5\t0xa1\t0x0\t1\t32\t0\n");
+  g_autoptr (RecordLog) inside = parse (text, &error);
+  g_assert_no_error (error);
+  g_autoptr (RecordSchedule) second = record_schedule_build (inside, &opt, &error);
+  g_assert_no_error (error);
+  gpu_profile_clear (&ops);
+  g_autofree char *statements = schedule_text_statements (second->text);
+  g_assert_cmpstr (statements, ==, "stream s1\n"
+                                   "kernel s1 grid=1 block=32 time=10.000us loads label=k\n"
+                                   "host 25.000us\n"
+                                   "kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                                   "host 22.000us\n"
+                                   "thread t2\n"
+                                   "  host 28.000us\n"
+                                   "  host 95.000us\n"
+                                   "  kernel s1 grid=1 block=32 time=10.000us label=k\n"
+                                   "end\n"
+                                   "host 95.000us\n"
+                                   "kernel s1 grid=1 block=32 time=8.000us label=k\n");
+  assert_op_times (second, 3, 35000, 35000, 57000);
+  assert_op_times (second, 4, 57000, 57000, 60000);
+  assert_op_times (second, 5, 62000, 62000, 90000);
+  assert_op_times (second, 8, 60000, 60000, 155000);
 }
 
 /* The only launch of a program (us after T0: call 0-3700, its kernel
@@ -1794,6 +2024,33 @@ test_schedule_errors (void)
   g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
   g_assert_true (g_str_has_prefix (error->message, "test.log:2:1: cuMemcpy of 100 bytes with copy "
                                                    "kind 4, which is neither"));
+
+  /* The same in a second thread's block: a call it cannot write, and a
+   * statement the parser refuses, named at their calls' lines. */
+  const char *in_thread[] = {
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1\t2\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t2\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t2\tcudaLaunchKernel\t30\t40\t3\t0xa1\t0x0\t0\t32\t0\n"
+    "end\t3\t0\n",
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1\t2\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t10\t20\t2\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t2\tcudaLaunchKernel\t30\t40\t3\t0xa1\t0x0\t4\t2048\t0\n"
+    "end\t3\t0\n",
+  };
+  const char *why[] = { "test.log:4:1: cudaLaunchKernel with 0 blocks",
+                        "test.log:4:1: the schedule language cannot express this call: block=2048" };
+  for (guint i = 0; i < G_N_ELEMENTS (in_thread); i++)
+    {
+      g_clear_error (&error);
+      g_autoptr (RecordLog) threads = parse (in_thread[i], &error);
+      g_assert_no_error (error);
+      g_autoptr (RecordSchedule) failed = record_schedule_build (threads, &opt, &error);
+      g_assert_null (failed);
+      g_assert_error (error, RECORD_ERROR, RECORD_ERROR_PARSE);
+      g_assert_true (g_str_has_prefix (error->message, why[i]));
+    }
 }
 
 /* Kernel names as profilers that demangle write them (Kineto, Nsight
@@ -1914,6 +2171,9 @@ main (int argc, char **argv)
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-threads", test_inside_threads);
+  g_test_add_func ("/record/threads", test_threads);
+  g_test_add_func ("/record/threads-taking-turns", test_threads_taking_turns);
+  g_test_add_func ("/record/threads-costs", test_threads_costs);
   g_test_add_func ("/record/inside-alone", test_inside_alone);
   g_test_add_func ("/record/inside-blocking-copy", test_inside_blocking_copy);
   g_test_add_func ("/record/inside-sync", test_inside_sync);

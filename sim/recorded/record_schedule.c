@@ -11,6 +11,7 @@
 #include "record_loads.h"
 #include "record_memset.h"
 #include "record_schedule.h"
+#include "record_threads.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/profile_file.h"
@@ -28,12 +29,28 @@ typedef struct
   const RecordWork *memset;
 } CallWork;
 
+/* Where a host thread stands while its calls are written. */
+typedef struct
+{
+  guint64 last_exit;    /* the latest return of its op calls, or where it began (CUPTI clock) */
+  guint64 short_gaps;   /* host gaps under the minimum not written yet (write_gap) */
+} HostPlace;
+
 typedef struct
 {
   const RecordLog *log;
   const RecordOptions *opt;
   GString *text;
   GArray *origin;       /* per text line, the log line of the call it came from (0: none) */
+  /* While a thread block is written: the top level's text and origins,
+   * which declarations go to (a block may hold none); NULL otherwise. */
+  GString *top_text;
+  GArray *top_origin;
+  guint top_thread;     /* the log's number of the thread at the top level */
+  guint n_blocks;       /* threads written as `thread` blocks (record_threads.h) */
+  guint thread;         /* ... of the thread whose calls are written */
+  HostPlace *place;     /* ... and where it stands */
+  gsize block_ops;      /* the ops before the open block's first */
   guint call_line;      /* the log line of the call being written */
   GArray *issue, *start, *end;
   GHashTable *streams;  /* handle -> name (owned strings in `names`) */
@@ -42,7 +59,8 @@ typedef struct
   GHashTable *recorded;   /* the names of the events a `record` was written for */
   GPtrArray *names;
   guint n_streams, n_events;
-  gboolean per_thread_declared;
+  GHashTable *per_thread; /* thread number -> the name of its per-thread default stream,
+                             once declared */
   GHashTable *by_correlation; /* runtime correlation -> call index + 1 */
   CallWork *work;       /* per call */
   guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
@@ -60,11 +78,7 @@ typedef struct
   RecordSchedule *rec;
   const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
   guint64 t0;
-  /* The latest return of the op calls written so far (CUPTI clock): with
-   * calls from several threads merged into one host, the host time of the
-   * schedule follows the wall clock, so a call's time that other threads'
-   * calls overlapped is not counted again. */
-  guint64 clock;
+  gboolean started;     /* some call is an op: t0 is its call's, or options' origin */
   GError **error;
 } Builder;
 
@@ -367,10 +381,27 @@ remember (Builder *b, GHashTable *table, guint64 handle, char *name)
   return name;
 }
 
+/* Declarations stand at the top level: while a thread block is written,
+ * one goes before it. Swaps the block's text and the top level's, so that
+ * a declaration is written between two calls of this (at its line's start). */
+static void
+swap_top (Builder *b)
+{
+  if (b->top_text == NULL)
+    return;
+  GString *text = b->text;
+  GArray *origin = b->origin;
+  b->text = b->top_text;
+  b->origin = b->top_origin;
+  b->top_text = text;
+  b->top_origin = origin;
+}
+
 static const char *
 new_stream (Builder *b, guint64 handle, guint64 flags, gint64 priority, const char *why)
 {
   const char *name = remember (b, b->streams, handle, g_strdup_printf ("s%u", ++b->n_streams));
+  swap_top (b);
   g_string_append_printf (b->text, "stream %s", name);
   if (flags & 1) /* cudaStreamNonBlocking */
     g_string_append (b->text, " nonblocking");
@@ -379,7 +410,38 @@ new_stream (Builder *b, guint64 handle, guint64 flags, gint64 priority, const ch
   if (why != NULL)
     g_string_append_printf (b->text, "   # %s", why);
   line_end (b);
+  swap_top (b);
   return name;
+}
+
+/* The schedule's name for a thread's per-thread default stream (each host
+ * thread has one of its own): "per_thread" for the top level's. */
+static char *
+per_thread_stream (const Builder *b, guint thread)
+{
+  return thread == b->top_thread ? g_strdup ("per_thread") : g_strdup_printf ("per_thread_t%u", thread);
+}
+
+/* The per-thread default stream of the thread whose calls are written,
+ * declared on its first use. */
+static const char *
+per_thread_name (Builder *b)
+{
+  const char *name = g_hash_table_lookup (b->per_thread, GUINT_TO_POINTER (b->thread));
+  if (name != NULL)
+    return name;
+  char *made = per_thread_stream (b, b->thread);
+  g_ptr_array_add (b->names, made);
+  g_hash_table_insert (b->per_thread, GUINT_TO_POINTER (b->thread), made);
+  swap_top (b);
+  if (b->thread == b->top_thread)
+    g_string_append_printf (b->text, "stream %s   # the per-thread default stream", made);
+  else
+    g_string_append_printf (b->text, "stream %s   # thread t%u's per-thread default stream", made,
+                            b->thread);
+  line_end (b);
+  swap_top (b);
+  return made;
 }
 
 /* The schedule's name for a stream handle, declaring it on first use when
@@ -391,15 +453,7 @@ stream_name (Builder *b, guint64 handle, gboolean per_thread)
   if ((handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY)
     return "default";
   if (handle == 0 || handle == RECORD_STREAM_PER_THREAD)
-    {
-      if (!b->per_thread_declared)
-        {
-          g_string_append (b->text, "stream per_thread   # the per-thread default stream");
-          line_end (b);
-          b->per_thread_declared = TRUE;
-        }
-      return "per_thread";
-    }
+    return per_thread_name (b);
   const char *name = g_hash_table_lookup (b->streams, &handle);
   if (name == NULL)
     name = new_stream (b, handle, 0, 0, "created outside the runtime API (a library?)");
@@ -846,7 +900,7 @@ stream_label (const Builder *b, guint64 handle, gboolean per_thread)
   if ((handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY)
     return g_strdup ("default");
   if (handle == 0 || handle == RECORD_STREAM_PER_THREAD)
-    return g_strdup ("per_thread");
+    return per_thread_stream (b, b->thread);
   const char *name = g_hash_table_lookup (b->streams, &handle);
   return name != NULL ? g_strdup (name) : g_strdup_printf ("stream 0x%" G_GINT64_MODIFIER "x", handle);
 }
@@ -916,9 +970,7 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
       g_string_append (why, " beyond the profile's");
       if (in->after == 0)
         {
-          guint64 from = MAX (c->exit - after, b->clock);
-          if (c->exit > from)
-            write_host (b, from, c->exit, why->str);
+          write_host (b, c->exit - after, c->exit, why->str);
           return;
         }
       sep = "; then ";
@@ -927,9 +979,7 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
     {
       g_string_append (why, ": set-up before its work started, beyond its usual ");
       append_time (why, in->usual);
-      guint64 from = MAX (c->enter, b->clock), to = c->enter + in->before;
-      if (to > from)
-        write_host (b, from, to, why->str);
+      write_host (b, c->enter, c->enter + in->before, why->str);
       return;
     }
   if (in->kind == INSIDE_FREE)
@@ -962,9 +1012,7 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
       SimTime *end = &g_array_index (b->end, SimTime, b->end->len - 1);
       *end = MAX (work_end (b, w), since_t0 (b, c->exit - in->after));
     }
-  guint64 from = MAX (c->exit - after, b->clock);
-  if (c->exit > from)
-    write_host (b, from, c->exit, why->str);
+  write_host (b, c->exit - after, c->exit, why->str);
 }
 
 /* One call as statements: `kind` and `per_thread` as classify() found
@@ -1102,14 +1150,20 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps, gboolean f
 }
 
 /* A call's stream as record_inside.h and record_hostfn.h key it: the
- * legacy default stream (where a blocking copy runs too), the per-thread
- * one, or the handle. */
+ * legacy default stream (where a blocking copy runs too), its thread's
+ * per-thread one (the top level's RECORD_STREAM_PER_THREAD, another's that
+ * with the thread's number above bit 32: no stream's address, which is
+ * aligned, ends in 2), or the handle. */
 static guint64
-stream_key (const RecordCall *c, RecordCallKind kind, gboolean per_thread)
+stream_key (const Builder *b, const RecordCall *c, RecordCallKind kind, gboolean per_thread)
 {
   guint64 handle = c->stream;
-  return (handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY || kind == RECORD_CALL_MEMCPY
-         ? INSIDE_STREAM_LEGACY : handle == 0 ? RECORD_STREAM_PER_THREAD : handle;
+  if ((handle == 0 && !per_thread) || handle == RECORD_STREAM_LEGACY || kind == RECORD_CALL_MEMCPY)
+    return INSIDE_STREAM_LEGACY;
+  if (handle != 0 && handle != RECORD_STREAM_PER_THREAD)
+    return handle;
+  return c->thread == b->top_thread ? RECORD_STREAM_PER_THREAD
+                                    : RECORD_STREAM_PER_THREAD | (guint64) c->thread << 32;
 }
 
 /* How the host time inside a call is found (record_inside.h): per call,
@@ -1129,7 +1183,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
     .records = kind == RECORD_CALL_RECORD && !b->captured[index],
   };
-  ic->stream = stream_key (c, kind, per_thread);
+  ic->stream = stream_key (b, c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
   if (b->captured[index] || !makes_op (b, kind, c, w))
     return;
@@ -1403,7 +1457,7 @@ find_hostfn (Builder *b, const guint *order)
         .role = b->captured[i] ? HOSTFN_ROLE_OTHER
               : kind == RECORD_CALL_HOSTFN ? HOSTFN_ROLE_HOSTFN
               : work ? HOSTFN_ROLE_WORK : HOSTFN_ROLE_OTHER,
-        .stream = stream_key (c, kind, per_thread),
+        .stream = stream_key (b, c, kind, per_thread),
         .enter = c->enter, .exit = MAX (c->exit, c->enter),
         .timed = w->timed, .start = w->start, .end = w->end,
       };
@@ -1498,6 +1552,195 @@ compare_enter (gconstpointer a, gconstpointer b, gpointer calls)
   return *(const guint *) a < *(const guint *) b ? -1 : 1;
 }
 
+/* Per call, whether it becomes an op (makes_op): not one a stream capture took. */
+static gboolean *
+find_ops (const Builder *b)
+{
+  guint n = b->log->calls->len;
+  gboolean *is_op = g_new0 (gboolean, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gboolean per_thread;
+      is_op[i] = !b->captured[i] && makes_op (b, call_kind (c, &b->work[i], &per_thread), c,
+                                              &b->work[i]);
+    }
+  return is_op;
+}
+
+/* Time 0: the first op's call (`order`: the calls in the order they began),
+ * or options->origin_ns where that is before it; what came before is
+ * set-up. */
+static void
+find_t0 (Builder *b, const guint *order, const gboolean *is_op)
+{
+  for (guint k = 0; k < b->log->calls->len && !b->started; k++)
+    if (is_op[order[k]])
+      {
+        guint64 enter = g_array_index (b->log->calls, RecordCall, order[k]).enter;
+        b->started = TRUE;
+        b->t0 = b->opt->origin_ns > 0 && b->opt->origin_ns < enter ? b->opt->origin_ns : enter;
+      }
+}
+
+/* One call, `op` as makes_op() decided, with the host time before it: in
+ * its thread, from where that thread stood. */
+static gboolean
+write_step (Builder *b, guint index, gboolean op)
+{
+  const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+  const CallWork *w = &b->work[index];
+  HostPlace *place = b->place;
+  gboolean per_thread;
+  RecordCallKind kind = call_kind (c, w, &per_thread);
+  b->call_line = c->line;
+  if (b->captured[index])
+    {
+      /* no GPU work at the call: it runs when the graph is launched */
+      comment (b, "captured into a graph: %s (it runs where the graph is launched)", c->name);
+      b->rec->n_captured++;
+      return TRUE;
+    }
+  if (op)
+    {
+      write_gap (b, place->last_exit, c->enter, &place->short_gaps,
+                 waits_for_gpu (kind, w) && b->inside[index].idle);
+      /* after the host time before it, if any */
+      b->op_of_call[index] = b->issue->len + 1 + (b->inside[index].before > 0);
+    }
+  if (!write_call (b, index, kind, per_thread, op))
+    return FALSE;
+  if (!op)
+    return TRUE;
+  place->last_exit = MAX (place->last_exit, MAX (c->exit, c->enter));
+  /* the tracer's cost under the minimum is added up as the gaps are */
+  place->short_gaps += b->inside[index].traced - traced_written (b, &b->inside[index]);
+  /* after a call that waits for the GPU the host's lag starts anew */
+  if (waits_for_gpu (kind, w))
+    place->short_gaps = 0;
+  return TRUE;
+}
+
+/* What the model charges a `thread` block (0 without a profile): the
+ * starting thread `create`, the new thread `start` before its first line.
+ * The recorded threads began on their own, so the schedule takes both off
+ * the host time around the block. */
+static void
+spawn_costs (const Builder *b, guint64 *create, guint64 *start)
+{
+  const GpuProfile *p = b->opt->profile;
+  *create = p != NULL ? (guint64) MAX (p->host_thread_create, 0) : 0;
+  *start = p != NULL ? (guint64) MAX (p->host_thread_start, 0) : 0;
+}
+
+/* Where a thread's block stands in the top level's time (CUPTI clock):
+ * writes the top level's host time up to there, and leaves the top level
+ * standing `create` after it. `began`: where the thread's first call
+ * began, time 0 at the earliest. A thread that began in a gap of the top
+ * level splits it, started `start` before it began; one that began inside
+ * a call of the top level is started before that call, after its gap,
+ * `create` before it began. Never before where the top level stands. */
+static guint64
+top_until_spawn (Builder *b, const ThreadStep *step, guint64 began)
+{
+  HostPlace *top = b->place;
+  guint64 create, start, spawn;
+  spawn_costs (b, &create, &start);
+  if (step->inside == 0)
+    {
+      spawn = MAX (top->last_exit, began > start ? began - start : 0);
+      if (spawn > top->last_exit)
+        {
+          g_autofree char *why = g_strdup_printf ("until thread t%u began%s", step->thread,
+                                                  start > 0 ? ", less the profile's thread_start" : "");
+          write_host (b, top->last_exit, spawn, why);
+        }
+    }
+  else
+    {
+      guint index = step->inside - 1;
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
+      gboolean per_thread;
+      RecordCallKind kind = call_kind (c, &b->work[index], &per_thread);
+      spawn = MAX (top->last_exit, c->enter > create ? c->enter - create : 0);
+      b->call_line = c->line;
+      write_gap (b, top->last_exit, spawn, &top->short_gaps,
+                 waits_for_gpu (kind, &b->work[index]) && b->inside[index].idle);
+    }
+  top->last_exit = spawn + create;
+  return spawn;
+}
+
+/* Opens a thread's block (record_threads.h): the top level's host time up
+ * to where it starts, its SPAWN op, and the block's own text, `*place`
+ * where the thread stands. A thread that began inside a call of the top
+ * level has for its first line the host time from where the model starts
+ * it to its own first call. */
+static void
+open_thread (Builder *b, const ThreadStep *step, HostPlace *place)
+{
+  const RecordCall *first = &g_array_index (b->log->calls, RecordCall, step->call);
+  guint64 create, start;
+  spawn_costs (b, &create, &start);
+  guint64 began = b->started ? MAX (first->enter, b->t0) : b->t0;
+  guint64 spawn = top_until_spawn (b, step, began), first_line = spawn + start;
+  b->call_line = first->line;
+  /* the caller goes on after the profile's thread_create */
+  op_times (b, spawn, since_t0 (b, spawn), since_t0 (b, spawn + create));
+  b->top_text = b->text;
+  b->top_origin = b->origin;
+  b->text = g_string_new (NULL);
+  b->origin = g_array_new (FALSE, FALSE, sizeof (guint));
+  b->thread = step->thread;
+  b->place = place;
+  b->block_ops = b->issue->len;
+  *place = (HostPlace) { .last_exit = MAX (first_line, began) };
+  if (step->inside > 0 && began > first_line)
+    {
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, step->inside - 1);
+      g_autofree char *why = g_strdup_printf ("up to this thread's first call, which began "
+                                              "inside thread %u's %s", c->thread, c->name);
+      write_host (b, first_line, began, why);
+    }
+}
+
+/* Closes the thread block open_thread opened: its text, indented, after
+ * the top level's, between its `thread` line and its `end`. */
+static void
+close_thread (Builder *b, const ThreadStep *step, HostPlace *top)
+{
+  const RecordCall *first = &g_array_index (b->log->calls, RecordCall, step->call);
+  b->call_line = first->line;
+  if (b->issue->len == b->block_ops)
+    comment (b, "none of this thread's calls becomes an op: they are host time of its own");
+  g_autoptr (GString) block = b->text;
+  g_autoptr (GArray) origin = b->origin;
+  b->text = b->top_text;
+  b->origin = b->top_origin;
+  b->top_text = NULL;
+  b->top_origin = NULL;
+  if (b->started && first->enter < b->t0)
+    g_string_append_printf (b->text, "thread t%u   # the log's thread %u, from time 0: its first "
+                            "call (%s) began before", step->thread, step->thread, first->name);
+  else
+    g_string_append_printf (b->text, "thread t%u   # the log's thread %u, from where its first "
+                            "call (%s) began", step->thread, step->thread, first->name);
+  line_end (b);
+  const char *line = block->str;
+  for (guint i = 0; i < origin->len; i++)
+    {
+      const char *next = strchr (line, '\n');
+      g_string_append (b->text, "  ");
+      g_string_append_len (b->text, line, next - line + 1);
+      g_array_append_val (b->origin, g_array_index (origin, guint, i));
+      line = next + 1;
+    }
+  g_string_append (b->text, "end");
+  line_end (b);
+  b->thread = b->top_thread;
+  b->place = top;
+}
+
 static void
 write_header (Builder *b)
 {
@@ -1530,10 +1773,19 @@ write_header (Builder *b)
     comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
              "given: on another, each is carried there by what bounds the kernel "
              "(engines/MODEL.md).", b->times_of, b->times_of);
-  if (b->rec->n_threads > 1)
-    comment (b, "Calls came from %u host threads; the schedule has one, so they are merged in "
-             "the order they began, on the wall clock (a call's time that another thread's call "
-             "overlapped counts once).", b->rec->n_threads);
+  if (b->rec->n_threads > 1 && b->n_blocks == 0)
+    comment (b, "Calls came from %u host threads, which took turns: none called while another "
+             "thread's call was under way (as PyTorch's autograd thread calls while the main "
+             "thread waits for it outside CUDA), so their calls stand at the top level in the "
+             "order they began, the order the program imposed.", b->rec->n_threads);
+  else if (b->rec->n_threads > 1)
+    comment (b, "Calls came from %u host threads. %u of them called while another thread's "
+             "call was under way: each is a `thread` block started where its first call "
+             "began, on the wall clock, its host time its own calls' gaps. The others took "
+             "turns (one called only while the others did not, as PyTorch's autograd thread "
+             "does) and stand at the top level in the order their calls began. The recorder "
+             "sees no joins (pthread_join is no CUDA call): the schedule has none.",
+             b->rec->n_threads, b->n_blocks);
   if (b->log->incomplete != NULL)
     comment (b, "The recording is incomplete: %s.", b->log->incomplete);
   if (b->times_of != NULL)
@@ -1639,64 +1891,49 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .recorded = g_hash_table_new (NULL, NULL),
     .names = g_ptr_array_new_with_free_func (g_free),
     .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
+    .per_thread = g_hash_table_new (NULL, NULL),
   };
   b.times_of = times_device (opt->profile);
   rec->n_threads = count_threads (log);
+  b.top_thread = b.thread = record_threads_first (log);
   join_work (&b);
   find_alone_times (&b);
-  write_header (&b);
 
   guint n = log->calls->len;
   guint *order = g_new (guint, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     order[i] = i;
   g_qsort_with_data (order, (gint) n, sizeof (guint), compare_enter, log->calls);
+  b.n_blocks = record_threads_n_blocks (log, order);
+  write_header (&b);
   find_captured (&b, order);
   find_elapsed_pairs (&b, order);
   find_hostfn (&b, order);
   find_inside (&b, order);
 
-  /* The first op's call is time 0 (or options->origin_ns); what came before it is
-   * set-up. */
-  gboolean ok = TRUE, started = FALSE;
-  guint64 last_exit = 0, short_gaps = 0;
-  for (guint k = 0; k < n && ok; k++)
+  g_autofree gboolean *is_op = find_ops (&b);
+  find_t0 (&b, order, is_op);
+  g_autoptr (GArray) steps = record_threads_plan (log, order, is_op);
+  HostPlace top = { .last_exit = b.t0 }, other = { 0 };
+  b.place = &top;
+  gboolean ok = TRUE;
+  for (guint k = 0; k < steps->len && ok; k++)
     {
-      const RecordCall *c = &g_array_index (log->calls, RecordCall, order[k]);
-      gboolean per_thread;
-      RecordCallKind kind = call_kind (c, &b.work[order[k]], &per_thread);
-      if (b.captured[order[k]])
-        {
-          /* no GPU work at the call: it runs when the graph is launched */
-          b.call_line = c->line;
-          comment (&b, "captured into a graph: %s (it runs where the graph is launched)", c->name);
-          rec->n_captured++;
-          continue;
-        }
-      gboolean op = makes_op (&b, kind, c, &b.work[order[k]]);
-      if (!started && op)
-        {
-          started = TRUE;
-          b.t0 = opt->origin_ns > 0 && opt->origin_ns < c->enter ? opt->origin_ns : c->enter;
-          last_exit = b.t0;
-        }
-      b.call_line = c->line;
-      if (op)
-        {
-          write_gap (&b, last_exit, c->enter, &short_gaps,
-                     waits_for_gpu (kind, &b.work[order[k]]) && b.inside[order[k]].idle);
-          /* after the host time before it, if any */
-          b.op_of_call[order[k]] = b.issue->len + 1 + (b.inside[order[k]].before > 0);
-        }
-      ok = write_call (&b, order[k], kind, per_thread, op);
-      if (op)
-        b.clock = last_exit = MAX (last_exit, MAX (c->exit, c->enter));
-      /* the tracer's cost under the minimum is added up as the gaps are */
-      if (op)
-        short_gaps += b.inside[order[k]].traced - traced_written (&b, &b.inside[order[k]]);
-      /* after a call that waits for the GPU the host's lag starts anew */
-      if (op && waits_for_gpu (kind, &b.work[order[k]]))
-        short_gaps = 0;
+      const ThreadStep *step = &g_array_index (steps, ThreadStep, k);
+      if (step->kind == THREAD_STEP_OPEN)
+        open_thread (&b, step, &other);
+      else if (step->kind == THREAD_STEP_CLOSE)
+        close_thread (&b, step, &top);
+      else
+        ok = write_step (&b, step->call, is_op[step->call]);
+    }
+  if (b.top_text != NULL)
+    {
+      /* a call in a block failed: the top level's text is the schedule's */
+      g_string_free (b.text, TRUE);
+      g_array_unref (b.origin);
+      b.text = b.top_text;
+      b.origin = b.top_origin;
     }
   g_free (order);
   if (ok)
@@ -1714,6 +1951,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_hash_table_unref (b.events);
   g_ptr_array_unref (b.event_names);
   g_hash_table_unref (b.recorded);
+  g_hash_table_unref (b.per_thread);
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);

@@ -36,6 +36,17 @@
  * their work (a memset's stream, bytes and memory), and are counted: their
  * GPU time is missing from a prediction. Every other call is host time.
  *
+ * Calls of several host threads: the first thread's stand at the top
+ * level, each other's in a `thread` block placed where its first call
+ * began (record_threads.h). Host gaps, and the host time inside a call,
+ * are worked out per thread from that thread's calls alone (what its calls
+ * waited for on the GPU is the device's: all threads' work); a thread's
+ * per-thread default stream is its own (`per_thread_tN`). A block stands
+ * earlier by what the model charges it (the profile's thread_start, or its
+ * thread_create where the thread began inside a call), so that the thread's
+ * first line and the top level's next call run where they began. No
+ * `join` is written: the recorder cannot see one.
+ *
  * Calls that a stream capture took into a graph put no work on the GPU
  * where they were made (record_capture.h): they become comments, and the
  * graph's work is cudaGraphLaunch's, which is not modelled.
@@ -100,7 +111,7 @@ typedef struct
   guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
   guint n_hostfn;      /* `hostfn` statements */
   guint n_hostfn_estimated; /* ... whose time was read from their stream */
-  guint n_threads;     /* host threads that made CUDA calls */
+  guint n_threads;     /* host threads that made CUDA calls: 1 + the schedule's thread blocks */
 } RecordSchedule;
 
 /* Fails (RECORD_ERROR_PARSE, naming the log's line) when a call makes no
