@@ -473,6 +473,31 @@ test_many_overlaps (void)
   assert_no_overlap (events);
 }
 
+/* Host calls of several host threads: a track for each thread, named for
+ * it, in the order the threads' calls first appear (the main thread's sync
+ * overlaps w1's host work, which would otherwise take a lane "#2"). */
+static void
+test_host_threads (void)
+{
+  g_autoptr (Timeline) t = timeline_new ("threads.csv");
+  TimelineRow rows[] = {
+    { .op = 0, .line = 1, .stream = "", .kind = "thread", .engine = "host", .conn = -1,
+      .start = 0, .end = 100, .thread = "main" },
+    { .op = 1, .line = 2, .stream = "", .kind = "host", .engine = "host", .conn = -1,
+      .start = 200, .end = 900, .thread = "w1" },
+    { .op = 2, .line = 4, .stream = "", .kind = "sync", .engine = "host", .conn = -1,
+      .start = 100, .end = 1000, .thread = "main" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    timeline_append (t, &rows[i]);
+  g_autoptr (JsonParser) parser = parse_trace (t);
+  JsonArray *events = events_of (parser);
+  g_assert_cmpstr (track_name (events, 1, 1), ==, "host thread main");
+  g_assert_cmpstr (track_name (events, 1, 2), ==, "host thread w1");
+  g_assert_null (track_name (events, 1, 3));
+  assert_no_overlap (events);
+}
+
 /* The file goes through a temporary name: a folder that does not exist
  * gives an error and no file; a good path gives JSON that parses. */
 static void
@@ -507,6 +532,7 @@ main (int argc, char **argv)
   g_test_add_func ("/chrome-trace/tracks", test_tracks);
   g_test_add_func ("/chrome-trace/slices", test_slices);
   g_test_add_func ("/chrome-trace/flows", test_flows);
+  g_test_add_func ("/chrome-trace/host-threads", test_host_threads);
   g_test_add_func ("/chrome-trace/critical-path", test_critical_path);
   g_test_add_func ("/chrome-trace/many-overlaps", test_many_overlaps);
   g_test_add_func ("/chrome-trace/write", test_write);

@@ -329,6 +329,33 @@ test_critical_path_outlines (void)
 #undef ENGINE_ROW_OUTLINES
 }
 
+/* Host calls of several host threads: a row for each thread, titled with
+ * its name, where one thread's calls are the host row's. */
+static void
+test_host_threads (void)
+{
+  if (!picture_need_gnuplot ())
+    return;
+  g_autoptr (Timeline) t = timeline_new ("threads.csv");
+  TimelineRow rows[] = {
+    { .op = 0, .line = 1, .stream = "s1", .kind = "kernel", .engine = "compute", .conn = 0,
+      .start = 0, .end = 1000000, .grid = 1, .block = 32 },
+    { .op = 1, .line = 2, .stream = "", .kind = "sync", .engine = "host", .conn = -1,
+      .start = 0, .end = 1000000, .thread = "main" },
+    { .op = 2, .line = 4, .stream = "", .kind = "host", .engine = "host", .conn = -1,
+      .start = 100000, .end = 900000, .thread = "w1" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    timeline_append (t, &rows[i]);
+  PlotOptions options;
+  plot_options_init (&options);
+  g_autofree char *lanes = plot_stub_data_of (t, NULL, &options, "lanes");
+  g_assert_nonnull (strstr (lanes, "host thread main"));
+  g_assert_nonnull (strstr (lanes, "host thread w1"));
+  /* lanes.dat: y_low, y_high, label, shade, tab-separated */
+  g_assert_null (strstr (lanes, "\thost thread\t"));
+}
+
 /* Strings reach gnuplot quoted: a quote is doubled, control characters
  * become blanks, integers are plain. */
 static void
@@ -403,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/gnuplot-missing", test_gnuplot_missing);
   g_test_add_func ("/plot/gnuplot-fails", test_gnuplot_fails);
   g_test_add_func ("/plot/vars", test_vars);
+  g_test_add_func ("/plot/host-threads", test_host_threads);
   g_test_add_func ("/plot/critical-path-outlines", test_critical_path_outlines);
   g_test_add_func ("/plot/cli", test_cli);
   return g_test_run ();

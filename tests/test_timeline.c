@@ -73,12 +73,12 @@ assert_rows_equal (const TimelineRow *a, const TimelineRow *b)
 /* Rows whose strings need RFC 4180 quoting: a comma, quotes, a line break,
  * CRLF, and a stream name with a comma. */
 static const TimelineRow sample_rows[] = {
-  { 0, 7, "s1", "h2d", "h2d", 0, 0, 1000, 5000, 4194304, 0, 0, "chunk 1", NULL },
+  { 0, 7, "s1", "h2d", "h2d", 0, 0, 1000, 5000, 4194304, 0, 0, "chunk 1", NULL, NULL },
   { 1, 8, "s,2", "kernel", "compute", 3, 1200, 5000, 9000, 0, 4096, 256,
-    "k \"inc\", v2", "queue conn0/compute behind op 0" },
+    "k \"inc\", v2", "queue conn0/compute behind op 0", NULL },
   { 2, 9, "s1", "d2h", "d2h", -1, 2000, 9000, 12000, 4194304, 0, 0, NULL,
-    "waited for op 1\nthen\r\nfor the engine" },
-  { 3, 12, "default", "sync", "host", -1, 2500, 2500, 12000, 0, 0, 0, "", "" },
+    "waited for op 1\nthen\r\nfor the engine", NULL },
+  { 3, 12, "default", "sync", "host", -1, 2500, 2500, 12000, 0, 0, 0, "", "", NULL },
 };
 
 /* The writer's text for sample_rows[1], written out by hand: conn 3, empty
@@ -163,9 +163,9 @@ test_numbers (Fixture *f, gconstpointer data)
   (void) data;
   const TimelineRow rows[] = {
     { 100000000, 99, "s1", "h2d", "h2d", 31, 100000000, 1000000007, 123456789012345,
-      G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL },
+      G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL, NULL },
     { 0, 1, "s1", "kernel", "compute", 0, G_MININT64 + 1, -5, G_MAXINT64, 10, 9, 100,
-      NULL, NULL },
+      NULL, NULL, NULL },
   };
   char *text = written_text (f, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (text, ==,
@@ -189,10 +189,10 @@ test_quote_boundaries (Fixture *f, gconstpointer data)
     /* a quote as byte 16 (index 15), a comma as byte 2 and as byte 17, a line
      * break as byte 41 */
     { 0, 1, "abcdefghijklmno\"", "a,b", "h2d", 0, 0, 1, 2, 8, 0, 0,
-      "abcdefghijklmnop,q", "waited for op 0 on the engine of op 0 and\nmore" },
+      "abcdefghijklmnop,q", "waited for op 0 on the engine of op 0 and\nmore", NULL },
     /* plain: 15, 16 and 17 bytes, and a 40-byte cause */
     { 1, 2, "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", -1, 0, 1, 2, 0, 0, 0,
-      "", "slots held by op 0 (SMs full or any more)" },
+      "", "slots held by op 0 (SMs full or any more)", NULL },
   };
   char *text = written_text (f, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (text, ==,
@@ -238,7 +238,7 @@ test_numbers_every_length (Fixture *f, gconstpointer data)
       if (v == 0)
         continue; /* bytes 0 is written as empty */
       gint64 start = v <= G_MAXINT64 ? -(gint64) v : G_MININT64 + 1;
-      TimelineRow row = { i, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL };
+      TimelineRow row = { i, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL, NULL };
       g_assert_true (timeline_writer_add (w, &row, &error));
       g_string_append_printf (expect,
                               "%u,1,s,h2d,h2d,0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT

@@ -68,7 +68,7 @@ test_random (void)
         g_rand_int_range (rand, 0, 3) == 0 ? -1 : (gint32) (random_bits (rand) >> 33),
         (gint64) random_bits (rand), -(gint64) (random_bits (rand) >> 1), (gint64) random_bits (rand),
         g_rand_boolean (rand) ? 0 : random_bits (rand), g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand),
-        g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand), label, cause,
+        g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand), label, cause, NULL,
       };
       check_row (fast, ref, &row);
     }
@@ -82,12 +82,12 @@ test_edges (void)
   g_autoptr (GString) fast = g_string_new ("prefix,");
   g_autoptr (GString) ref = g_string_new ("prefix,");
   const TimelineRow rows[] = {
-    { 0, 0, "", "", "", -1, 0, 0, 0, 0, 0, 0, NULL, NULL },
-    { 0, 0, "", "", "", 0, 0, 0, 0, 0, 0, 0, "", "" },
+    { 0, 0, "", "", "", -1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { 0, 0, "", "", "", 0, 0, 0, 0, 0, 0, 0, "", "", NULL },
     { G_MAXUINT32, G_MAXUINT32, "s", "k", "e", G_MAXINT32, G_MAXINT64, G_MININT64, G_MININT64 + 1,
-      G_MAXUINT64, G_MAXUINT32, G_MAXUINT32, "l", "c" },
-    { 1, 2, "\"", "\"\"", ",", G_MININT32, -1, 1, -9, 9, 10, 99, "\r\n", "\n" },
-    { 3, 4, "a,b", "x\"y", "e\r", 5, 10, 100, 1000, 1, 1, 1, ",,,", "\"quoted\" and, comma\n" },
+      G_MAXUINT64, G_MAXUINT32, G_MAXUINT32, "l", "c", NULL },
+    { 1, 2, "\"", "\"\"", ",", G_MININT32, -1, 1, -9, 9, 10, 99, "\r\n", "\n", NULL },
+    { 3, 4, "a,b", "x\"y", "e\r", 5, 10, 100, 1000, 1, 1, 1, ",,,", "\"quoted\" and, comma\n", NULL },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
     check_row (fast, ref, &rows[i]);

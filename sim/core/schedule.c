@@ -164,6 +164,13 @@ schedule_issue_order (const Schedule *sched, const SimTime *issue)
   return order;
 }
 
+const char *
+schedule_op_thread_name (const Schedule *sched, gsize index)
+{
+  g_return_val_if_fail (sched != NULL, NULL);
+  return sched->op_thread != NULL ? schedule_thread_name (sched, sched->op_thread[index]) : NULL;
+}
+
 guint
 schedule_n_elapsed (const Schedule *sched)
 {

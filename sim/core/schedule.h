@@ -164,6 +164,8 @@ guint schedule_n_threads (const Schedule *sched);
 const char *schedule_thread_name (const Schedule *sched, guint thread);
 /* The host thread that issues op `index`. */
 guint schedule_op_thread (const Schedule *sched, gsize index);
+/* Its name, for the pictures' rows: NULL in a schedule of one thread. */
+const char *schedule_op_thread_name (const Schedule *sched, gsize index);
 /* The ops in the order they were issued, from their issue times `issue`
  * (one per op): NULL for a schedule of one thread, whose order is the ops'
  * own; with several, by issue time, ties in file order (which of two

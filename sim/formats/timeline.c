@@ -82,6 +82,7 @@ timeline_append (Timeline *timeline, const TimelineRow *row)
   copy.engine = intern (timeline, row->engine);
   copy.label = intern (timeline, row->label);
   copy.cause = intern (timeline, row->cause);
+  copy.thread = intern (timeline, row->thread);
   g_array_append_val (timeline->rows, copy);
 }
 

@@ -31,6 +31,10 @@ typedef struct
   guint32 block;
   const char *label;  /* may be NULL */
   const char *cause;  /* may be NULL */
+  /* The host thread that made a host-side call (engine `host`) of a schedule
+   * with several (`thread` blocks), which the pictures give a row each; NULL
+   * otherwise. Not a CSV column: a timeline read back has none. */
+  const char *thread;
 } TimelineRow;
 
 #define TIMELINE_ERROR (timeline_error_quark ())

@@ -149,16 +149,28 @@ chrome_assign_tracks (ChromeTrace *t)
           g_ptr_array_add (titles, (gpointer) engine);
         }
     }
+  /* with several host threads, a track of host calls for each */
+  g_autoptr (GPtrArray) threads = engine_rows_host_threads (&tl, 1);
   for (guint e = 0; e < engines->len; e++)
     {
-      g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (gsize));
-      for (gsize i = 0; i < n; i++)
+      const char *engine = g_ptr_array_index (engines, e);
+      gboolean by_thread = threads->len > 0 && strcmp (engine, "host") == 0;
+      for (guint k = 0; k < (by_thread ? threads->len : 1); k++)
         {
-          const TimelineRow *row = timeline_row (tl, i);
-          if (row->engine != NULL && strcmp (row->engine, g_ptr_array_index (engines, e)) == 0)
-            g_array_append_val (rows, i);
+          g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (gsize));
+          for (gsize i = 0; i < n; i++)
+            {
+              const TimelineRow *row = timeline_row (tl, i);
+              if (row->engine != NULL && strcmp (row->engine, engine) == 0
+                  && (!by_thread || g_strcmp0 (row->thread, g_ptr_array_index (threads, k)) == 0))
+                g_array_append_val (rows, i);
+            }
+          g_autofree char *title = by_thread
+                                   ? g_strdup_printf ("host thread %s",
+                                                      (const char *) g_ptr_array_index (threads, k))
+                                   : g_strdup (g_ptr_array_index (titles, e));
+          chrome_tracks (t, CHROME_PID_DEVICE, rows, title, t->device_tid);
         }
-      chrome_tracks (t, CHROME_PID_DEVICE, rows, g_ptr_array_index (titles, e), t->device_tid);
     }
 
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);

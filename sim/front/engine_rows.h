@@ -3,6 +3,7 @@
 #define ENGINE_ROWS_H
 
 #include <glib.h>
+#include "sim/formats/timeline.h"
 
 typedef struct
 {
@@ -14,5 +15,11 @@ typedef struct
  * D2D, host thread. Engines a newer CSV adds are not listed; callers give
  * them rows of their own below these. Sets *n. */
 const EngineRow *engine_rows (gsize *n);
+
+/* The host threads whose calls the timelines' rows name (TimelineRow.thread),
+ * in the order their calls first appear: each gets a host row of its own
+ * ("host thread NAME"); empty for timelines of one thread. The names are
+ * the timelines'. */
+GPtrArray *engine_rows_host_threads (const Timeline *const *sets, guint n_sets);
 
 #endif /* ENGINE_ROWS_H */

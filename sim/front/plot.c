@@ -330,6 +330,14 @@ plot_row_on_engine (const TimelineRow *row, const char *engine)
   return row->engine != NULL && strcmp (row->engine, engine) == 0;
 }
 
+/* With several host threads, each has a row of the host's calls. */
+static gboolean
+plot_row_on_host_thread (const TimelineRow *row, const char *thread)
+{
+  return row->thread != NULL && strcmp (row->thread, thread) == 0
+         && plot_row_on_engine (row, "host");
+}
+
 /* A stream's row shows what its queue did: copies, kernels and the record
  * and wait markers; the host thread's calls (syncs) stay in the host row. */
 static gboolean
@@ -581,8 +589,17 @@ plot_timeline_file (const Timeline *timeline, const Timeline *vs,
     }
   gsize n_rows;
   const EngineRow *rows = engine_rows (&n_rows);
+  g_autoptr (GPtrArray) threads = engine_rows_host_threads (sets, n_sets);
   for (gsize e = 0; e < n_rows; e++)
-    if (plot_any_row (sets, n_sets, plot_row_on_engine, rows[e].engine))
+    if (threads->len > 0 && strcmp (rows[e].engine, "host") == 0)
+      for (guint k = 0; k < threads->len; k++)
+        {
+          g_autofree char *title = g_strdup_printf ("host thread %s",
+                                                    (const char *) g_ptr_array_index (threads, k));
+          plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_host_thread,
+                             g_ptr_array_index (threads, k), title);
+        }
+    else if (plot_any_row (sets, n_sets, plot_row_on_engine, rows[e].engine))
       plot_layout_group (&layout, sets, set_names, n_sets, plot_row_on_engine,
                          rows[e].engine, rows[e].title);
   g_autoptr (GHashTable) known = g_hash_table_new (g_str_hash, g_str_equal);

@@ -200,6 +200,7 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
+  row->thread = r->engine == ENG_ENGINE_HOST ? schedule_op_thread_name (p->sched, index) : NULL;
   g_string_truncate (scratch, 0);
   cause_text_append (p->sim, index, scratch);
   row->cause = scratch->str;

@@ -1,6 +1,8 @@
 /* measured_row.c: a schedule op's fields in a measured timeline (measured_row.h). */
 #include "measured_row.h"
 
+#include <string.h>
+
 static const char *
 engine_name (const SchedOp *op)
 {
@@ -52,4 +54,6 @@ measured_row_fill (const Schedule *sched, gsize index, TimelineRow *row)
     .label = op->label,
     .cause = NULL,
   };
+  if (strcmp (row->engine, "host") == 0)
+    row->thread = schedule_op_thread_name (sched, index);
 }
