@@ -301,6 +301,7 @@ check_host (EngCheck *check)
   g_autofree guint32 *ready_op = g_new (guint32, n_threads);
   for (guint t = 0; t < n_threads; t++)
     ready_op[t] = NONE;
+  gboolean spawned = FALSE; /* SPAWNs are the main thread's: file order is their order */
 
   for (gsize i = 0; i < check->n; i++)
     {
@@ -337,15 +338,17 @@ check_host (EngCheck *check)
       else if (sop->kind == SCHED_OP_SPAWN || sop->kind == SCHED_OP_JOIN)
         {
           gboolean spawn = sop->kind == SCHED_OP_SPAWN;
-          if (r->start != r->issue || (spawn && r->end != add_sat (r->start, p->host_thread_create)))
+          if (r->start != r->issue
+              || (spawn && r->end != add_sat (r->start, gpu_profile_thread_create (p, !spawned))))
             violation (check, ENG_CHECK_HOST, op, NONE,
                        "a thread's start costs thread_create and a join starts when it is "
                        "called, but it was called at %" G_GINT64_FORMAT " ns and ran from %"
                        G_GINT64_FORMAT " to %" G_GINT64_FORMAT " ns", r->issue, r->start, r->end);
           if (spawn)
             {
-              ready[sop->u.thread] = add_sat (r->start, p->host_thread_start);
+              ready[sop->u.thread] = add_sat (r->start, gpu_profile_thread_start (p, !spawned));
               ready_op[sop->u.thread] = op;
+              spawned = TRUE;
             }
         }
       else if (sop->kind == SCHED_OP_HOST)

@@ -38,6 +38,7 @@ struct EngHost
   EngThread *threads;
   guint n_threads;
   SimTimer *step;         /* thread 0's next call; the others' are plain events */
+  gboolean spawned;       /* a thread has been started (the first costs more) */
   gsize outstanding;      /* device ops issued and not signaled */
   guint32 last_signaled;  /* most recent op whose completion the host could see */
 };
@@ -238,7 +239,8 @@ thread_ended (EngSim *sim, guint thread, SimTime now)
 }
 
 /* SPAWN starts a thread: the caller goes on after thread_create, the new
- * thread makes its first call thread_start after the SPAWN's. JOIN returns
+ * thread makes its first call thread_start after the SPAWN's (the run's
+ * first thread: thread_create_first and thread_start_first). JOIN returns
  * thread_join after its call when the thread has ended, else
  * thread_join_wake after the thread's end (resume). */
 static void
@@ -252,12 +254,13 @@ thread_call (EngSim *sim, guint thread, guint32 op, const SchedOp *sop, SimTime 
   eng_op_done_on_host (sim, op);
   if (sop->kind == SCHED_OP_SPAWN)
     {
-      r->end = now + p->host_thread_create;
+      r->end = now + gpu_profile_thread_create (p, !h->spawned);
       eng_sim_reach (sim, r->end);
       /* the caller goes on first where the two fall at one instant */
       schedule_host (sim, thread, r->end);
       other->started = TRUE;
-      schedule_host (sim, sop->u.thread, now + p->host_thread_start);
+      schedule_host (sim, sop->u.thread, now + gpu_profile_thread_start (p, !h->spawned));
+      h->spawned = TRUE;
       return;
     }
   if (other->ended)

@@ -1047,6 +1047,34 @@ test_host_threads (void)
   run_free (run);
 }
 
+/* Host threads' costs (schematic-threads), worked out by hand:
+ *   op 0 thread w1 (main at 0): the run's first, 0-30 us; w1's first call 50 us
+ *        after the start: op 1 host 100 us, 50-150; w1 ends at 150;
+ *   op 2 thread w2 (main at 30): 30-40; w2's first call 20 us after: op 3 host
+ *        100 us, 50-150; w2 ends at 150;
+ *   op 4 join w1 (main at 40): w1 ends at 150, the join returns 5 us later, 155;
+ *   op 5 join w2 (main at 155): w2 had ended, the join costs 1 us: 155-156. */
+static void
+test_host_thread_costs (void)
+{
+  Run *run = run_text ("schematic-threads",
+                       "thread w1\n  host 100us\nend\n"
+                       "thread w2\n  host 100us\nend\n"
+                       "join w1\njoin w2\n");
+  g_assert_cmpint (op (run, 0)->end, ==, 30 * US);
+  g_assert_cmpint (op (run, 1)->start, ==, 50 * US);
+  g_assert_cmpint (op (run, 1)->end, ==, 150 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 30 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 40 * US);
+  g_assert_cmpint (op (run, 3)->start, ==, 50 * US);
+  g_assert_cmpint (op (run, 4)->issue, ==, 40 * US);
+  g_assert_cmpint (op (run, 4)->end, ==, 155 * US);
+  g_assert_cmpint (op (run, 5)->issue, ==, 155 * US);
+  g_assert_cmpint (op (run, 5)->end, ==, 156 * US);
+  g_assert_cmpint (eng_sim_makespan (run->sim), ==, 156 * US);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1084,6 +1112,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/duplex", test_duplex);
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);
   g_test_add_func ("/model/host-threads", test_host_threads);
+  g_test_add_func ("/model/host-thread-costs", test_host_thread_costs);
   g_test_add_func ("/model/idle-sync", test_idle_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);

@@ -12,7 +12,9 @@
 #   thread_join       a join's end less its start, where the thread's sync had
 #                     returned before the join was called;
 #   thread_join_wake  a join's end less the thread's sync's end, where the join was
-#                     called before that.
+#                     called before that;
+# and over every file, of its first thread's (the run's first):
+#   thread_create_first, thread_start_first  as thread_create and thread_start.
 # Exit status: 0; 1 when a file has no thread rows or a kind of sample is missing.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: fit-thread-costs.sh CSV..." >&2; exit 2; }
@@ -21,14 +23,18 @@ median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) exit 1; print (NR %
 
 samples () {
   awk -F, -v want="$1" '
-    FNR == 1 { spawned = 0 }
+    FNR == 1 { spawned = 0; n = 0 }
     /^#/ { next }
     $1 == "op" { for (i = 1; i <= NF; i++) col[$i] = i; next }
     {
       kind = $col["kind"]; s = $col["start_ns"]; e = $col["end_ns"]
-      if (kind == "thread") { spawn = s; spawned = 1; first = 1; synced = 0
-                              if (want == "create") print e - s; next }
-      if (spawned && first) { first = 0; if (want == "start") print $col["issue_ns"] - spawn }
+      if (kind == "thread") { spawn = s; spawned = 1; first = 1; synced = 0; n++
+                              if (want == "create" || (want == "create_first" && n == 1)) print e - s
+                              next }
+      if (spawned && first) {
+        first = 0
+        if (want == "start" || (want == "start_first" && n == 1)) print $col["issue_ns"] - spawn
+      }
       if (kind == "sync" && spawned && !synced) { synced = 1; ended = e; next }
       if (kind == "join" && spawned) {
         if (s >= ended && want == "join") print e - s
@@ -38,7 +44,7 @@ samples () {
     }' "${@:2}"
 }
 
-for key in create start join wake; do
+for key in create start join wake create_first start_first; do
   name=thread_$key
   [ "$key" = wake ] && name=thread_join_wake
   samples "$key" "$@" | median | awk -v n="$name" '{ printf "%s=%.3fus\n", n, $1 / 1000 }' \

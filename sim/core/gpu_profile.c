@@ -111,6 +111,20 @@ gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
 }
 
 SimTime
+gpu_profile_thread_create (const GpuProfile *p, gboolean first)
+{
+  return first && p->host_thread_create_first > 0 ? p->host_thread_create_first
+                                                  : p->host_thread_create;
+}
+
+SimTime
+gpu_profile_thread_start (const GpuProfile *p, gboolean first)
+{
+  return first && p->host_thread_start_first > 0 ? p->host_thread_start_first
+                                                 : p->host_thread_start;
+}
+
+SimTime
 gpu_profile_submit_latency (const GpuProfile *p, SchedOpKind kind)
 {
   switch (kind)

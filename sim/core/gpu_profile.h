@@ -69,6 +69,8 @@ typedef struct
   /* host threads (`thread` blocks, eng_host.c) */
   SimTime host_thread_create;     /* the call that starts a thread, to its caller */
   SimTime host_thread_start;      /* from that call to the new thread's first call */
+  SimTime host_thread_create_first; /* the same two for the first thread a run starts; 0: the above */
+  SimTime host_thread_start_first;
   SimTime host_thread_join;       /* a join of a thread that has ended already */
   SimTime host_thread_join_wake;  /* from a joined thread's end to the return of the join waiting for it */
 
@@ -146,6 +148,10 @@ guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 /* Host time the API call of op holds the host thread (synchronize calls: the
  * call itself, before or after its wait; host work: 0). */
 SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
+/* What starting a host thread costs its caller, and how long after that
+ * call the thread makes its first call; `first`: the run's first thread. */
+SimTime gpu_profile_thread_create (const GpuProfile *profile, gboolean first);
+SimTime gpu_profile_thread_start (const GpuProfile *profile, gboolean first);
 
 /* What a synchronize that finds nothing to wait for costs: sync_idle, or
  * sync where the profile does not give it. */

@@ -48,6 +48,8 @@ const ProfileKey profile_keys[] = {
   { "host", "hostfn_next", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_next), 0, 0, TRUE },
   { "host", "thread_create", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_create), 0, 0, TRUE },
   { "host", "thread_start", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_start), 0, 0, TRUE },
+  { "host", "thread_create_first", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_create_first), 0, 0, TRUE },
+  { "host", "thread_start_first", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_start_first), 0, 0, TRUE },
   { "host", "thread_join", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join), 0, 0, TRUE },
   { "host", "thread_join_wake", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join_wake), 0, 0, TRUE },
 

@@ -48,6 +48,7 @@ typedef struct
   GArray *top_origin;
   guint top_thread;     /* the log's number of the thread at the top level */
   guint n_blocks;       /* threads written as `thread` blocks (record_threads.h) */
+  guint n_spawned;      /* blocks opened so far */
   guint thread;         /* ... of the thread whose calls are written */
   HostPlace *place;     /* ... and where it stands */
   gsize block_ops;      /* the ops before the open block's first */
@@ -1622,15 +1623,17 @@ write_step (Builder *b, guint index, gboolean op)
 }
 
 /* What the model charges a `thread` block (0 without a profile): the
- * starting thread `create`, the new thread `start` before its first line.
- * The recorded threads began on their own, so the schedule takes both off
- * the host time around the block. */
+ * starting thread `create`, the new thread `start` before its first line
+ * (the first block: the run's first thread's). The recorded threads began
+ * on their own, so the schedule takes both off the host time around the
+ * block. */
 static void
 spawn_costs (const Builder *b, guint64 *create, guint64 *start)
 {
   const GpuProfile *p = b->opt->profile;
-  *create = p != NULL ? (guint64) MAX (p->host_thread_create, 0) : 0;
-  *start = p != NULL ? (guint64) MAX (p->host_thread_start, 0) : 0;
+  gboolean first = b->n_spawned == 0;
+  *create = p != NULL ? (guint64) MAX (gpu_profile_thread_create (p, first), 0) : 0;
+  *start = p != NULL ? (guint64) MAX (gpu_profile_thread_start (p, first), 0) : 0;
 }
 
 /* Where a thread's block stands in the top level's time (CUPTI clock):
@@ -1668,6 +1671,7 @@ top_until_spawn (Builder *b, const ThreadStep *step, guint64 began)
                  waits_for_gpu (kind, &b->work[index]) && b->inside[index].idle);
     }
   top->last_exit = spawn + create;
+  b->n_spawned++;
   return spawn;
 }
 

@@ -7,7 +7,8 @@
 # kernel issued at 470, its sync 472-770, joined 430-830 (called before the sync
 # returned: wake 830 - 770 = 60 us). Run b: thread 1 called 0-40, kernel issued at
 # 100, sync 102-110, joined 400-403 (3 us). Samples: create 20, 30, 40 -> 30 us; start
-# 50, 70, 100 -> 70 us; join 1, 3 -> 2 us; wake 60 us. (A kernel's start and end are
+# 50, 70, 100 -> 70 us; join 1, 3 -> 2 us; wake 60 us. The first thread of each run:
+# create 20 and 40 -> 30 us; start 50 and 100 -> 75 us. (A kernel's start and end are
 # the GPU's, later than its issue.)
 set -euo pipefail
 src=${1:?usage: fit_thread_costs.sh SOURCE_DIR}
@@ -37,7 +38,9 @@ DATA
 want='thread_create=30.000us
 thread_start=70.000us
 thread_join=2.000us
-thread_join_wake=60.000us'
+thread_join_wake=60.000us
+thread_create_first=30.000us
+thread_start_first=75.000us'
 got=$(bash "$src/validate/fit-thread-costs.sh" "$work/a.csv" "$work/b.csv")
 if [ "$got" != "$want" ]; then
   printf 'FAIL: got\n%s\nwant\n%s\n' "$got" "$want"
