@@ -28,8 +28,7 @@ typedef struct
   gboolean wait_all;      /* sync device, one thread: every op issued */
   SimTime wait_since;
   GArray *waits;          /* several threads: the ops it waits for (guint32) */
-  gboolean started, ended;
-  SimTime ended_at;
+  gboolean ended;
   guint32 joiner;         /* the thread parked in `join` for this one, or ENG_NONE */
 } EngThread;
 
@@ -233,7 +232,6 @@ thread_ended (EngSim *sim, guint thread, SimTime now)
 {
   EngThread *t = &sim->host->threads[thread];
   t->ended = TRUE;
-  t->ended_at = now;
   if (t->joiner != ENG_NONE)
     resume (sim, t->joiner, now);
 }
@@ -258,7 +256,6 @@ thread_call (EngSim *sim, guint thread, guint32 op, const SchedOp *sop, SimTime 
       eng_sim_reach (sim, r->end);
       /* the caller goes on first where the two fall at one instant */
       schedule_host (sim, thread, r->end);
-      other->started = TRUE;
       schedule_host (sim, sop->u.thread, now + gpu_profile_thread_start (p, !h->spawned));
       h->spawned = TRUE;
       return;
@@ -396,6 +393,5 @@ eng_host_free (EngSim *sim)
 void
 eng_host_start (EngSim *sim)
 {
-  sim->host->threads[0].started = TRUE;
   schedule_host (sim, 0, 0);
 }

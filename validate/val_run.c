@@ -807,8 +807,7 @@ collect_cupti (ValRun *run, ValTimes *t, const SimTime *returned, GError **error
   gsize n = val_cupti_n_copies (run->cupti);
   /* Issue order is file order on one host thread; with several, threads
    * that share a stream reach it in the order of their calls. */
-  g_autofree gsize *order = run->threads != NULL
-                              ? val_threads_issue_order (run->threads, t->issue) : NULL;
+  g_autofree guint32 *order = schedule_issue_order (run->sched, t->issue);
   for (guint s = 0; s < run->n_streams; s++)
     {
       guint32 id = run->cupti_ids[s];

@@ -1,5 +1,4 @@
 /* val_threads.c: a schedule's host threads, each issuing its ops on a GThread (see val_threads.h). */
-#include <stdlib.h>
 #include "val_threads.h"
 #include "val_cuda.h"
 
@@ -205,35 +204,4 @@ val_threads_run (ValThreads *all, ValIssueFunc issue, gpointer data, SimTime *is
       return FALSE;
     }
   return TRUE;
-}
-
-typedef struct
-{
-  SimTime at;
-  gsize op;
-} Issued;
-
-static int
-compare_issued (const void *a, const void *b)
-{
-  const Issued *x = a, *y = b;
-  if (x->at != y->at)
-    return x->at < y->at ? -1 : 1;
-  return x->op < y->op ? -1 : x->op > y->op;
-}
-
-gsize *
-val_threads_issue_order (const ValThreads *all, const SimTime *issued)
-{
-  g_return_val_if_fail (all != NULL && issued != NULL, NULL);
-  gsize n = schedule_n_ops (all->sched);
-  Issued *by_time = g_new (Issued, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    by_time[i] = (Issued) { issued[i], i };
-  qsort (by_time, n, sizeof *by_time, compare_issued);
-  gsize *order = g_new (gsize, MAX (n, 1));
-  for (gsize i = 0; i < n; i++)
-    order[i] = by_time[i].op;
-  g_free (by_time);
-  return order;
 }

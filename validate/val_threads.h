@@ -35,9 +35,4 @@ void val_threads_free (ValThreads *threads);
 gboolean val_threads_run (ValThreads *threads, ValIssueFunc issue, gpointer data,
                           SimTime *issued, SimTime *returned, GError **error);
 
-/* Every op index, in the order of `issued` (ties in file order): the order
- * in which ops of different threads reached a stream they share. The
- * caller frees it. */
-gsize *val_threads_issue_order (const ValThreads *threads, const SimTime *issued);
-
 #endif /* VAL_THREADS_H */
