@@ -15,7 +15,8 @@
  *    ended (for `default`, also every blocking stream's last op); `sync E`
  *    after the most recent record of E; `sync device` after every device op
  *    and marker issued before it.
- *  - stream: an op starts after the previous op of its stream ended.
+ *  - stream: an op starts after the previous op of its stream ended (an op
+ *    of a graph's branch: the previous op of its stream in the same launch).
  *  - event: `wait S E` resolves after the most recent record of E issued before
  *    it completed, and so does the next op of S.
  *  - legacy: an op of the default stream starts after the last op of every
@@ -391,17 +392,59 @@ check_host (EngCheck *check)
     }
 }
 
+/* A graph's branches (SchedOp.graph_branch) follow their stream's ops in
+ * the same launch alone: per stream, the launch whose branch it last
+ * carried and that branch's last op, and the record a `wait` in it made
+ * the next op follow. Made at the first branch. */
+typedef struct
+{
+  guint32 *graph, *tail, *floor;
+} Lanes;
+
+/* Where the op before `sop` in its order is kept: its stream's slot in
+ * `stream_slots`, or for a branch its lane's (`floor`: the lane's event
+ * floor rather than its tail). */
+static guint32 *
+order_slot (const EngCheck *check, Lanes *lanes, const SchedOp *sop, guint32 *stream_slots,
+            gboolean floor)
+{
+  if (!sop->graph_branch)
+    return &stream_slots[sop->stream];
+  if (lanes->graph == NULL)
+    {
+      guint n = schedule_n_streams (check->sched);
+      lanes->graph = g_new0 (guint32, n);
+      lanes->tail = g_new (guint32, n);
+      lanes->floor = g_new (guint32, n);
+    }
+  if (lanes->graph[sop->stream] != sop->graph)
+    {
+      lanes->graph[sop->stream] = sop->graph;
+      lanes->tail[sop->stream] = lanes->floor[sop->stream] = NONE;
+    }
+  return floor ? &lanes->floor[sop->stream] : &lanes->tail[sop->stream];
+}
+
+static void
+lanes_free (Lanes *lanes)
+{
+  g_free (lanes->graph);
+  g_free (lanes->tail);
+  g_free (lanes->floor);
+}
+
 /* Under assign_on_submit a stream may take any connection when it has
  * nothing in flight, so what is checked is that it kept its connection while
  * the op before it in the stream had not ended, and that the connection
  * exists; the default stream stays on connection 0. */
 static void
-check_connection_on_submit (EngCheck *check, gsize i, guint32 *stream_last)
+check_connection_on_submit (EngCheck *check, gsize i, guint32 *stream_last, Lanes *lanes)
 {
   const SchedOp *sop = sop_of (check, i);
   const EngOpResult *r = &check->r[i];
-  guint32 before = stream_last[sop->stream];
-  stream_last[sop->stream] = (guint32) i;
+  guint32 *slot = order_slot (check, lanes, sop, stream_last, FALSE);
+  guint32 before = *slot;
+  *slot = (guint32) i;
   if (sop->stream == SCHED_STREAM_DEFAULT)
     {
       if (r->conn != 0)
@@ -427,6 +470,7 @@ static void
 check_engines (EngCheck *check)
 {
   guint32 *stream_last = NULL;
+  Lanes lanes = { NULL, NULL, NULL };
   if (check->profile->assign_on_submit)
     {
       guint n_streams = schedule_n_streams (check->sched);
@@ -449,7 +493,7 @@ check_engines (EngCheck *check)
                         || sop->kind == SCHED_OP_HOSTFN;
       if (queued && stream_last != NULL)
         {
-          check_connection_on_submit (check, i, stream_last);
+          check_connection_on_submit (check, i, stream_last, &lanes);
           continue;
         }
       int conn = queued ? (int) expected_connection (check, sop->stream) : -1;
@@ -459,6 +503,7 @@ check_engines (EngCheck *check)
                    r->conn, conn, check->connections);
     }
   g_free (stream_last);
+  lanes_free (&lanes);
 }
 
 /* ---- stream order, events, the legacy default stream, syncs ---- */
@@ -513,6 +558,7 @@ check_deps (EngCheck *check)
   guint n_streams = schedule_n_streams (check->sched);
   guint n_events = schedule_n_events (check->sched);
   DepState st = { 0 };
+  Lanes lanes = { NULL, NULL, NULL };
   st.tail = g_new (guint32, n_streams);
   st.event_floor = g_new (guint32, n_streams);
   st.seen_legacy = g_new (guint32, n_streams);
@@ -533,7 +579,9 @@ check_deps (EngCheck *check)
       if (is_stream_op (sop))
         {
           guint32 s = sop->stream;
-          check_after (check, ENG_CHECK_STREAM, op, st.tail[s], "the previous op of its stream");
+          guint32 *tail = order_slot (check, &lanes, sop, st.tail, FALSE);
+          guint32 *floor = order_slot (check, &lanes, sop, st.event_floor, TRUE);
+          check_after (check, ENG_CHECK_STREAM, op, *tail, "the previous op of its stream");
           if (st.loading != NONE)
             {
               if (check->r[op].start < check->r[st.loading].start)
@@ -550,20 +598,21 @@ check_deps (EngCheck *check)
                                "an op issued before it, since its launch loads its code");
               st.loading = op;
             }
-          if (st.event_floor[s] != NONE)
+          if (*floor != NONE)
             {
-              check_after (check, ENG_CHECK_EVENT, op, st.event_floor[s],
-                           "the record its stream waited for");
-              st.event_floor[s] = NONE;
+              check_after (check, ENG_CHECK_EVENT, op, *floor, "the record its stream waited for");
+              *floor = NONE;
             }
           if (sop->kind == SCHED_OP_WAIT && sop->event != SCHED_NONE
               && st.record[sop->event] != NONE)
             {
               check_after (check, ENG_CHECK_EVENT, op, st.record[sop->event],
                            "the record it waits for");
-              st.event_floor[s] = st.record[sop->event];
+              *floor = st.record[sop->event];
             }
-          if (s == SCHED_STREAM_DEFAULT)
+          if (sop->graph_branch)
+            ; /* a branch stands in the launch, apart from the legacy stream's order */
+          else if (s == SCHED_STREAM_DEFAULT)
             {
               /* Streams that got no work since the previous default-stream op
                * were checked against it, and it ended before this one began. */
@@ -591,7 +640,7 @@ check_deps (EngCheck *check)
                   st.dirty[st.n_dirty++] = s;
                 }
             }
-          st.tail[s] = op;
+          *tail = op;
           if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)
             st.record[sop->event] = op;
           if (st.device_last == NONE || check->r[op].end > check->r[st.device_last].end)
@@ -626,6 +675,7 @@ check_deps (EngCheck *check)
   g_free (st.dirty);
   g_free (st.is_dirty);
   g_free (st.record);
+  lanes_free (&lanes);
 }
 
 /* ---- copy engines ---- */

@@ -219,7 +219,7 @@ eng_connection_assign (EngSim *sim, guint32 op)
     return 0;
   /* Work in flight: it keeps its connection, the one its last op went to
    * (every op that can be a stream's last has one). */
-  guint32 tail = eng_deps_stream_last (sim, stream);
+  guint32 tail = eng_deps_order_last (sim, op);
   if (tail != ENG_NONE && !(sim->ops[tail].flags & ENG_OP_SIGNALED))
     return (guint) sim->results[tail].conn;
   guint chosen = c->next;

@@ -57,6 +57,11 @@ struct EngDeps
   guint32 n_edges, edges_cap;
   guint32 free_edges;     /* edges of signaled ops, reused through Edge.next */
   guint32 *stream_tail;   /* last op issued to each stream */
+  /* A graph's branches (SchedOp.graph_branch): per stream, the last op
+   * it was given in the launch lane_graph names, apart from stream_tail;
+   * made at the first branch. */
+  guint32 *lane_tail;
+  guint32 *lane_graph;
   guint32 *stream_legacy; /* last legacy op each stream has an edge from */
   guint32 *event_record;  /* most recent record of each event */
   guint32 last_legacy;
@@ -98,6 +103,8 @@ eng_deps_free (EngSim *sim)
     return;
   g_free (d->edges);
   g_free (d->stream_tail);
+  g_free (d->lane_tail);
+  g_free (d->lane_graph);
   g_free (d->stream_legacy);
   g_free (d->dirty);
   g_free (d->is_dirty);
@@ -110,6 +117,18 @@ guint32
 eng_deps_stream_last (const EngSim *sim, guint stream)
 {
   return sim->deps->stream_tail[stream];
+}
+
+guint32
+eng_deps_order_last (const EngSim *sim, guint32 op)
+{
+  const EngDeps *d = sim->deps;
+  const SchedOp *sop = eng_sop (sim, op);
+  if (!sop->graph_branch)
+    return d->stream_tail[sop->stream];
+  if (d->lane_graph == NULL || d->lane_graph[sop->stream] != sop->graph)
+    return ENG_NONE;
+  return d->lane_tail[sop->stream];
 }
 
 guint32
@@ -249,11 +268,53 @@ add_edge (EngSim *sim, guint32 src, guint32 target, EdgeKind kind)
   sl->first_edge = e;
 }
 
+/* Every op issued after a launch that loads its code waits until it
+ * starts (eng_deps_issue). */
+static void
+follow_loading (EngSim *sim, guint32 op)
+{
+  EngDeps *d = sim->deps;
+  if (d->loading != ENG_NONE && (sim->ops[d->loading].flags & ENG_OP_STARTED))
+    d->loading = ENG_NONE;
+  if (d->loading != ENG_NONE)
+    add_edge (sim, d->loading, op, EDGE_LOADED);
+}
+
+/* An op of a graph's branch follows the ops its stream was given in the
+ * same launch, and the record it waits for, alone: the launch stands in
+ * its own stream, and what that stream was given outside the graph, before
+ * or after, is no part of it (a launch's branches run in streams of the
+ * graph's own). */
+static void
+issue_branch (EngSim *sim, guint32 op, const SchedOp *sop)
+{
+  EngDeps *d = sim->deps;
+  guint n_streams = schedule_n_streams (sim->sched);
+  if (d->lane_tail == NULL)
+    {
+      d->lane_tail = g_new (guint32, n_streams);
+      d->lane_graph = g_new0 (guint32, n_streams);
+    }
+  add_edge (sim, eng_deps_order_last (sim, op), op, EDGE_STREAM);
+  if (sop->kind == SCHED_OP_WAIT && sop->event != SCHED_NONE)
+    add_edge (sim, d->event_record[sop->event], op, EDGE_EVENT);
+  follow_loading (sim, op);
+  d->lane_tail[sop->stream] = op;
+  d->lane_graph[sop->stream] = sop->graph;
+  if (sop->kind == SCHED_OP_RECORD && sop->event != SCHED_NONE)
+    d->event_record[sop->event] = op;
+}
+
 void
 eng_deps_issue (EngSim *sim, guint32 op)
 {
   EngDeps *d = sim->deps;
   const SchedOp *sop = eng_sop (sim, op);
+  if (sop->graph_branch)
+    {
+      issue_branch (sim, op, sop);
+      return;
+    }
   guint32 stream = sop->stream;
   const SchedStream *st = schedule_stream (sim->sched, stream);
 
@@ -292,10 +353,7 @@ eng_deps_issue (EngSim *sim, guint32 op)
    * traces/validation/loads): a launch that loads waits for every op issued
    * before it, in any stream (its own stream's last op is an edge already),
    * and every op issued after it waits until it starts. */
-  if (d->loading != ENG_NONE && (sim->ops[d->loading].flags & ENG_OP_STARTED))
-    d->loading = ENG_NONE;
-  if (d->loading != ENG_NONE)
-    add_edge (sim, d->loading, op, EDGE_LOADED);
+  follow_loading (sim, op);
   if (sop->kind == SCHED_OP_KERNEL && sop->u.kernel.loads)
     {
       for (guint s = 0; s < schedule_n_streams (sim->sched); s++)

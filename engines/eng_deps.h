@@ -31,5 +31,9 @@ SimTime eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to);
  * (ENG_NONE: none yet): what a synchronize waits for. */
 guint32 eng_deps_stream_last (const EngSim *sim, guint stream);
 guint32 eng_deps_event_last (const EngSim *sim, guint event);
+/* The op issued before `op` in its order: its stream's last, or for a
+ * graph's branch (SchedOp.graph_branch) its stream's last in the same
+ * launch; ENG_NONE when there is none. Call it before eng_deps_issue. */
+guint32 eng_deps_order_last (const EngSim *sim, guint32 op);
 
 #endif /* ENG_DEPS_H */

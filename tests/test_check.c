@@ -315,6 +315,30 @@ test_check_host_threads (void)
   run_free (run);
 }
 
+/* A graph's branch follows its stream's ops in the launch, not what the
+ * stream was given before: s2's h2d 0-2, the graph's s1 kernel 0-1, its
+ * branch in s2 (after the fork's wait) a d2h 1-2 beside the h2d, then a
+ * kernel 2-3. The kernel moved to 1.5-2.5 starts before the d2h ended. */
+static void
+test_check_graph_branches (void)
+{
+  Run *run = run_text ("schematic-k20", "stream s1\nstream s2\nh2d s2 8MiB\n"
+                                        "graph s1\n"
+                                        "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                                        "  record f s1\n  wait s2 f\n"
+                                        "  d2h s2 4MiB\n"
+                                        "  kernel s2 grid=1 block=32 block_time=1ms\n"
+                                        "  record j s2\n  wait s1 j\n"
+                                        "end\n");
+  assert_clean (run);
+  g_assert_cmpint (run->r[0].end, ==, 2 * MS);
+  g_assert_cmpint (run->r[4].start, ==, 1 * MS);
+  g_assert_cmpint (run->r[5].start, ==, 2 * MS);
+  shift (run, 5, -MS / 2);
+  assert_only (run, ENG_CHECK_STREAM, 5);
+  run_free (run);
+}
+
 /* sync s returns when the copy ends at 1; returning at 0.5 is too early. */
 static void
 test_check_sync (void)
@@ -391,6 +415,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/check/seed-clean", test_check_seed_clean);
   g_test_add_func ("/check/host-threads", test_check_host_threads);
+  g_test_add_func ("/check/graph-branches", test_check_graph_branches);
   g_test_add_func ("/check/stream", test_check_stream);
   g_test_add_func ("/check/event", test_check_event);
   g_test_add_func ("/check/legacy", test_check_legacy);

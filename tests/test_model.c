@@ -951,6 +951,51 @@ test_graph_launch (void)
   run_free (run);
 }
 
+/* A graph with branches (profile graphs, as test_graph_launch), worked
+ * out by hand from the rules of engines/MODEL.md ("Graph launches"):
+ *   op 0 kernel s2 3 ms, its call 0-1: 1-4;
+ *   the graph's call holds the host 1 to 1.5 (its first op is issued at 1,
+ *        the others at 1.5, at no cost);
+ *   op 1 A 1 ms: 1.5-2.5; op 2 the fork's record and op 3 s2's wait: 2.5,
+ *        not after op 0, which is s2's work outside the graph;
+ *   op 4 B 2 ms, after the record in s1 and graph_node_gap: 2.6-4.6;
+ *   op 5 C 1 ms, after the wait in s2's branch: 2.6-3.6, beside op 0 and B
+ *        (three one-block kernels on four block slots);
+ *   op 6 the join's record in s2: 3.6; op 7 s1's wait: after B, 4.6;
+ *   op 8 D 1 ms: 4.7-5.7;
+ *   op 9 kernel s2 1 ms, its call 1.5-2.5: after op 0 and kernel_gap, not
+ *        after the graph's C: 4.2-5.2. */
+static void
+test_graph_branches (void)
+{
+  Run *run = run_text ("graphs", "stream s1\nstream s2\n"
+                                 "kernel s2 grid=1 block=32 block_time=3ms\n"
+                                 "graph s1\n"
+                                 "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                                 "  record fork s1\n"
+                                 "  wait s2 fork\n"
+                                 "  kernel s1 grid=1 block=32 block_time=2ms\n"
+                                 "  kernel s2 grid=1 block=32 block_time=1ms\n"
+                                 "  record joined s2\n"
+                                 "  wait s1 joined\n"
+                                 "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                                 "end\n"
+                                 "kernel s2 grid=1 block=32 block_time=1ms\n");
+  static const SimTime start[] = { 1000, 1500, 2500, 2500, 2600, 2600, 3600, 4600, 4700, 4200 };
+  static const SimTime end[] = { 4000, 2500, 2500, 2500, 4600, 3600, 3600, 4600, 5700, 5200 };
+  for (guint i = 0; i < G_N_ELEMENTS (start); i++)
+    {
+      g_assert_cmpint (op (run, i)->start, ==, start[i] * US);
+      g_assert_cmpint (op (run, i)->end, ==, end[i] * US);
+    }
+  g_assert_cmpint (op (run, 1)->issue, ==, 1000 * US);
+  for (guint i = 2; i < 9; i++)
+    g_assert_cmpint (op (run, i)->issue, ==, 1500 * US);
+  assert_cause (run, 5, ENG_CAUSE_EVENT, 2);
+  assert_cause (run, 9, ENG_CAUSE_STREAM, 0);
+  run_free (run);
+}
+
 /* A launch that loads its kernel's code (`loads`) waits for every op
  * issued before it, in every stream, starts module_load (1 ms on profile
  * ops) after the last ends, and holds back every op issued after it, in any
@@ -1083,6 +1128,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
   g_test_add_func ("/model/hostfn", test_hostfn);
   g_test_add_func ("/model/graph-launch", test_graph_launch);
+  g_test_add_func ("/model/graph-branches", test_graph_branches);
   g_test_add_func ("/model/loads-waits-for-idle", test_loads_waits_for_idle);
   g_test_add_func ("/model/record-holds-no-queue", test_record_holds_no_queue);
   g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);

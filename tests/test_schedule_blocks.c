@@ -175,6 +175,73 @@ test_graph (void)
   schedule_free (sched);
 }
 
+/* A graph with branches: the ops of other streams, taken in by a `wait`
+ * on an event recorded in the graph, are its branches; the launch stream's
+ * ops, the fork's record and the joining wait are not. */
+static void
+test_graph_branches (void)
+{
+  g_autoptr (Schedule) sched = parse_check_ok ("stream s1\nstream s2\n"
+                                               "graph s1\n"
+                                               "  kernel s1 grid=1 block=32 time=1us\n"
+                                               "  record fork s1\n"
+                                               "  wait s2 fork\n"
+                                               "  memset s2 4KiB\n"
+                                               "  record joined s2\n"
+                                               "  wait s1 joined\n"
+                                               "end\n"
+                                               "kernel s2 grid=1 block=32 time=1us\n", NULL);
+  static const guint graph[] = { 1, 1, 1, 1, 1, 1, 0 };
+  static const guint branch[] = { 0, 0, 1, 1, 1, 0, 0 };
+  g_assert_cmpuint (schedule_n_ops (sched), ==, G_N_ELEMENTS (graph));
+  for (gsize i = 0; i < G_N_ELEMENTS (graph); i++)
+    {
+      g_assert_cmpuint (schedule_op (sched, i)->graph, ==, graph[i]);
+      g_assert_cmpuint (schedule_op (sched, i)->graph_branch, ==, branch[i]);
+      g_assert_cmpuint (schedule_op (sched, i)->graph_launch, ==, i == 0);
+    }
+}
+
+/* What stream capture refuses, refused where it is written. */
+static void
+test_graph_branch_errors (void)
+{
+  static const char head[] = "stream s1\nstream s2\n";
+#define BRANCH_ERROR(body, code, message)                                               \
+  do                                                                                    \
+    {                                                                                   \
+      g_autofree char *text = g_strconcat (head, body, NULL);                           \
+      parse_check_error (text, NULL, 0, code, message);                                 \
+    }                                                                                   \
+  while (0)
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s2\nend\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:5:12: stream 's2' is not in this graph yet");
+  BRANCH_ERROR ("record e s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us\n  wait s2 e\nend\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:6:11: event 'e' has no `record` in this graph");
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\n  wait s2 e\n"
+                "  kernel s2 grid=1 block=32 time=1us\nend\n",
+                SCHEDULE_ERROR_SYNTAX,
+                "t.sched:7:3: this node in stream 's2' is not joined back into 's1'");
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\n  wait s2 e\n"
+                "  kernel s2 grid=1 block=32 time=1us\n  record f s2\n  wait s1 f\n"
+                "  kernel s2 grid=1 block=32 time=1us\nend\n",
+                SCHEDULE_ERROR_SYNTAX,
+                "t.sched:10:3: this node in stream 's2' is not joined back into 's1'");
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\n  wait default e\n"
+                "end\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:6:8: the legacy default stream cannot be one");
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\nend\nwait s2 e\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:7:9: event 'e' was last recorded inside a graph (line 5)");
+  BRANCH_ERROR ("graph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\nend\nsync e\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:7:6: event 'e' was last recorded inside a graph (line 5)");
+  BRANCH_ERROR ("record a s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us\n  record e s1\nend\n"
+                "elapsed x a e\n",
+                SCHEDULE_ERROR_SYNTAX, "t.sched:8:13: event 'e' was last recorded inside a graph (line 6)");
+  BRANCH_ERROR ("graph s1\n  record e s1\n  wait s2 e\nend\n", SCHEDULE_ERROR_SYNTAX,
+                "t.sched:3:1: a graph with no node");
+#undef BRANCH_ERROR
+}
+
 static void
 test_graph_errors (void)
 {
@@ -197,7 +264,7 @@ test_graph_errors (void)
                      "t.sched:3:3: `stream` cannot stand inside a graph");
   parse_check_error ("stream s1\nstream s2\ngraph s1\n  kernel s2 grid=1 block=32 time=1us\nend\n",
                      NULL, 0, SCHEDULE_ERROR_SYNTAX,
-                     "t.sched:4:10: a graph's nodes run in the stream it is launched into, 's1'");
+                     "t.sched:4:10: stream 's2' is not in this graph yet");
   parse_check_error ("stream s1\ngraph s1\n  kernel s1 grid=1 block=32 time=1us loads\nend\n", NULL,
                      0, SCHEDULE_ERROR_SYNTAX, "t.sched:3:3: `loads` inside a graph");
   parse_check_error ("stream s1\ngraph s1\n  graph s1\n    kernel s1 grid=1 block=32 time=1us\n"
@@ -288,6 +355,8 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule-blocks/errors", test_errors);
   g_test_add_func ("/schedule-blocks/graph", test_graph);
   g_test_add_func ("/schedule-blocks/graph-errors", test_graph_errors);
+  g_test_add_func ("/schedule-blocks/graph-branches", test_graph_branches);
+  g_test_add_func ("/schedule-blocks/graph-branch-errors", test_graph_branch_errors);
   g_test_add_func ("/schedule-blocks/threads", test_threads);
   g_test_add_func ("/schedule-blocks/thread-errors", test_thread_errors);
   return g_test_run ();

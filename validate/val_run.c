@@ -356,10 +356,12 @@ create_streams (ValRun *run, GError **error)
 
 /* Each graph launch's nodes, captured from its stream into a graph and
  * instantiated, once: the launch is then one cudaGraphLaunch, as a
- * program's that captured its work would be. The harness times kernels on
- * their own clock, wherever they run; copies and memsets are matched with
- * CUPTI's records by their stream, which a graph's nodes do not keep, so
- * its graphs are of kernels only. */
+ * program's that captured its work would be. A graph's records and waits
+ * are captured as they stand, carrying the capture to its other streams
+ * and back (its branches). The harness times kernels on their own clock,
+ * wherever they run; copies and memsets are matched with CUPTI's records
+ * by their stream, which a graph's nodes do not keep, so its graphs are of
+ * kernels only. */
 static gboolean
 plan_graphs (ValRun *run, GError **error)
 {
@@ -382,6 +384,19 @@ plan_graphs (ValRun *run, GError **error)
         {
           const SchedOp *op = schedule_op (run->sched, j);
           const OpPlan *p = &run->plan[j];
+          cudaStream_t in = run->streams[op->stream];
+          if (op->kind == SCHED_OP_RECORD)
+            {
+              if (!VAL_CUDA (cudaEventRecord (run->events[op->event], in), error))
+                return FALSE;
+              continue;
+            }
+          if (op->kind == SCHED_OP_WAIT)
+            {
+              if (!VAL_CUDA (cudaStreamWaitEvent (in, run->events[op->event], 0), error))
+                return FALSE;
+              continue;
+            }
           if (op->kind != SCHED_OP_KERNEL)
             {
               cudaGraph_t dropped;
@@ -392,7 +407,7 @@ plan_graphs (ValRun *run, GError **error)
                                "matches copies and memsets with CUPTI's records by stream, "
                                "which a graph's nodes do not keep");
             }
-          if (!VAL_CUDA (spin_launch (p->grid, p->block, p->smem, s, p->block_ns,
+          if (!VAL_CUDA (spin_launch (p->grid, p->block, p->smem, in, p->block_ns,
                                       &run->slots[p->slot]), error))
             return FALSE;
         }
@@ -765,7 +780,8 @@ collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *
       }
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
-      if (timing != VAL_TIMING_EVENTS)
+      /* a graph's are captured with it and leave no event of their own */
+      if (timing != VAL_TIMING_EVENTS || op->graph != 0)
         return TRUE; /* derived later */
       if (!event_time (run, p->ev_a, &t->end[i], error))
         return FALSE;

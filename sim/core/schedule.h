@@ -93,11 +93,16 @@ typedef struct
   guint32 column;
   guint32 stream;
   guint32 event;
-  /* A node of a graph launch (`graph STREAM` ... `end`): the launch's
-   * number, from 1, the same for every node of one launch; 0 for an op of
-   * no graph. graph_launch is set on the launch's first node, which
-   * carries the cudaGraphLaunch call. */
-  guint32 graph : 31;
+  /* A node of a graph launch (`graph STREAM` ... `end`), or a record or
+   * wait that joins its streams: the launch's number, from 1, the same for
+   * every op of one launch; 0 for an op of no graph. graph_launch is set on
+   * the launch's first op, which carries the cudaGraphLaunch call, and is
+   * in STREAM. graph_branch is set on an op in another stream, a branch: it
+   * follows the ops of its stream in the same launch alone, not what that
+   * stream was given outside the graph, and what the stream is given after
+   * does not follow it. */
+  guint32 graph : 30;
+  guint32 graph_branch : 1;
   guint32 graph_launch : 1;
   const char *label; /* optional `label=NAME`, NULL if none */
   union

@@ -500,6 +500,8 @@ schedule_parse_text (const char *path, const char *text, gsize length,
   g_hash_table_unref (p->time_lists);
   if (p->elapsed_names != NULL)
     g_hash_table_unref (p->elapsed_names);
+  if (p->graph_streams != NULL)
+    g_hash_table_unref (p->graph_streams);
   parser_threads_free (p);
   g_array_unref (p->event_uses);
   g_free (p->lines);

@@ -97,6 +97,8 @@ typedef struct
 {
   guint32 column;        /* of its name at its first use */
   guint32 declared_line; /* its `event NAME` statement; 0: none */
+  guint32 graph;         /* the graph launch its last record stands in; 0: none */
+  guint32 record_line;   /* ... and that record's line */
 } EventUse;
 
 typedef struct
@@ -160,6 +162,11 @@ typedef struct
   guint32 n_graphs;
   guint32 graph_stream;
   gsize graph_first_op;
+  /* The other streams the open graph has taken in through a `wait`
+   * (stream index -> TRUE; made at the first graph with branches), and
+   * whether it has any. */
+  GHashTable *graph_streams;
+  gboolean graph_branches;
 
   /* The host thread whose block is being expanded (0: the top level), the
    * index of its first op, and every thread block expanded so far: names

@@ -23,6 +23,10 @@ marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start
   guint n_streams = schedule_n_streams (sched), n_events = schedule_n_events (sched);
   SimTime *stream_done = g_new0 (SimTime, MAX (n_streams, 1));
   SimTime *record_time = g_new (SimTime, MAX (n_events, 1));
+  /* a graph's branch follows its stream's ops in the same launch alone
+   * (SchedOp.graph_branch): per stream, that launch and their end */
+  g_autofree guint32 *lane_graph = NULL;
+  g_autofree SimTime *lane_done = NULL;
   for (guint e = 0; e < n_events; e++)
     record_time[e] = -1;
   /* the order the ops reached their streams (several host threads) */
@@ -34,8 +38,25 @@ marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start
       if (op->stream >= n_streams)
         continue;
       guint s = op->stream;
-      SimTime before = stream_done[s];
-      if (s == SCHED_STREAM_DEFAULT)
+      SimTime *done = &stream_done[s];
+      if (op->graph_branch)
+        {
+          if (lane_graph == NULL)
+            {
+              lane_graph = g_new0 (guint32, n_streams);
+              lane_done = g_new (SimTime, n_streams);
+            }
+          if (lane_graph[s] != op->graph)
+            {
+              lane_graph[s] = op->graph;
+              lane_done[s] = 0;
+            }
+          done = &lane_done[s];
+        }
+      SimTime before = *done;
+      if (op->graph_branch)
+        ; /* apart from the legacy stream's order, as its launch is */
+      else if (s == SCHED_STREAM_DEFAULT)
         before = MAX (before, blocking_done (sched, stream_done, n_streams));
       else if (is_blocking (sched, s))
         before = MAX (before, stream_done[SCHED_STREAM_DEFAULT]);
@@ -50,7 +71,7 @@ marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start
             record_time[op->event] = end[i];
         }
       if (end[i] >= 0 && op->kind != SCHED_OP_SYNC_STREAM)
-        stream_done[s] = MAX (stream_done[s], end[i]);
+        *done = MAX (*done, end[i]);
     }
   g_free (record_time);
   g_free (stream_done);
