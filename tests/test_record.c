@@ -561,18 +561,30 @@ test_trace_extra (void)
                               "kernel default grid=1 block=32 time=1.500us label=kb\n");
 }
 
-/* Graph launches (record_graph.h), without a profile (CUPTI's kernel
- * times). Calls (us after T0), one stream:
+/* Graph launches (record_graph.h, record_branches.h), without a profile
+ * (CUPTI's kernel times). Calls (us after T0), one stream:
  *   cudaGraphLaunch  0-2     its records: a memset of 8 bytes of device
  *                            memory 10-11, a kernel 12-22, a copy of 8
  *                            bytes from the device to pageable memory 23-24:
  *                            a chain, written as a `graph` block
  *   cudaStreamSynchronize 3-30 (the 1 us gap before it is left out: it waits)
- *   cudaGraphLaunch  40-42   two kernels, 50-60 and 55-65, side by side: a
- *                            graph's branches, a `not modelled` comment
- *   cudaStreamSynchronize 43-70: after 13 us of host time since the last op
- *                            (the comment is no op)
- * The nodes are issued where their launch was: 0 for all three. */
+ *   cudaGraphLaunch  40-42   two kernels, ka 50-60 and kb 55-65, side by
+ *                            side: kb follows nothing, so it takes a lane of
+ *                            its own (stream branch1, declared before the
+ *                            block) that waits for a record at the graph's
+ *                            start, and is joined back at the end
+ *   cudaStreamSynchronize 43-70: after 10 us of host time since the last return
+ *   cudaGraphLaunch  80-82   A 100-110, B 111-160, C 111.2-140, D 161-170: B
+ *                            and C follow A (it ended before each started),
+ *                            D follows B and C (A started before C did, so
+ *                            D's predecessors are B and C alone); B stays in
+ *                            s1 after A, C in branch1 waits for A's record,
+ *                            D in s1 after B waits for C's record, which
+ *                            joins branch1 back, so no wait is added at `end`
+ *   cudaStreamSynchronize 83-180: after 10 us of host time
+ * The nodes, records and waits are issued where their launch was; a record
+ * or wait is at the end of the node it follows (the start's at the first
+ * node's start). */
 static void
 test_graph (void)
 {
@@ -583,12 +595,18 @@ test_graph (void)
     "call\t1\tcudaStreamSynchronize\t1000003000\t1000030000\t3\t0xa1\t0x0\t0\t0\t0\n"
     "call\t1\tcudaGraphLaunch\t1000040000\t1000042000\t4\t0xa1\t0x0\t0\t0\t0\n"
     "call\t1\tcudaStreamSynchronize\t1000043000\t1000070000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGraphLaunch\t1000080000\t1000082000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000083000\t1000180000\t7\t0xa1\t0x0\t0\t0\t0\n"
     "memset\t2\t1000010000\t1000011000\t8\t0\t3\n"
     "kernel\t2\t1000012000\t1000022000\t4\t64\t0\t0\tkk\n"
     "copy\t2\t0\t1000023000\t1000024000\t8\t2\t3\t1\n"
     "kernel\t4\t1000050000\t1000060000\t4\t64\t0\t0\tka\n"
     "kernel\t4\t1000055000\t1000065000\t4\t64\t0\t0\tkb\n"
-    "end\t5\t5\n";
+    "kernel\t6\t1000100000\t1000110000\t4\t64\t0\t0\tA\n"
+    "kernel\t6\t1000111000\t1000160000\t4\t64\t0\t0\tB\n"
+    "kernel\t6\t1000111200\t1000140000\t4\t64\t0\t0\tC\n"
+    "kernel\t6\t1000161000\t1000170000\t4\t64\t0\t0\tD\n"
+    "end\t7\t9\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
@@ -598,19 +616,50 @@ test_graph (void)
                             "  d2h s1 8B pageable\n"
                             "end\n"
                             "sync s1\n"
-                            "host 13.000us\n"
+                            "host 10.000us\n"
+                            "stream branch1\n"
+                            "graph s1\n"
+                            "  record gb0 s1\n"
+                            "  kernel s1 grid=4 block=64 time=10.000us label=ka\n"
+                            "  wait branch1 gb0\n"
+                            "  kernel branch1 grid=4 block=64 time=10.000us label=kb\n"
+                            "  record gb1 branch1\n"
+                            "  wait s1 gb1\n"
+                            "end\n"
+                            "sync s1\n"
+                            "host 10.000us\n"
+                            "graph s1\n"
+                            "  kernel s1 grid=4 block=64 time=10.000us label=A\n"
+                            "  record gb0 s1\n"
+                            "  kernel s1 grid=4 block=64 time=49.000us label=B\n"
+                            "  wait branch1 gb0\n"
+                            "  kernel branch1 grid=4 block=64 time=28.800us label=C\n"
+                            "  record gb1 branch1\n"
+                            "  wait s1 gb1\n"
+                            "  kernel s1 grid=4 block=64 time=9.000us label=D\n"
+                            "end\n"
                             "sync s1\n");
-  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaGraphLaunch (its nodes ran side by "
-                                       "side, a graph's branches"));
-  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
-  g_assert_cmpuint (rec->n_ops, ==, 6);
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+  g_assert_cmpuint (rec->n_ops, ==, 22);
   assert_op_times (rec, 0, 0, 10000, 11000);
   assert_op_times (rec, 1, 0, 12000, 22000);
   assert_op_times (rec, 2, 0, 23000, 24000);
+  static const SimTime fork[][3] = { { 40000, 50000, 50000 }, { 40000, 50000, 60000 },
+                                     { 40000, 50000, 50000 }, { 40000, 55000, 65000 },
+                                     { 40000, 65000, 65000 }, { 40000, 65000, 65000 } };
+  for (guint i = 0; i < G_N_ELEMENTS (fork); i++)
+    assert_op_times (rec, 5 + i, fork[i][0], fork[i][1], fork[i][2]);
+  assert_op_times (rec, 14, 80000, 110000, 110000);
+  assert_op_times (rec, 16, 80000, 110000, 110000);
+  assert_op_times (rec, 18, 80000, 140000, 140000);
+  assert_op_times (rec, 19, 80000, 140000, 140000);
   const SchedOp *first = schedule_op (rec->schedule, 0), *last = schedule_op (rec->schedule, 2);
   g_assert_true (first->graph == 1 && first->graph_launch);
   g_assert_true (last->graph == 1 && !last->graph_launch);
   g_assert_cmpuint (schedule_op (rec->schedule, 3)->graph, ==, 0);
+  g_assert_true (schedule_op (rec->schedule, 5)->graph_launch);
+  g_assert_true (schedule_op (rec->schedule, 8)->graph_branch);
+  g_assert_false (schedule_op (rec->schedule, 6)->graph_branch);
 }
 
 /* Host functions (record_hostfn.h) on tests/profiles/ops.ini: wake-up 500

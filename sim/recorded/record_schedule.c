@@ -5,6 +5,7 @@
 #include "record_alone.h"
 #include "record_call.h"
 #include "record_capture.h"
+#include "record_branches.h"
 #include "record_graph.h"
 #include "record_hostfn.h"
 #include "record_inside.h"
@@ -59,6 +60,7 @@ typedef struct
   GPtrArray *event_names; /* the events' names in the order they were named */
   GHashTable *recorded;   /* the names of the events a `record` was written for */
   GPtrArray *names;
+  GPtrArray *lanes;     /* the names of the streams graphs' branches use, declared (in `names`) */
   guint n_streams, n_events;
   GHashTable *per_thread; /* thread number -> the name of its per-thread default stream,
                              once declared */
@@ -74,7 +76,7 @@ typedef struct
   guint *op_of_call;    /* per call: the op it became, + 1; 0 if none */
   gboolean *captured;   /* per call: a stream capture took it into a graph */
   GPtrArray **graph_nodes; /* per graph launch call: its records (record_graph.h); else NULL */
-  const char **graph_why;  /* ... and why they are not a chain `graph` can write, or NULL */
+  const char **graph_why;  /* ... and why `graph` cannot write them, or NULL */
   InsideHost *inside;   /* per call: the host time inside it (record_inside.h) */
   RecordSchedule *rec;
   const char *times_of; /* the device kernel times are tagged with (time=h100:...), or NULL */
@@ -742,42 +744,100 @@ write_kernel (Builder *b, guint index, gboolean per_thread, guint64 issue)
 static void write_not_modelled (Builder *b, const RecordCall *c, const CallWork *w,
                                 gboolean per_thread, const char *why);
 
-/* A graph launch whose records are a chain (record_graph.h) as a `graph`
- * block: each node as its statement, in the launch's stream, issued where
- * the launch was; kernels' times CUPTI's less trace_extra. */
+/* The stream of a graph's lane: the launch's for lane 0, else a stream
+ * of the branches' own, declared on its first use (record_branches.h). */
+static const char *
+lane_stream (Builder *b, const char *launch_stream, guint lane)
+{
+  if (lane == 0)
+    return launch_stream;
+  while (b->lanes->len < lane)
+    {
+      char *name = g_strdup_printf ("branch%u", b->lanes->len + 1);
+      g_ptr_array_add (b->names, name);
+      g_ptr_array_add (b->lanes, name);
+      swap_top (b);
+      g_string_append_printf (b->text, "stream %s   # a graph's branches, as the recorder lays them out",
+                              name);
+      line_end (b);
+      swap_top (b);
+    }
+  return g_ptr_array_index (b->lanes, lane - 1);
+}
+
+/* One node of a graph launch as its statement in `stream`. */
+static void
+write_node (Builder *b, const RecordWork *r, const char *stream)
+{
+  g_string_append (b->text, "  ");
+  if (r->kind == RECORD_WORK_KERNEL)
+    {
+      append_kernel_head (b, stream, r->a[0], r->a[1], r->a[2], r->a[3],
+                          blocks_time (b, r->end - r->start));
+      g_autofree char *label = kernel_label (r->name);
+      if (label[0] != '\0')
+        g_string_append_printf (b->text, " label=%s", label);
+    }
+  else
+    {
+      const char *what = r->kind == RECORD_WORK_MEMSET ? "memset"
+                         : r->a[1] == RECORD_COPY_HTOD ? "h2d"
+                         : r->a[1] == RECORD_COPY_DTOH ? "d2h" : "d2d";
+      g_string_append_printf (b->text, "%s %s ", what, stream);
+      append_size (b->text, r->a[0]);
+      if (r->kind == RECORD_WORK_COPY && copy_is_pageable (r))
+        g_string_append (b->text, " pageable");
+    }
+  line_end (b);
+}
+
+/* A graph launch (record_graph.h) as a `graph` block: each node as its
+ * statement, issued where the launch was, in the launch's stream or, for
+ * nodes that ran side by side, in the lanes record_branches_plan lays
+ * out, joined by records and waits of events of their own (gbN); kernels'
+ * times CUPTI's less trace_extra. A record or wait is given the end of
+ * the node it follows. */
 static void
 write_graph (Builder *b, guint index, gboolean per_thread, guint64 issue)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const GPtrArray *nodes = b->graph_nodes[index];
   const char *stream = stream_name (b, c->stream, per_thread);
-  g_string_append_printf (b->text, "graph %s   # %s, %u node%s", stream, c->name, nodes->len,
-                          nodes->len == 1 ? "" : "s");
-  line_end (b);
+  g_autofree gint64 *start = g_new (gint64, nodes->len);
+  g_autofree gint64 *end = g_new (gint64, nodes->len);
   for (guint i = 0; i < nodes->len; i++)
     {
       const RecordWork *r = g_ptr_array_index (nodes, i);
-      g_string_append (b->text, "  ");
-      if (r->kind == RECORD_WORK_KERNEL)
+      start[i] = (gint64) r->start;
+      end[i] = (gint64) r->end;
+    }
+  guint n_lanes;
+  g_autoptr (GArray) items = record_branches_plan (start, end, nodes->len, &n_lanes);
+  for (guint l = 1; l < n_lanes; l++)
+    lane_stream (b, stream, l);
+  g_string_append_printf (b->text, "graph %s   # %s, %u node%s", stream, c->name, nodes->len,
+                          nodes->len == 1 ? "" : "s");
+  if (n_lanes > 1)
+    g_string_append_printf (b->text, " in %u lanes, from when they ran", n_lanes);
+  line_end (b);
+  for (guint k = 0; k < items->len; k++)
+    {
+      const BranchItem *it = &g_array_index (items, BranchItem, k);
+      const char *in = lane_stream (b, stream, it->lane);
+      if (it->kind == BRANCH_NODE)
         {
-          append_kernel_head (b, stream, r->a[0], r->a[1], r->a[2], r->a[3],
-                              blocks_time (b, r->end - r->start));
-          g_autofree char *label = kernel_label (r->name);
-          if (label[0] != '\0')
-            g_string_append_printf (b->text, " label=%s", label);
+          const RecordWork *r = g_ptr_array_index (nodes, it->node);
+          write_node (b, r, in);
+          op_times (b, issue, since_t0 (b, r->start), since_t0 (b, r->end));
+          continue;
         }
+      SimTime at = since_t0 (b, it->node == G_MAXUINT ? (guint64) start[0] : (guint64) end[it->node]);
+      if (it->kind == BRANCH_RECORD)
+        g_string_append_printf (b->text, "  record gb%u %s", it->event, in);
       else
-        {
-          const char *what = r->kind == RECORD_WORK_MEMSET ? "memset"
-                             : r->a[1] == RECORD_COPY_HTOD ? "h2d"
-                             : r->a[1] == RECORD_COPY_DTOH ? "d2h" : "d2d";
-          g_string_append_printf (b->text, "%s %s ", what, stream);
-          append_size (b->text, r->a[0]);
-          if (r->kind == RECORD_WORK_COPY && copy_is_pageable (r))
-            g_string_append (b->text, " pageable");
-        }
+        g_string_append_printf (b->text, "  wait %s gb%u", in, it->event);
       line_end (b);
-      op_times (b, issue, since_t0 (b, r->start), since_t0 (b, r->end));
+      op_times (b, issue, at, at);
     }
   g_string_append (b->text, "end");
   line_end (b);
@@ -1531,7 +1591,7 @@ join_work (Builder *b)
     }
   for (guint i = 0; i < n; i++)
     if (b->graph_nodes[i] != NULL)
-      b->graph_why[i] = record_graph_chain (b->graph_nodes[i]);
+      b->graph_why[i] = record_graph_nodes (b->graph_nodes[i]);
 }
 
 static guint
@@ -1894,6 +1954,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .event_names = g_ptr_array_new (),
     .recorded = g_hash_table_new (NULL, NULL),
     .names = g_ptr_array_new_with_free_func (g_free),
+    .lanes = g_ptr_array_new (),
     .origin = g_array_new (FALSE, FALSE, sizeof (guint)),
     .per_thread = g_hash_table_new (NULL, NULL),
   };
@@ -1956,6 +2017,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_ptr_array_unref (b.event_names);
   g_hash_table_unref (b.recorded);
   g_hash_table_unref (b.per_thread);
+  g_ptr_array_unref (b.lanes);
   g_ptr_array_unref (b.names);
   g_hash_table_unref (b.by_correlation);
   g_free (b.work);
