@@ -52,7 +52,7 @@ record_branches_plan (const gint64 *start, const gint64 *end, guint n, guint *n_
         if (end[y] <= start[x] && end[y] > latest_start)
           g_array_append_val (preds, y);
       guint np = preds->len - pred_from[x];
-      const guint *px = &g_array_index (preds, guint, pred_from[x]);
+      const guint *px = np > 0 ? &g_array_index (preds, guint, pred_from[x]) : NULL;
       for (guint k = 0; k < np; k++)
         is_pred[px[k]] = TRUE;
 
@@ -98,7 +98,7 @@ record_branches_plan (const gint64 *start, const gint64 *end, guint n, guint *n_
     {
       guint l = lane[x];
       guint np = (x + 1 < n ? pred_from[x + 1] : preds->len) - pred_from[x];
-      const guint *px = &g_array_index (preds, guint, pred_from[x]);
+      const guint *px = np > 0 ? &g_array_index (preds, guint, pred_from[x]) : NULL;
       for (guint k = 0; k < np; k++)
         if (px[k] != last[l])
           {
