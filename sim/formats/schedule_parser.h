@@ -79,18 +79,6 @@ typedef struct
   guint col;
 } Token;
 
-/* A slot of Parser.names: a stream or event name of up to 8 bytes, packed
- * into a word (names hold no NUL, so the word is the name), and its index.
- * An empty slot's word is 0, which no name packs to. */
-typedef struct
-{
-  guint64 word;
-  guint32 index;
-  gboolean is_stream;
-} NameSlot;
-
-#define NAME_SLOTS 256
-
 /* What the names check (schedule_names.c) needs of an event besides what
  * Schedule keeps (its name and the line of its first use). */
 typedef struct
@@ -148,13 +136,6 @@ typedef struct
    * (not back to back) share the list too, so that a schedule of millions
    * of launches of a few kernels keeps a few lists. */
   GHashTable *time_lists;
-
-  /* Streams and events named again and again (every op names its stream):
-   * a direct-mapped cache in front of Schedule's two hash tables, which cost
-   * a sixth of parsing (PERFORMANCE-LOG.md, sixteenth round). Names never change
-   * their index, so a slot is never stale; a name longer than 8 bytes goes to
-   * the tables every time. */
-  NameSlot names[NAME_SLOTS];
 
   /* The graph launch being expanded (`graph STREAM` ... `end`): its number
    * (0: none), stream, and the index of the op its first node will be. */
