@@ -6,7 +6,8 @@
  *    kernels, copy_submit for copies) after the call; a record or wait is an
  *    instant at or after its call's cost.
  *  - host: the first call is at 0, a thread block's first thread_start after
- *    its SPAWN's call, which costs thread_create; each call is issued after
+ *    its SPAWN's call, which costs thread_create, and its first call that
+ *    puts work on the GPU costs thread_first_call more; each call is issued after
  *    the previous one of its host thread returned: after its cost for
  *    asynchronous calls, at the end of host work, at a synchronize's return,
  *    and memcpy_sync after a blocking copy ended (cudaMemcpy and pageable
@@ -300,6 +301,7 @@ check_host (EngCheck *check)
   guint n_threads = schedule_n_threads (check->sched);
   g_autofree SimTime *ready = g_new0 (SimTime, n_threads);
   g_autofree guint32 *ready_op = g_new (guint32, n_threads);
+  g_autofree gboolean *called = g_new0 (gboolean, n_threads); /* made a device call */
   for (guint t = 0; t < n_threads; t++)
     ready_op[t] = NONE;
   gboolean spawned = FALSE; /* SPAWNs are the main thread's: file order is their order */
@@ -310,6 +312,10 @@ check_host (EngCheck *check)
       const EngOpResult *r = &check->r[i];
       guint32 op = (guint32) i;
       guint th = schedule_op_thread (check->sched, i);
+      /* a thread's first call that puts work on the GPU costs thread_first_call more */
+      gboolean device_call = is_device_op (sop) || is_marker (sop) || sop->kind == SCHED_OP_HOSTFN;
+      SimTime cost = gpu_profile_thread_call_cost (p, sop, device_call && th != 0 && !called[th]);
+      called[th] = called[th] || device_call;
 
       if (r->issue < 0 || r->start < r->issue || r->end < r->start)
         violation (check, ENG_CHECK_TIMES, op, NONE,
@@ -318,7 +324,7 @@ check_host (EngCheck *check)
                    r->issue, r->start, r->end);
       if (is_device_op (sop))
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop) + gpu_profile_submit_latency (p, sop->kind));
+          SimTime arrive = add_sat (r->issue, cost + gpu_profile_submit_latency (p, sop->kind));
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "started at %" G_GINT64_FORMAT " ns, before its call reached the device at %"
@@ -326,7 +332,7 @@ check_host (EngCheck *check)
         }
       else if (is_marker (sop) || sop->kind == SCHED_OP_HOSTFN)
         {
-          SimTime arrive = add_sat (r->issue, gpu_profile_call_cost (p, sop));
+          SimTime arrive = add_sat (r->issue, cost);
           if (r->start < arrive)
             violation (check, ENG_CHECK_TIMES, op, NONE,
                        "resolved at %" G_GINT64_FORMAT " ns, before its call ended at %"
@@ -387,7 +393,7 @@ check_host (EngCheck *check)
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready[th] = r->end;
       else
-        ready[th] = add_sat (r->issue, gpu_profile_call_cost (p, sop));
+        ready[th] = add_sat (r->issue, cost);
       ready_op[th] = op;
     }
 }

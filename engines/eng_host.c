@@ -29,6 +29,7 @@ typedef struct
   SimTime wait_since;
   GArray *waits;          /* several threads: the ops it waits for (guint32) */
   gboolean ended;
+  gboolean called;        /* it has made a call that puts work on the GPU */
   guint32 joiner;         /* the thread parked in `join` for this one, or ENG_NONE */
 } EngThread;
 
@@ -325,7 +326,8 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
 
   /* A device call: in flight from here to its signal. */
   h->outstanding++;
-  SimTime cost = gpu_profile_call_cost (&sim->profile, sop);
+  SimTime cost = gpu_profile_thread_call_cost (&sim->profile, sop, thread != 0 && !t->called);
+  t->called = TRUE;
   eng_op_issue (sim, op, now, cost);
   if (gpu_profile_copy_blocks (sop))
     {

@@ -1120,6 +1120,38 @@ test_host_thread_costs (void)
   run_free (run);
 }
 
+/* A thread's first call that puts work on the GPU costs thread_first_call
+ * (7 us on schematic-threads) more; the main thread's does not. By hand,
+ * launches costing nothing on the schematic device:
+ *   op 0 SPAWN w1 0-30 (the run's first thread: thread_create_first);
+ *   op 1 w1's first launch, issued at 50 (thread_start_first), its call
+ *        50-57: runs 57-1057;
+ *   op 2 w1's second launch, issued at 57, at no cost: runs 1057-2057; w1
+ *        ends at 57;
+ *   op 3 join, called at 30: returns 57 + thread_join_wake = 62;
+ *   op 4 the main thread's launch, issued at 62, at no cost: op 5 (host
+ *        work) issued at 62 too. */
+static void
+test_host_thread_first_call (void)
+{
+  Run *run = run_text ("schematic-threads", "stream s\n"
+                                            "thread w1\n"
+                                            "  kernel s grid=1 block=32 block_time=1ms\n"
+                                            "  kernel s grid=1 block=32 block_time=1ms\n"
+                                            "end\n"
+                                            "join w1\n"
+                                            "kernel s grid=1 block=32 block_time=1ms\n"
+                                            "host 1us\n");
+  g_assert_cmpint (op (run, 1)->issue, ==, 50 * US);
+  g_assert_cmpint (op (run, 1)->start, ==, 57 * US);
+  g_assert_cmpint (op (run, 2)->issue, ==, 57 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 1057 * US);
+  g_assert_cmpint (op (run, 3)->end, ==, 62 * US);
+  g_assert_cmpint (op (run, 4)->issue, ==, 62 * US);
+  g_assert_cmpint (op (run, 5)->issue, ==, 62 * US);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1159,6 +1191,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/host-and-sync", test_host_and_sync);
   g_test_add_func ("/model/host-threads", test_host_threads);
   g_test_add_func ("/model/host-thread-costs", test_host_thread_costs);
+  g_test_add_func ("/model/host-thread-first-call", test_host_thread_first_call);
   g_test_add_func ("/model/idle-sync", test_idle_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);

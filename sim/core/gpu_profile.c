@@ -111,6 +111,12 @@ gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
 }
 
 SimTime
+gpu_profile_thread_call_cost (const GpuProfile *p, const SchedOp *op, gboolean first_of_thread)
+{
+  return gpu_profile_call_cost (p, op) + (first_of_thread ? p->host_thread_first_call : 0);
+}
+
+SimTime
 gpu_profile_thread_create (const GpuProfile *p, gboolean first)
 {
   return first && p->host_thread_create_first > 0 ? p->host_thread_create_first

@@ -73,6 +73,8 @@ typedef struct
   SimTime host_thread_start_first;
   SimTime host_thread_join;       /* a join of a thread that has ended already */
   SimTime host_thread_join_wake;  /* from a joined thread's end to the return of the join waiting for it */
+  SimTime host_thread_first_call; /* what a thread's first call that puts work on the GPU
+                                     costs beyond its own cost (not the main thread's) */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
@@ -148,6 +150,11 @@ guint gpu_profile_blocks_per_sm (const GpuProfile *profile, guint block_threads,
 /* Host time the API call of op holds the host thread (synchronize calls: the
  * call itself, before or after its wait; host work: 0). */
 SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
+/* The same for a call of a host thread: `first_of_thread` for a thread's
+ * first call that puts work on the GPU (not the main thread's), which costs
+ * thread_first_call more (the runtime's set-up for a new thread). */
+SimTime gpu_profile_thread_call_cost (const GpuProfile *profile, const SchedOp *op,
+                                      gboolean first_of_thread);
 /* What starting a host thread costs its caller, and how long after that
  * call the thread makes its first call; `first`: the run's first thread. */
 SimTime gpu_profile_thread_create (const GpuProfile *profile, gboolean first);

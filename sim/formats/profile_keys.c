@@ -52,6 +52,7 @@ const ProfileKey profile_keys[] = {
   { "host", "thread_start_first", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_start_first), 0, 0, TRUE },
   { "host", "thread_join", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join), 0, 0, TRUE },
   { "host", "thread_join_wake", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join_wake), 0, 0, TRUE },
+  { "host", "thread_first_call", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_first_call), 0, 0, TRUE },
 
   { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },

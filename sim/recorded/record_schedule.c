@@ -1328,6 +1328,39 @@ traced_cost (const Builder *b, guint index, const InsideCall *ic, guint64 usual)
   return took > charged ? took - charged : 0;
 }
 
+/* The model charges the first call that puts work on the GPU of each
+ * thread with a block of its own thread_first_call more (eng_host.c): where
+ * that call is asynchronous, so much of its time is the model's, not host
+ * time inside it. (A blocking copy's set-up before its copy is no host
+ * time the recorder writes, so it is the model's already.) */
+static void
+charge_first_calls (Builder *b, const guint *order, InsideCall *calls)
+{
+  if (b->opt->profile == NULL || b->opt->profile->host_thread_first_call <= 0)
+    return;
+  g_autoptr (GHashTable) blocks = record_threads_in_blocks (b->log, order);
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  for (guint k = 0; k < b->log->calls->len; k++)
+    {
+      guint i = order[k];
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      gpointer thread = GUINT_TO_POINTER (c->thread);
+      if (!g_hash_table_contains (blocks, thread) || g_hash_table_contains (seen, thread))
+        continue;
+      gboolean per_thread;
+      RecordCallKind kind = call_kind (c, &b->work[i], &per_thread);
+      gboolean device_call = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY
+                             || kind == RECORD_CALL_KERNEL || kind == RECORD_CALL_RECORD
+                             || kind == RECORD_CALL_WAIT || kind == RECORD_CALL_MEMSET
+                             || kind == RECORD_CALL_HOSTFN || kind == RECORD_CALL_GRAPH;
+      if (!device_call || b->captured[i] || !makes_op (b, kind, c, &b->work[i]))
+        continue;
+      g_hash_table_add (seen, thread);
+      if (calls[k].kind == INSIDE_ASYNC)
+        calls[k].charged += (guint64) b->opt->profile->host_thread_first_call;
+    }
+}
+
 /* The host time inside every call, from the calls in the order they began;
  * and on the way, from the calls' usual times, which launches load their
  * code (find_loads), since the model charges those more. */
@@ -1355,6 +1388,7 @@ find_inside (Builder *b, const guint *order)
   for (guint k = 0; k < n; k++)
     if (b->loads[order[k]] && b->opt->profile != NULL)
       calls[k].charged = (guint64) b->opt->profile->host_kernel_load;
+  charge_first_calls (b, order, calls);
   g_autofree InsideHost *found = record_inside_find (calls, n, b->opt->min_host_ns);
   b->inside = g_new0 (InsideHost, MAX (n, 1));
   for (guint k = 0; k < n; k++)

@@ -72,6 +72,14 @@ record_threads_n_blocks (const RecordLog *log, const guint *order)
   return g_hash_table_size (concurrent) - g_hash_table_contains (concurrent, GUINT_TO_POINTER (top));
 }
 
+GHashTable *
+record_threads_in_blocks (const RecordLog *log, const guint *order)
+{
+  GHashTable *concurrent = concurrent_threads (log, order);
+  g_hash_table_remove (concurrent, GUINT_TO_POINTER (record_threads_first (log)));
+  return concurrent;
+}
+
 /* The threads of blocks in the order they began, each with its calls and
  * its block's place (record_threads.h). */
 static GArray *

@@ -46,6 +46,8 @@ guint record_threads_first (const RecordLog *log);
  * that made a call while another thread's call was under way (`order`: the
  * calls in the order they began). */
 guint record_threads_n_blocks (const RecordLog *log, const guint *order);
+/* Those threads' numbers, as a set (g_hash_table_unref it). */
+GHashTable *record_threads_in_blocks (const RecordLog *log, const guint *order);
 
 /* The steps that write the log's calls: `order` lists them in the order
  * they began, `is_op` says per call whether it becomes an op. One CALL
