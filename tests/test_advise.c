@@ -153,6 +153,39 @@ test_connections (void)
   g_assert_cmpint (advice_change (free_order, 0)->kind, ==, ADVISE_ORDER);
 }
 
+/* The same from two host threads, b's kernel issued 1 us after a's (no
+ * thread costs on the schematic device). By hand: one connection, copy
+ * 0-1, a's kernel 1-2, b's behind it 2-3: 3 ms. Two connections: b's kernel
+ * 0.001-1.001, a's when the SM is free, 1.001-2.001: 2.001 ms. A schedule of
+ * several threads keeps its order, so the connections are the change, and
+ * the advice says why the order was not searched. */
+static void
+test_host_threads (void)
+{
+  g_autoptr (Advice) a = advise_text ("connections 1\n"
+                                      "stream a\n"
+                                      "stream b\n"
+                                      "thread t1\n"
+                                      "  h2d a 4MiB\n"
+                                      "  kernel a grid=1 block=1024 time=1ms\n"
+                                      "end\n"
+                                      "thread t2\n"
+                                      "  host 1us\n"
+                                      "  kernel b grid=1 block=1024 time=1ms\n"
+                                      "end\n"
+                                      "join t1\n"
+                                      "join t2\n",
+                                      "schematic-k20", FALSE, FALSE);
+  g_assert_cmpint (advice_original (a), ==, 3 * MS);
+  g_assert_cmpint (advice_best (a), ==, 2 * MS + 1000);
+  g_assert_cmpuint (advice_n_changes (a), ==, 1);
+  g_assert_cmpint (advice_change (a, 0)->kind, ==, ADVISE_CONNECTIONS);
+  g_assert_cmpstr (advice_change (a, 0)->text, ==, "CUDA_DEVICE_MAX_CONNECTIONS=2 (was 1)");
+  g_assert_nonnull (strstr (advice_order_kept (a), "3 host threads"));
+  g_autoptr (Advice) one = advise_text (one_connection, "schematic-k20", FALSE, FALSE);
+  g_assert_null (advice_order_kept (one));
+}
+
 /* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
  * one, then b copies 4 MiB back (1 ms). Issued a first: a's blocks 0-1 and
  * 1-2, b's kernel 2-3, its copy 3-4: 4 ms. With b more urgent, b's kernel
@@ -299,6 +332,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/seed", test_seed);
   g_test_add_func ("/advise/written-and-threads", test_written_and_threads);
   g_test_add_func ("/advise/connections", test_connections);
+  g_test_add_func ("/advise/host-threads", test_host_threads);
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
   g_test_add_func ("/advise/pinned", test_pinned);

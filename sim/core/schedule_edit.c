@@ -70,12 +70,13 @@ schedule_set_order (Schedule *sched, const guint32 *order)
 {
   g_return_if_fail (sched != NULL && order != NULL);
   g_return_if_fail (sched->copied_ops != NULL && sched->n_copied_ops == sched->n_ops);
-  /* The advisor searches orders of one host thread only. */
-  g_return_if_fail (sched->op_thread == NULL);
 
   for (gsize i = 0; i < sched->n_ops; i++)
     {
       g_return_if_fail (order[i] < sched->n_ops);
+      /* The advisor searches orders of one host thread only: a schedule of
+       * several keeps its own, each op where it is. */
+      g_return_if_fail (sched->op_thread == NULL || order[i] == i);
       sched->ops[i] = sched->copied_ops[order[i]];
     }
 }

@@ -18,7 +18,8 @@ Schedule *schedule_copy (const Schedule *sched);
 /* Puts a copy's ops in the order `order`, relative to the order they had
  * when copied: op i becomes the copied op order[i]. `order` is a
  * permutation of 0 .. n_ops - 1; the copy keeps its ops as they were
- * copied for this, so candidates cost no allocation. */
+ * copied for this, so candidates cost no allocation. A schedule of several
+ * host threads takes its own order only (the identity). */
 void schedule_set_order (Schedule *sched, const guint32 *order);
 
 /* CUDA's priority of a stream: SCHED_PRIORITY_MOST_URGENT (-5) to 0. */

@@ -66,6 +66,7 @@ struct Advice
   guint64 candidates;
   gboolean exhaustive;
   char *explain;
+  char *order_kept;  /* why the issue order was not searched though asked, or NULL */
 };
 
 static void
@@ -826,18 +827,13 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
   GpuProfile profile;
   if (!prediction_prepare (schedule_path, &prediction, &original, &profile, NULL, error))
     return NULL;
-  if (schedule_n_threads (original) > 1)
-    {
-      /* Its orders keep one thread's calls in order and move them past one
-       * another; calls of several threads would need rules between threads. */
-      g_set_error (error, SCHEDULE_ERROR, SCHEDULE_ERROR_SYNTAX,
-                   "%s: the schedule has %u host threads; advise searches the orders of a "
-                   "schedule of one (`thread` blocks are not searched yet)",
-                   schedule_path, schedule_n_threads (original));
-      schedule_free (original);
-      gpu_profile_clear (&profile);
-      return NULL;
-    }
+  /* Its orders keep one thread's calls in order and move them past one
+   * another; calls of several threads would need rules between threads.
+   * Such a schedule keeps its order, and the settings are searched. */
+  AdviseOptions kept = *options;
+  gboolean keep_order = schedule_n_threads (original) > 1 && !options->fixed_order;
+  kept.fixed_order = options->fixed_order || keep_order;
+  options = &kept;
   g_autoptr (GError) check = NULL;
   g_autoptr (EngSim) checked = eng_sim_new (&profile, original, options->connections, &check);
   if (checked == NULL)
@@ -854,6 +850,10 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
   advice->original = original;
   advice->original_connections = options->connections;
   advice->original_makespan = eng_sim_makespan (checked);
+  if (keep_order)
+    advice->order_kept = g_strdup_printf ("the issue order is kept: the schedule has %u host "
+                                          "threads, and orders are searched for one thread's "
+                                          "calls only", schedule_n_threads (original));
   advice->changes = g_array_new (FALSE, FALSE, sizeof (AdviseChange));
   advice->hints = g_array_new (FALSE, FALSE, sizeof (AdviseHint));
 
@@ -1031,6 +1031,7 @@ advice_free (Advice *advice)
     g_free (g_array_index (advice->hints, AdviseHint, i).text);
   g_array_unref (advice->hints);
   g_free (advice->explain);
+  g_free (advice->order_kept);
   g_free (advice);
 }
 
@@ -1088,6 +1089,12 @@ gboolean
 advice_exhaustive (const Advice *advice)
 {
   return advice->exhaustive;
+}
+
+const char *
+advice_order_kept (const Advice *advice)
+{
+  return advice->order_kept;
 }
 
 const Schedule *

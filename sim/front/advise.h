@@ -21,6 +21,10 @@
  *  - the values of one `let` parameter the user allows (`vary`), each
  *    searched as above.
  *
+ * A schedule of several host threads (`thread` blocks) keeps its issue
+ * order: the orders searched keep one thread's calls, and the rules between
+ * two threads' calls are not modelled; its settings are searched.
+ *
  * Candidates are simulated in process on copies of the parsed schedule
  * (schedule_edit.h), on `jobs` threads; candidates are made and chosen in a
  * fixed order, so the same input gives the same advice for any `jobs`.
@@ -105,6 +109,9 @@ const AdviseHint *advice_hint (const Advice *advice, guint index);
  * (the order search was exhaustive each time it ran). */
 guint64 advice_candidates (const Advice *advice);
 gboolean advice_exhaustive (const Advice *advice);
+/* Why the issue order was kept though the search was asked to vary it (a
+ * schedule of several host threads), or NULL. */
+const char *advice_order_kept (const Advice *advice);
 
 /* The program as given and as advised (the connection count and the
  * priorities set in it, a `vary` value substituted). */

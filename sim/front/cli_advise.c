@@ -62,6 +62,8 @@ print_advice (const Advice *advice, const char *path, gboolean explain, double s
           print_gain (advice_best (advice), h->after);
         }
     }
+  if (advice_order_kept (advice) != NULL)
+    printf ("\nnote: %s\n", advice_order_kept (advice));
   guint64 n = advice_candidates (advice);
   printf ("\nsearched     %" G_GUINT64_FORMAT " candidates in %.2f s (%.0f a second)%s\n", n,
           seconds, seconds > 0 ? (double) n / seconds : 0.0,
