@@ -5,7 +5,8 @@
 //   cudaMallocAsync (&p, SIZE, s); kernel (s) 20 us; cudaFreeAsync (p, s);
 //   then, in the `sync` cases, cudaStreamSynchronize (s) after each iteration
 //   (which trims the default pool to its release threshold), else one after all.
-// Cases: SIZE 1 MiB, 64 MiB and 1 GiB; the default pool's release threshold
+// Cases: SIZE 1 MiB, 64 MiB and 1 GiB (or the sizes in MiB given as arguments);
+// the default pool's release threshold
 // as the driver sets it (0: a synchronize gives the memory back) or the
 // largest (the pool keeps what it has); a synchronize after each iteration or
 // not. The kernel is one block of 32 threads that sleeps 20 us; events
@@ -20,6 +21,7 @@
 //       the calls' host times; SYNC_CALL the synchronize's host time (each)
 //       or 0; GPU the stream's time from the malloc's event to the kernel's
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <vector>
 #include <cuda_runtime.h>
@@ -88,14 +90,20 @@ run_case (size_t mib, bool keep, bool each, cudaStream_t s)
 } // namespace
 
 int
-main ()
+main (int argc, char **argv)
 {
   cudaDeviceProp prop;
   CHECK (cudaGetDeviceProperties (&prop, 0));
   std::printf ("gpu %s\n", prop.name);
   cudaStream_t s;
   CHECK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
-  static const size_t sizes[] = { 1, 64, 1024 };
+  std::vector<size_t> sizes = { 1, 64, 1024 };
+  if (argc > 1)
+    {
+      sizes.clear ();
+      for (int i = 1; i < argc; i++)
+        sizes.push_back ((size_t) std::strtoull (argv[i], nullptr, 10));
+    }
   for (size_t mib : sizes)
     for (int keep = 0; keep < 2; keep++)
       for (int each = 1; each >= 0; each--)
