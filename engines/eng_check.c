@@ -173,6 +173,8 @@ is_stream_op (const SchedOp *sop)
     case SCHED_OP_HOSTFN:
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
       return TRUE;
     default:
       return FALSE;
@@ -203,10 +205,13 @@ is_device_op (const SchedOp *sop)
   return sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY || is_kernel (sop);
 }
 
+/* Ops that pass through their stream at an instant: records, waits, and
+ * stream-ordered allocation. */
 static gboolean
 is_marker (const SchedOp *sop)
 {
-  return sop->kind == SCHED_OP_RECORD || sop->kind == SCHED_OP_WAIT;
+  return sop->kind == SCHED_OP_RECORD || sop->kind == SCHED_OP_WAIT
+         || sop->kind == SCHED_OP_MALLOC || sop->kind == SCHED_OP_FREE;
 }
 
 static gboolean
@@ -234,6 +239,8 @@ expected_engine (const GpuProfile *p, const SchedOp *sop)
       return sop->u.copy.dir == SCHED_DIR_H2D ? ENG_ENGINE_H2D : ENG_ENGINE_D2H;
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
       return ENG_ENGINE_STREAM;
     default:
       return ENG_ENGINE_HOST;
@@ -302,6 +309,24 @@ check_host (EngCheck *check)
   g_autofree SimTime *ready = g_new0 (SimTime, n_threads);
   g_autofree guint32 *ready_op = g_new (guint32, n_threads);
   g_autofree gboolean *called = g_new0 (gboolean, n_threads); /* made a device call */
+  /* what growing the memory pool added to each `malloc`, walked in issue
+   * order; with several threads a synchronize's return, where the pool gives
+   * memory back, may fall among another thread's calls, so there the check
+   * takes no growth (a lower bound on the call's cost) */
+  g_autofree SimTime *growth = g_new0 (SimTime, MAX (check->n, 1));
+  GpuPool pool = { 0, 0 };
+  for (gsize k = 0; k < check->n && n_threads == 1; k++)
+    {
+      gsize i = issued (check, k);
+      const SchedOp *sop = sop_of (check, i);
+      if (sop->kind == SCHED_OP_MALLOC)
+        growth[i] = gpu_pool_malloc (p, &pool, sop->u.bytes);
+      else if (sop->kind == SCHED_OP_FREE)
+        gpu_pool_free (&pool, sop->u.bytes);
+      else if (sop->kind == SCHED_OP_SYNC_STREAM || sop->kind == SCHED_OP_SYNC_EVENT
+               || sop->kind == SCHED_OP_SYNC_DEVICE)
+        gpu_pool_trim (p, &pool, schedule_pool_threshold (check->sched));
+    }
   for (guint t = 0; t < n_threads; t++)
     ready_op[t] = NONE;
   gboolean spawned = FALSE; /* SPAWNs are the main thread's: file order is their order */
@@ -314,7 +339,8 @@ check_host (EngCheck *check)
       guint th = schedule_op_thread (check->sched, i);
       /* a thread's first call that puts work on the GPU costs thread_first_call more */
       gboolean device_call = is_device_op (sop) || is_marker (sop) || sop->kind == SCHED_OP_HOSTFN;
-      SimTime cost = gpu_profile_thread_call_cost (p, sop, device_call && th != 0 && !called[th]);
+      SimTime cost = gpu_profile_thread_call_cost (p, sop, device_call && th != 0 && !called[th])
+                     + growth[i];
       called[th] = called[th] || device_call;
 
       if (r->issue < 0 || r->start < r->issue || r->end < r->start)
@@ -339,7 +365,7 @@ check_host (EngCheck *check)
                        G_GINT64_FORMAT " ns", r->start, arrive);
           if (is_marker (sop) && r->end != r->start)
             violation (check, ENG_CHECK_TIMES, op, NONE,
-                       "a record or wait is an instant, but it lasted from %" G_GINT64_FORMAT
+                       "a record, wait, malloc or free is an instant, but it lasted from %" G_GINT64_FORMAT
                        " to %" G_GINT64_FORMAT " ns", r->start, r->end);
         }
       else if (sop->kind == SCHED_OP_SPAWN || sop->kind == SCHED_OP_JOIN)

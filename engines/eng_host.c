@@ -40,6 +40,7 @@ struct EngHost
   SimTimer *step;         /* thread 0's next call; the others' are plain events */
   gboolean spawned;       /* a thread has been started (the first costs more) */
   gsize outstanding;      /* device ops issued and not signaled */
+  GpuPool pool;           /* the default memory pool (`malloc`, `free`) */
   guint32 last_signaled;  /* most recent op whose completion the host could see */
 };
 
@@ -111,7 +112,9 @@ resume (EngSim *sim, guint thread, SimTime now)
     }
   else
     {
-      back = sim_time_max (now, t->wait_since) + sim->profile.host_sync;
+      /* a synchronize gives back what the pool holds beyond what it keeps */
+      back = sim_time_max (now, t->wait_since) + sim->profile.host_sync
+             + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
       r->end = back;
       r->cause = ENG_CAUSE_SYNC;
       r->cause_ref = h->last_signaled;
@@ -310,8 +313,10 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       t->wait_since = now;
       if (!begin_sync (sim, t, op, sop))
         {
-          /* nothing to wait for: the call returns at once */
-          r->end = now + gpu_profile_idle_sync_cost (&sim->profile);
+          /* nothing to wait for: the call returns at once, after giving the
+           * pool's memory back where it holds more than it keeps */
+          r->end = now + gpu_profile_idle_sync_cost (&sim->profile)
+                   + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
           eng_sim_reach (sim, r->end);
           schedule_host (sim, thread, r->end);
         }
@@ -328,6 +333,11 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
   h->outstanding++;
   SimTime cost = gpu_profile_thread_call_cost (&sim->profile, sop, thread != 0 && !t->called);
   t->called = TRUE;
+  /* a cudaMallocAsync the pool lacks the memory for grows it first */
+  if (sop->kind == SCHED_OP_MALLOC)
+    cost += gpu_pool_malloc (&sim->profile, &h->pool, sop->u.bytes);
+  else if (sop->kind == SCHED_OP_FREE)
+    gpu_pool_free (&h->pool, sop->u.bytes);
   eng_op_issue (sim, op, now, cost);
   if (gpu_profile_copy_blocks (sop))
     {

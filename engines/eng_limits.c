@@ -81,6 +81,13 @@ op_longest (const GpuProfile *p, const Schedule *sched, const SchedOp *op, GArra
              * p->sm_count;
     case SCHED_OP_HOSTFN:
       return (double) op->u.duration;
+    case SCHED_OP_MALLOC:
+      {
+        /* its growth, and giving it back at a synchronize later */
+        double grown = (double) MAX (op->u.bytes, p->pool_grow_min);
+        return (p->pool_grow_rate > 0 ? grown / p->pool_grow_rate * 1e9 : 0)
+               + (p->pool_trim_rate > 0 ? grown / p->pool_trim_rate * 1e9 : 0);
+      }
     default:
       return 0;
     }
@@ -109,7 +116,10 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
                    + (double) MAX (p->launch_latency, p->copy_submit)
                    + (double) MAX (MAX (p->dependency_latency, p->module_load), p->hostfn_resume)
                    + (double) p->kernel_gap + (double) p->host_sync + (double) p->host_memcpy_sync
-                   + (double) MAX (p->hostfn_wake, p->hostfn_wake_idle) + (double) p->hostfn_next;
+                   + (double) MAX (p->hostfn_wake, p->hostfn_wake_idle) + (double) p->hostfn_next
+                   + (double) MAX (p->host_malloc_async, p->host_free_async)
+                   + (double) p->pool_grow + (double) p->pool_trim
+                   + (double) p->host_thread_first_call;
   limits->sum = 0;
   limits->list_times = list_times;
 }

@@ -49,6 +49,8 @@ class_of_kind (SchedOpKind kind)
       return &eng_copy_class;
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
+    case SCHED_OP_MALLOC: /* stream-ordered: it passes through its stream as a record does */
+    case SCHED_OP_FREE:
       return &eng_marker_class;
     case SCHED_OP_HOSTFN:
       return &eng_callback_class;

@@ -339,6 +339,25 @@ test_check_graph_branches (void)
   run_free (run);
 }
 
+/* Stream-ordered allocation (profile pool, test_model.c's /model/pool): the
+ * last malloc grows the pool, so its call holds the host 121-136 and the
+ * host work after it is issued at 136. Issued at 130, that host work
+ * started before the malloc's call (1 us, and 14 us of growth) returned. */
+static void
+test_check_pool (void)
+{
+  Run *run = run_text ("pool", "stream s\nmalloc s 1MiB\n"
+                               "kernel s grid=1 block=32 block_time=100us\n"
+                               "malloc s 2MiB\nfree s 1MiB\nsync s\nmalloc s 4MiB\n"
+                               "host 10us\nsync s\n");
+  assert_clean (run);
+  g_assert_cmpint (run->r[6].issue, ==, 136 * (MS / 1000));
+  run->r[6].issue = run->r[6].start = 130 * (MS / 1000);
+  run->r[6].end = 140 * (MS / 1000);
+  assert_only (run, ENG_CHECK_HOST, 6);
+  run_free (run);
+}
+
 /* sync s returns when the copy ends at 1; returning at 0.5 is too early. */
 static void
 test_check_sync (void)
@@ -416,6 +435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/check/seed-clean", test_check_seed_clean);
   g_test_add_func ("/check/host-threads", test_check_host_threads);
   g_test_add_func ("/check/graph-branches", test_check_graph_branches);
+  g_test_add_func ("/check/pool", test_check_pool);
   g_test_add_func ("/check/stream", test_check_stream);
   g_test_add_func ("/check/event", test_check_event);
   g_test_add_func ("/check/legacy", test_check_legacy);

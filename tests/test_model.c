@@ -1152,6 +1152,53 @@ test_host_thread_first_call (void)
   run_free (run);
 }
 
+/* Stream-ordered allocation on profile pool (malloc and free 1 us; the pool
+ * grows by 10 us + 1 us a MiB, 4 MiB at least; a synchronize gives memory
+ * back for 5 us + 0.5 us a MiB; launches and syncs cost nothing), by hand:
+ *   op 0 malloc 1 MiB, the pool empty: grows 4 MiB, 1 + 10 + 4 = 15 us: its
+ *        call 0-15, and the stream passes it at 15;
+ *   op 1 kernel 100 us, issued at 15: 15-115;
+ *   op 2 malloc 2 MiB, 3 MiB free: 1 us, 15-16; passed at 115, after op 1;
+ *   op 3 free 1 MiB: 16-17, passed at 115; 2 MiB in use;
+ *   op 4 sync s, issued at 17: returns at 115 + giving back 4 - 2 = 2 MiB,
+ *        5 + 1 = 121;
+ *   op 5 malloc 4 MiB, nothing free: grows 4 MiB, 15 us: 121-136;
+ *   op 6 host 10 us: 136-146;
+ *   op 7 sync s: nothing to wait for or give back (6 MiB held, 6 in use): 146.
+ * With `pool_threshold 8MiB` op 4 gives nothing back and returns at 115;
+ * op 5 finds 2 MiB free of the 4 held, so it grows 4 MiB still: 115-130,
+ * and the run ends at 140. */
+static void
+test_pool (void)
+{
+  static const char text[] = "stream s\n"
+                             "malloc s 1MiB\n"
+                             "kernel s grid=1 block=32 block_time=100us\n"
+                             "malloc s 2MiB\n"
+                             "free s 1MiB\n"
+                             "sync s\n"
+                             "malloc s 4MiB\n"
+                             "host 10us\n"
+                             "sync s\n";
+  Run *run = run_text ("pool", text);
+  static const SimTime issue[] = { 0, 15, 15, 16, 17, 121, 136, 146 };
+  static const SimTime end[] = { 15, 115, 115, 115, 121, 136, 146, 146 };
+  for (guint i = 0; i < G_N_ELEMENTS (issue); i++)
+    {
+      g_assert_cmpint (op (run, i)->issue, ==, issue[i] * US);
+      g_assert_cmpint (op (run, i)->end, ==, end[i] * US);
+    }
+  g_assert_cmpint (op (run, 1)->start, ==, 15 * US);
+  run_free (run);
+
+  g_autofree char *kept = g_strconcat ("pool_threshold 8MiB\n", text, NULL);
+  run = run_text ("pool", kept);
+  g_assert_cmpint (op (run, 4)->end, ==, 115 * US);
+  g_assert_cmpint (op (run, 5)->end, ==, 130 * US);
+  g_assert_cmpint (eng_sim_makespan (run->sim), ==, 140 * US);
+  run_free (run);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1192,6 +1239,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/host-threads", test_host_threads);
   g_test_add_func ("/model/host-thread-costs", test_host_thread_costs);
   g_test_add_func ("/model/host-thread-first-call", test_host_thread_first_call);
+  g_test_add_func ("/model/pool", test_pool);
   g_test_add_func ("/model/idle-sync", test_idle_sync);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);

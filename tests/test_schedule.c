@@ -106,18 +106,20 @@ test_statements (void)
     "kernel s1 grid=1 block=32 block_time=1us loads\n" /* 21 op 17 */
     "thread w1\n"                                   /* 22 op 18 */
     "end\n"
-    "join w1\n";                                    /* 24 op 19 */
+    "join w1\n"                                     /* 24 op 19 */
+    "malloc s1 1MiB\n"                              /* 25 op 20 */
+    "free s1 1MiB\n";                               /* 26 op 21 */
   static const char *const kinds[] = {
     "h2d", "d2h", "d2d", "memcpy", "memcpy", "h2d", "kernel", "record", "wait",
     "sync", "sync", "sync", "sync", "host", "host", "memset", "hostfn", "kernel",
-    "thread", "join",
+    "thread", "join", "malloc", "free",
   };
   Schedule *sched = parse (text);
   const SchedOp *op;
 
   g_assert_cmpstr (schedule_device (sched), ==, "k20");
   g_assert_cmpuint (schedule_connections (sched), ==, 8);
-  g_assert_cmpuint (schedule_n_ops (sched), ==, 20);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 22);
   for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
     {
       g_assert_cmpstr (schedule_op_kind_name (op_at (sched, i)), ==, kinds[i]);

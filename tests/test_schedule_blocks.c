@@ -202,6 +202,30 @@ test_graph_branches (void)
     }
 }
 
+/* Stream-ordered allocation: `malloc` and `free` are ops of their stream
+ * with their sizes, `pool_threshold` a setting; errors where written. */
+static void
+test_alloc (void)
+{
+  g_autoptr (Schedule) sched = parse_check_ok ("pool_threshold 1GiB\nstream s\n"
+                                               "malloc s 64MiB label=buf\nfree s 64MiB\n", NULL);
+  g_assert_cmpuint (schedule_pool_threshold (sched), ==, G_GUINT64_CONSTANT (1) << 30);
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 2);
+  g_assert_cmpint (schedule_op (sched, 0)->kind, ==, SCHED_OP_MALLOC);
+  g_assert_cmpuint (schedule_op (sched, 0)->u.bytes, ==, 64u << 20);
+  g_assert_cmpstr (schedule_op (sched, 0)->label, ==, "buf");
+  g_assert_cmpint (schedule_op (sched, 1)->kind, ==, SCHED_OP_FREE);
+  g_assert_cmpuint (schedule_op (sched, 1)->stream, ==, 1);
+  parse_check_error ("stream s\nmalloc s\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:1: expected `malloc STREAM SIZE [label=NAME]`");
+  parse_check_error ("stream s\nfree t 1MiB\n", NULL, 0, SCHEDULE_ERROR_UNDEFINED,
+                     "t.sched:2:6: undefined stream 't'");
+  parse_check_error ("pool_threshold 1MiB\npool_threshold 2MiB\n", NULL, 0, SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:2:1: `pool_threshold` is given twice; the first is at line 1");
+  parse_check_error ("pool_threshold\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:1: expected `pool_threshold SIZE`");
+}
+
 /* What stream capture refuses, refused where it is written. */
 static void
 test_graph_branch_errors (void)
@@ -356,6 +380,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule-blocks/graph", test_graph);
   g_test_add_func ("/schedule-blocks/graph-errors", test_graph_errors);
   g_test_add_func ("/schedule-blocks/graph-branches", test_graph_branches);
+  g_test_add_func ("/schedule-blocks/alloc", test_alloc);
   g_test_add_func ("/schedule-blocks/graph-branch-errors", test_graph_branch_errors);
   g_test_add_func ("/schedule-blocks/threads", test_threads);
   g_test_add_func ("/schedule-blocks/thread-errors", test_thread_errors);

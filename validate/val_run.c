@@ -35,6 +35,10 @@ typedef struct
   /* the first node of a graph launch: the graph, captured and instantiated
    * once; NULL elsewhere */
   cudaGraphExec_t graph;
+  /* `malloc`: the memory it got this repeat (NULL once freed); `free`: the
+   * `malloc` op whose allocation it gives back */
+  void *ptr;
+  gsize malloc_op;
 } OpPlan;
 
 struct ValRun
@@ -354,6 +358,62 @@ create_streams (ValRun *run, GError **error)
   return TRUE;
 }
 
+/* A `free` gives back the allocation of the latest `malloc` of its size
+ * before it in the file that no other `free` gave back. */
+static gboolean
+match_free (ValRun *run, gsize i, GError **error)
+{
+  const SchedOp *op = schedule_op (run->sched, i);
+  for (gsize j = i; j-- > 0;)
+    {
+      const SchedOp *m = schedule_op (run->sched, j);
+      if (m->kind != SCHED_OP_MALLOC || m->u.bytes != op->u.bytes)
+        continue;
+      gboolean taken = FALSE;
+      for (gsize k = j + 1; k < i && !taken; k++)
+        taken = schedule_op (run->sched, k)->kind == SCHED_OP_FREE
+                && run->plan[k].malloc_op == j;
+      if (!taken)
+        {
+          run->plan[i].malloc_op = j;
+          return TRUE;
+        }
+    }
+  return op_error (run, op, error, "a `free` of %" G_GUINT64_FORMAT " bytes with no `malloc` "
+                   "of that size above it left to give back", op->u.bytes);
+}
+
+/* The default memory pool keeps what the schedule's `pool_threshold` says
+ * at a synchronize (0, the driver's default, when it says nothing). */
+static gboolean
+set_pool_threshold (ValRun *run, GError **error)
+{
+  cudaMemPool_t pool;
+  guint64 threshold = schedule_pool_threshold (run->sched);
+  return VAL_CUDA (cudaDeviceGetDefaultMemPool (&pool, run->dev->ordinal), error)
+         && VAL_CUDA (cudaMemPoolSetAttribute (pool, cudaMemPoolAttrReleaseThreshold, &threshold),
+                      error);
+}
+
+/* After a repeat: what it allocated and did not give back is freed, and the
+ * pool emptied, so that every repeat starts from an empty pool as the
+ * model's run does. */
+static gboolean
+empty_pool (ValRun *run, GError **error)
+{
+  for (gsize i = 0; i < run->n_ops; i++)
+    if (run->plan[i].ptr != NULL)
+      {
+        if (!VAL_CUDA (cudaFreeAsync (run->plan[i].ptr, run->helper), error))
+          return FALSE;
+        run->plan[i].ptr = NULL;
+      }
+  cudaMemPool_t pool;
+  return VAL_CUDA (cudaStreamSynchronize (run->helper), error)
+         && VAL_CUDA (cudaDeviceGetDefaultMemPool (&pool, run->dev->ordinal), error)
+         && VAL_CUDA (cudaMemPoolTrimTo (pool, 0), error);
+}
+
 /* Each graph launch's nodes, captured from its stream into a graph and
  * instantiated, once: the launch is then one cudaGraphLaunch, as a
  * program's that captured its work would be. A graph's records and waits
@@ -479,8 +539,13 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
           if (!plan_kernel (run, op, p, names, error))
             goto fail;
           break;
+        case SCHED_OP_FREE:
+          if (!match_free (run, i, error))
+            goto fail;
+          G_GNUC_FALLTHROUGH;
         case SCHED_OP_RECORD:
         case SCHED_OP_WAIT:
+        case SCHED_OP_MALLOC:
           if (!VAL_CUDA (cudaEventCreate (&p->ev_a), error))
             goto fail;
           break;
@@ -502,7 +567,7 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
                  error))
     goto fail;
   run->clock = val_clock_new (run->helper, error);
-  if (run->clock == NULL || !plan_graphs (run, error))
+  if (run->clock == NULL || !plan_graphs (run, error) || !set_pool_threshold (run, error))
     goto fail;
   run->threads = val_threads_new (sched, dev->ordinal);
   return run;
@@ -657,6 +722,26 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
       if (rc == cudaSuccess && events)
         return VAL_CUDA (cudaEventRecord (p->ev_a, s), error);
       break;
+    case SCHED_OP_MALLOC:
+      rc = cudaMallocAsync (&p->ptr, op->u.bytes, s);
+      call = "cudaMallocAsync";
+      if (rc == cudaSuccess && events)
+        return VAL_CUDA (cudaEventRecord (p->ev_a, s), error);
+      break;
+    case SCHED_OP_FREE:
+      {
+        OpPlan *m = &run->plan[p->malloc_op];
+        if (m->ptr == NULL)
+          return op_error (run, op, error, "its `malloc` (line %u) was not made before it "
+                           "(another host thread's, later)",
+                           schedule_op (run->sched, p->malloc_op)->line);
+        rc = cudaFreeAsync (m->ptr, s);
+        m->ptr = NULL;
+        call = "cudaFreeAsync";
+        if (rc == cudaSuccess && events)
+          return VAL_CUDA (cudaEventRecord (p->ev_a, s), error);
+        break;
+      }
     case SCHED_OP_SYNC_STREAM:
       rc = cudaStreamSynchronize (s);
       call = "cudaStreamSynchronize";
@@ -780,6 +865,8 @@ collect_op (ValRun *run, gsize i, ValTiming timing, SimTime returned, ValTimes *
       }
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
       /* a graph's are captured with it and leave no event of their own */
       if (timing != VAL_TIMING_EVENTS || op->graph != 0)
         return TRUE; /* derived later */
@@ -948,6 +1035,8 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
   if (ok)
     ok = VAL_CUDA (cudaDeviceSynchronize (), error);
   t->done = val_cuda_now ();
+  if (ok)
+    ok = empty_pool (run, error);
   if (ok && timing == VAL_TIMING_CUPTI)
     ok = val_cupti_end (run->cupti, error);
   if (ok)

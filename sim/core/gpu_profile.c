@@ -99,6 +99,10 @@ gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
       return p->host_event_record;
     case SCHED_OP_RECORD:
       return p->host_event_record;
+    case SCHED_OP_MALLOC:
+      return p->host_malloc_async;
+    case SCHED_OP_FREE:
+      return p->host_free_async;
     case SCHED_OP_WAIT:
       return p->host_stream_wait;
     case SCHED_OP_HOST:
@@ -114,6 +118,54 @@ SimTime
 gpu_profile_thread_call_cost (const GpuProfile *p, const SchedOp *op, gboolean first_of_thread)
 {
   return gpu_profile_call_cost (p, op) + (first_of_thread ? p->host_thread_first_call : 0);
+}
+
+/* The time `bytes` take at `rate`; schedules that could come near 2^62 ns
+ * are refused before a run (eng_limits.c), so the clamp only keeps the
+ * conversion defined. */
+static SimTime
+bytes_at (guint64 bytes, double rate)
+{
+  double ns = rate > 0 ? (double) bytes / rate * 1e9 + 0.5 : 0;
+  return ns < 4e18 ? (SimTime) ns : (SimTime) 4e18;
+}
+
+static guint64
+add_bytes (guint64 a, guint64 b)
+{
+  return a > G_MAXUINT64 - b ? G_MAXUINT64 : a + b;
+}
+
+SimTime
+gpu_pool_malloc (const GpuProfile *p, GpuPool *pool, guint64 bytes)
+{
+  guint64 free_bytes = pool->reserved - pool->used;
+  SimTime cost = 0;
+  if (bytes > free_bytes)
+    {
+      guint64 grow = MAX (bytes - free_bytes, p->pool_grow_min);
+      pool->reserved = add_bytes (pool->reserved, grow);
+      cost = p->pool_grow + bytes_at (grow, p->pool_grow_rate);
+    }
+  pool->used = add_bytes (pool->used, bytes);
+  return cost;
+}
+
+void
+gpu_pool_free (GpuPool *pool, guint64 bytes)
+{
+  pool->used -= MIN (bytes, pool->used);
+}
+
+SimTime
+gpu_pool_trim (const GpuProfile *p, GpuPool *pool, guint64 threshold)
+{
+  guint64 keep = MAX (pool->used, threshold);
+  if (pool->reserved <= keep)
+    return 0;
+  guint64 excess = pool->reserved - keep;
+  pool->reserved = keep;
+  return p->pool_trim + bytes_at (excess, p->pool_trim_rate);
 }
 
 SimTime

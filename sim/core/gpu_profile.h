@@ -75,6 +75,14 @@ typedef struct
   SimTime host_thread_join_wake;  /* from a joined thread's end to the return of the join waiting for it */
   SimTime host_thread_first_call; /* what a thread's first call that puts work on the GPU
                                      costs beyond its own cost (not the main thread's) */
+  /* stream-ordered allocation (`malloc`, `free`; gpu_pool_*) */
+  SimTime host_malloc_async;      /* a cudaMallocAsync the pool has the memory for */
+  SimTime host_free_async;        /* a cudaFreeAsync */
+  SimTime pool_grow;              /* growing the pool: this, plus its bytes at pool_grow_rate */
+  double pool_grow_rate;          /* bytes per second; 0: growing costs nothing */
+  guint64 pool_grow_min;          /* the pool grows by at least this */
+  SimTime pool_trim;              /* a synchronize giving bytes back: this, plus them at */
+  double pool_trim_rate;          /*   pool_trim_rate (bytes per second; 0: nothing) */
 
   /* [latency]: device-side delays */
   SimTime launch_latency;    /* end of a launch call to its first block, idle GPU */
@@ -158,6 +166,23 @@ SimTime gpu_profile_thread_call_cost (const GpuProfile *profile, const SchedOp *
 /* What starting a host thread costs its caller, and how long after that
  * call the thread makes its first call; `first`: the run's first thread. */
 SimTime gpu_profile_thread_create (const GpuProfile *profile, gboolean first);
+
+/* The device's default memory pool, as stream-ordered allocation sees it:
+ * the bytes it holds from the device and those allocated from it. */
+typedef struct
+{
+  guint64 reserved, used;
+} GpuPool;
+/* A cudaMallocAsync of `bytes`: what growing the pool costs the call beyond
+ * malloc_async (0 when the pool has the memory free), and the pool after it.
+ * The pool grows by what is missing, at least pool_grow_min. */
+SimTime gpu_pool_malloc (const GpuProfile *profile, GpuPool *pool, guint64 bytes);
+/* A cudaFreeAsync of an allocation of `bytes`: back to the pool. */
+void gpu_pool_free (GpuPool *pool, guint64 bytes);
+/* A synchronize's return: the pool gives back what it holds beyond what is
+ * allocated and `threshold` (cudaMemPoolAttrReleaseThreshold), which costs
+ * the call pool_trim and the bytes at pool_trim_rate; 0 when nothing. */
+SimTime gpu_pool_trim (const GpuProfile *profile, GpuPool *pool, guint64 threshold);
 SimTime gpu_profile_thread_start (const GpuProfile *profile, gboolean first);
 
 /* What a synchronize that finds nothing to wait for costs: sync_idle, or

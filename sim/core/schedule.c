@@ -87,6 +87,13 @@ schedule_connections (const Schedule *sched)
   return sched->connections;
 }
 
+guint64
+schedule_pool_threshold (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, 0);
+  return sched->pool_threshold;
+}
+
 guint
 schedule_n_streams (const Schedule *sched)
 {
@@ -296,7 +303,8 @@ schedule_copy_dir_name (SchedCopyDir dir)
 /* What the switch below can give; test_schedule checks the two agree. */
 static const char *const kind_names[] = { "h2d", "d2h", "d2d", "memcpy", "kernel",
                                           "record", "wait", "sync", "host", "memset",
-                                          "hostfn", "thread", "join", NULL };
+                                          "hostfn", "thread", "join", "malloc", "free",
+                                          NULL };
 
 const char *const *
 schedule_kind_names (void)
@@ -331,6 +339,10 @@ schedule_op_kind_name (const SchedOp *op)
       return "memset";
     case SCHED_OP_HOSTFN:
       return "hostfn";
+    case SCHED_OP_MALLOC:
+      return "malloc";
+    case SCHED_OP_FREE:
+      return "free";
     case SCHED_OP_SPAWN:
       return "thread";
     case SCHED_OP_JOIN:

@@ -33,6 +33,8 @@ typedef enum
   SCHED_OP_HOSTFN,      /* cudaLaunchHostFunc (stream): host code run when the stream reaches it */
   SCHED_OP_SPAWN,       /* a `thread NAME` block: the host thread that reaches it starts thread u.thread */
   SCHED_OP_JOIN,        /* `join NAME`: the calling host thread waits until thread u.thread has ended */
+  SCHED_OP_MALLOC,      /* cudaMallocAsync (u.bytes, stream): from the device's default pool */
+  SCHED_OP_FREE,        /* cudaFreeAsync (stream) of an allocation of u.bytes */
 } SchedOpKind;
 
 typedef enum
@@ -110,7 +112,7 @@ typedef struct
     SchedCopy copy;     /* COPY, MEMCPY */
     SchedKernel kernel; /* KERNEL */
     SimTime duration;   /* HOST, HOSTFN */
-    guint64 bytes;      /* MEMSET */
+    guint64 bytes;      /* MEMSET, MALLOC, FREE */
     guint32 thread;     /* SPAWN, JOIN: the host thread started or joined */
   } u;
 } SchedOp;
@@ -146,6 +148,10 @@ const char *schedule_device (const Schedule *sched);
 gboolean schedule_device_position (const Schedule *sched, guint *line, guint *column);
 /* The `connections` statement's value, or 0 when the schedule has none. */
 guint schedule_connections (const Schedule *sched);
+/* The `pool_threshold` statement's value: the bytes the default memory
+ * pool keeps at a synchronize (cudaMemPoolAttrReleaseThreshold); 0, the
+ * driver's default, when the schedule has none. */
+guint64 schedule_pool_threshold (const Schedule *sched);
 
 guint schedule_n_streams (const Schedule *sched);
 const SchedStream *schedule_stream (const Schedule *sched, guint index);

@@ -30,6 +30,8 @@ is_stream_op (SchedOpKind kind)
     case SCHED_OP_WAIT:
     case SCHED_OP_MEMSET:
     case SCHED_OP_HOSTFN:
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
       return TRUE;
     case SCHED_OP_MEMCPY:
     case SCHED_OP_SYNC_STREAM:

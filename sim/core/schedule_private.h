@@ -62,6 +62,8 @@ struct Schedule
   guint device_column;      /* of the name in the `device` statement */
   guint connections;        /* 0: no `connections` statement */
   guint connections_line;
+  guint64 pool_threshold;   /* `pool_threshold`: bytes; 0 when none */
+  guint pool_threshold_line; /* 0: no `pool_threshold` statement */
 
   /* Every name (streams, events, labels, devices) is interned here, so an op
    * costs no allocation of its own. */

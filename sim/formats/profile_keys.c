@@ -53,6 +53,13 @@ const ProfileKey profile_keys[] = {
   { "host", "thread_join", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join), 0, 0, TRUE },
   { "host", "thread_join_wake", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_join_wake), 0, 0, TRUE },
   { "host", "thread_first_call", PROFILE_KEY_TIME, PROFILE_FIELD (host_thread_first_call), 0, 0, TRUE },
+  { "host", "malloc_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_malloc_async), 0, 0, TRUE },
+  { "host", "free_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_free_async), 0, 0, TRUE },
+  { "host", "pool_grow", PROFILE_KEY_TIME, PROFILE_FIELD (pool_grow), 0, 0, TRUE },
+  { "host", "pool_grow_rate", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (pool_grow_rate), 0, 0, TRUE },
+  { "host", "pool_grow_min", PROFILE_KEY_SIZE, PROFILE_FIELD (pool_grow_min), 0, G_GUINT64_CONSTANT (1) << 40, TRUE },
+  { "host", "pool_trim", PROFILE_KEY_TIME, PROFILE_FIELD (pool_trim), 0, 0, TRUE },
+  { "host", "pool_trim_rate", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (pool_trim_rate), 0, 0, TRUE },
 
   { "latency", "launch", PROFILE_KEY_TIME, PROFILE_FIELD (launch_latency), 0, 0, FALSE },
   { "latency", "copy_submit", PROFILE_KEY_TIME, PROFILE_FIELD (copy_submit), 0, 0, FALSE },

@@ -170,7 +170,7 @@ parser_scan (Parser *p, GError **error)
           l->kind = LINE_DECL;
           n_stmts++;
         }
-      else if (WORD_IS ("device") || WORD_IS ("connections"))
+      else if (WORD_IS ("device") || WORD_IS ("connections") || WORD_IS ("pool_threshold"))
         {
           l->kind = LINE_SETTING;
           n_stmts++;

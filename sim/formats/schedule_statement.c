@@ -273,6 +273,28 @@ stmt_connections (Parser *p, GError **error)
   return TRUE;
 }
 
+static gboolean parser_size (Parser *p, const Token *t, guint64 *bytes, GError **error);
+
+/* `pool_threshold SIZE`: what the default pool keeps at a synchronize. */
+static gboolean
+stmt_pool_threshold (Parser *p, GError **error)
+{
+  Schedule *sched = p->sched;
+  const Token *t = p->tokens;
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
+                        "expected `pool_threshold SIZE`: the bytes the default memory pool keeps "
+                        "at a synchronize (cudaMemPoolAttrReleaseThreshold; 0 by default)");
+  if (sched->pool_threshold_line != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
+                        "`pool_threshold` is given twice; the first is at line %u",
+                        sched->pool_threshold_line);
+  if (!parser_size (p, &t[1], &sched->pool_threshold, error))
+    return FALSE;
+  sched->pool_threshold_line = p->lineno;
+  return TRUE;
+}
+
 static gboolean
 stmt_stream (Parser *p, GError **error)
 {
@@ -967,6 +989,23 @@ stmt_memset (Parser *p, GError **error)
          && parser_label_tail (p, 3, op, usage, error);
 }
 
+/* `malloc STREAM SIZE` and `free STREAM SIZE`: stream-ordered allocation
+ * from the device's default pool (cudaMallocAsync, cudaFreeAsync; `free`
+ * names the size of the allocation it gives back). */
+static gboolean
+stmt_alloc (Parser *p, SchedOpKind kind, GError **error)
+{
+  const char *usage = kind == SCHED_OP_MALLOC ? "`malloc STREAM SIZE [label=NAME]`"
+                                              : "`free STREAM SIZE [label=NAME]`, SIZE the allocation's";
+  const Token *t = p->tokens;
+  if (p->n_tokens < 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  SchedOp *op = parser_op (p, kind);
+  return parser_stream_ref (p, &t[1], &op->stream, error)
+         && parser_size (p, &t[2], &op->u.bytes, error)
+         && parser_label_tail (p, 3, op, usage, error);
+}
+
 static gboolean
 stmt_hostfn (Parser *p, GError **error)
 {
@@ -1192,6 +1231,10 @@ parser_statement (Parser *p, GError **error)
       if (KW_IS ("event"))
         return stmt_event (p, error);
       break;
+    case 'f':
+      if (KW_IS ("free"))
+        return stmt_alloc (p, SCHED_OP_FREE, error);
+      break;
     case 'g':
       if (KW_IS ("graph"))
         goto structural;
@@ -1223,8 +1266,14 @@ parser_statement (Parser *p, GError **error)
     case 'm':
       if (KW_IS ("memcpy"))
         return stmt_memcpy (p, error);
+      if (KW_IS ("malloc"))
+        return stmt_alloc (p, SCHED_OP_MALLOC, error);
       if (KW_IS ("memset"))
         return stmt_memset (p, error);
+      break;
+    case 'p':
+      if (KW_IS ("pool_threshold"))
+        return stmt_pool_threshold (p, error);
       break;
     case 'r':
       if (KW_IS ("record"))
@@ -1250,9 +1299,10 @@ parser_statement (Parser *p, GError **error)
       break;
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
-                      "unknown statement '%s'; expected one of device, connections, let, stream, "
-                      "event, repeat, if, else, end, graph, thread, join, h2d, d2h, d2d, memcpy, "
-                      "memset, kernel, hostfn, record, wait, sync, host, elapsed", kw);
+                      "unknown statement '%s'; expected one of device, connections, "
+                      "pool_threshold, let, stream, event, repeat, if, else, end, graph, thread, "
+                      "join, h2d, d2h, d2d, memcpy, memset, malloc, free, kernel, hostfn, record, "
+                      "wait, sync, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

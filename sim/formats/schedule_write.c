@@ -131,6 +131,11 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
       g_string_append_printf (s, "hostfn %s ", stream);
       append_time (s, op->u.duration);
       break;
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
+      g_string_append_printf (s, "%s %s ", op->kind == SCHED_OP_MALLOC ? "malloc" : "free", stream);
+      append_size (s, op->u.bytes);
+      break;
     case SCHED_OP_SPAWN:
       g_string_append_printf (s, "thread %s", schedule_thread_name (sched, op->u.thread));
       break;
@@ -156,6 +161,12 @@ schedule_write_text (const Schedule *sched, const char *const *header)
     g_string_append_printf (s, "device %s\n", schedule_device (sched));
   if (schedule_connections (sched) != 0)
     g_string_append_printf (s, "connections %u\n", schedule_connections (sched));
+  if (schedule_pool_threshold (sched) != 0)
+    {
+      g_string_append (s, "pool_threshold ");
+      append_size (s, schedule_pool_threshold (sched));
+      g_string_append_c (s, '\n');
+    }
   for (guint i = 1; i < schedule_n_streams (sched); i++)
     {
       const SchedStream *stream = schedule_stream (sched, i);

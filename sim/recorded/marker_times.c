@@ -60,7 +60,8 @@ marker_times_derive (const Schedule *sched, const SimTime *issue, SimTime *start
         before = MAX (before, blocking_done (sched, stream_done, n_streams));
       else if (is_blocking (sched, s))
         before = MAX (before, stream_done[SCHED_STREAM_DEFAULT]);
-      if (op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT)
+      if (op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT || op->kind == SCHED_OP_MALLOC
+          || op->kind == SCHED_OP_FREE)
         {
           SimTime at = MAX (before, issue[i]);
           if (op->kind == SCHED_OP_WAIT && op->event < n_events)

@@ -18,6 +18,8 @@ engine_name (const SchedOp *op)
       return "callback";
     case SCHED_OP_RECORD:
     case SCHED_OP_WAIT:
+    case SCHED_OP_MALLOC:
+    case SCHED_OP_FREE:
       return "stream";
     default:
       return "host";
@@ -30,7 +32,8 @@ op_has_stream (const SchedOp *op)
   return op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY || op->kind == SCHED_OP_KERNEL
          || op->kind == SCHED_OP_RECORD || op->kind == SCHED_OP_WAIT
          || op->kind == SCHED_OP_SYNC_STREAM || op->kind == SCHED_OP_MEMSET
-         || op->kind == SCHED_OP_HOSTFN;
+         || op->kind == SCHED_OP_HOSTFN || op->kind == SCHED_OP_MALLOC
+         || op->kind == SCHED_OP_FREE;
 }
 
 void
