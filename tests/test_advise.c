@@ -186,6 +186,34 @@ test_host_threads (void)
   g_assert_null (advice_order_kept (one));
 }
 
+/* Profile pool (tests/profiles/pool.ini: malloc and free 1 us, growth 10 us
+ * + 1 us a MiB, a synchronize giving memory back 5 us + 0.5 us a MiB), by
+ * hand: as given, each iteration's malloc grows the pool, 15 us, the 100 us
+ * kernel follows, and the sync gives the 4 MiB back, 7 us: 0-15, 15-115,
+ * 122; then 122-137, 137-237, 244. With the release threshold at the most
+ * the schedule holds at once, 4 MiB, the second malloc finds the memory:
+ * 0-15, 15-115, sync at 115; 115-116, 116-216, 216. */
+static const char pool_loop[] = "stream s\n"
+                                "repeat i 1..2\n"
+                                "  malloc s 4MiB\n"
+                                "  kernel s grid=1 block=32 block_time=100us\n"
+                                "  free s 4MiB\n"
+                                "  sync s\n"
+                                "end\n";
+
+static void
+test_pool (void)
+{
+  g_autoptr (Advice) a = advise_text (pool_loop, "pool", FALSE, FALSE);
+  g_assert_cmpint (advice_original (a), ==, 244 * MS / 1000);
+  g_assert_cmpint (advice_best (a), ==, 216 * MS / 1000);
+  g_assert_cmpuint (advice_n_changes (a), ==, 1);
+  g_assert_cmpint (advice_change (a, 0)->kind, ==, ADVISE_POOL);
+  g_assert_nonnull (strstr (advice_change (a, 0)->text, "4 MiB (was 0 B)"));
+  g_assert_cmpuint (schedule_pool_threshold (advice_schedule (a)), ==, 4u << 20);
+  g_assert_cmpuint (schedule_pool_threshold (advice_original_schedule (a)), ==, 0);
+}
+
 /* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
  * one, then b copies 4 MiB back (1 ms). Issued a first: a's blocks 0-1 and
  * 1-2, b's kernel 2-3, its copy 3-4: 4 ms. With b more urgent, b's kernel
@@ -333,6 +361,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/written-and-threads", test_written_and_threads);
   g_test_add_func ("/advise/connections", test_connections);
   g_test_add_func ("/advise/host-threads", test_host_threads);
+  g_test_add_func ("/advise/pool", test_pool);
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
   g_test_add_func ("/advise/pinned", test_pinned);

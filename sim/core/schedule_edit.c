@@ -97,6 +97,13 @@ schedule_set_connections (Schedule *sched, guint connections)
 }
 
 void
+schedule_set_pool_threshold (Schedule *sched, guint64 bytes)
+{
+  g_return_if_fail (sched != NULL);
+  sched->pool_threshold = bytes;
+}
+
+void
 schedule_set_pinned (Schedule *sched, gsize index)
 {
   g_return_if_fail (sched != NULL && index < sched->n_ops);

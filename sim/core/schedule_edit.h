@@ -28,6 +28,8 @@ void schedule_set_stream_priority (Schedule *sched, guint stream, gint priority)
 
 /* The `connections` statement: 1 to 32, or 0 for none. */
 void schedule_set_connections (Schedule *sched, guint connections);
+/* The `pool_threshold` setting: bytes; 0, the driver's default. */
+void schedule_set_pool_threshold (Schedule *sched, guint64 bytes);
 
 /* Makes op `index`, a copy or memcpy, pinned (neither pageable nor untouched). */
 void schedule_set_pinned (Schedule *sched, gsize index);

@@ -24,6 +24,7 @@ typedef struct
   guint32 *order;     /* op indices of the parsed schedule, in issue order */
   guint connections;  /* 0: the schedule's `connections`, else the driver's */
   gint *priority;     /* per stream */
+  guint64 pool_threshold; /* `pool_threshold` */
   SimTime makespan;
 } Config;
 
@@ -84,6 +85,7 @@ config_copy (Config *dest, const Config *src, const Search *s)
   memcpy (dest->order, src->order, s->n * sizeof (guint32));
   memcpy (dest->priority, src->priority, s->n_streams * sizeof (gint));
   dest->connections = src->connections;
+  dest->pool_threshold = src->pool_threshold;
   dest->makespan = src->makespan;
 }
 
@@ -102,6 +104,7 @@ simulate (const Search *s, guint job, Config *c, gboolean keep)
   schedule_set_order (w, c->order);
   for (guint k = 0; k < s->n_streams; k++)
     schedule_set_stream_priority (w, k, c->priority[k]);
+  schedule_set_pool_threshold (w, c->pool_threshold);
   GError *error = NULL;
   /* what eng_sim_new checks (shapes, times, limits) no candidate changes,
    * and the program itself passed */
@@ -572,6 +575,45 @@ program_config (const Search *s, guint connections, Config *c)
   for (guint k = 0; k < s->n_streams; k++)
     c->priority[k] = schedule_stream (s->sched, k)->priority;
   c->connections = connections;
+  c->pool_threshold = schedule_pool_threshold (s->sched);
+}
+
+/* The most the schedule holds allocated with `malloc` at once, in file
+ * order; 0 when it allocates nothing. */
+static guint64
+peak_allocated (const Schedule *sched)
+{
+  guint64 used = 0, peak = 0;
+  for (gsize i = 0; i < schedule_n_ops (sched); i++)
+    {
+      const SchedOp *op = schedule_op (sched, i);
+      if (op->kind == SCHED_OP_MALLOC)
+        used = used > G_MAXUINT64 - op->u.bytes ? G_MAXUINT64 : used + op->u.bytes;
+      else if (op->kind == SCHED_OP_FREE)
+        used -= MIN (used, op->u.bytes);
+      peak = MAX (peak, used);
+    }
+  return peak;
+}
+
+/* The pool's release threshold raised to what the schedule holds at most
+ * at once, when that gains; TRUE when it did. */
+static gboolean
+search_pool (Search *s, Config *best)
+{
+  guint64 peak = peak_allocated (s->sched);
+  if (peak <= best->pool_threshold)
+    return FALSE;
+  Config c;
+  config_init (&c, s);
+  config_copy (&c, best, s);
+  c.pool_threshold = peak;
+  evaluate (s, &c, 1);
+  gboolean gained = c.makespan < best->makespan;
+  if (gained)
+    config_copy (best, &c, s);
+  config_clear (&c);
+  return gained;
 }
 
 /* Every search for one parsed schedule, from the program's own config;
@@ -617,6 +659,21 @@ advise_schedule (Search *s, const AdviseOptions *options, GArray *steps, Config 
       if (search_priorities (s, best))
         step_add (steps, s, ADVISE_PRIORITIES, priorities_text (s, best), &before, best);
     }
+  if (!options->fixed_pool)
+    {
+      config_copy (&before, best, s);
+      if (search_pool (s, best))
+        {
+          g_autofree char *now = units_format_size (best->pool_threshold);
+          g_autofree char *was = units_format_size (before.pool_threshold);
+          step_add (steps, s, ADVISE_POOL,
+                    g_strdup_printf ("the default memory pool's release threshold "
+                                     "(cudaMemPoolAttrReleaseThreshold, `pool_threshold`) %s "
+                                     "(was %s): no synchronize gives back what a later "
+                                     "cudaMallocAsync would grow the pool for again", now, was),
+                    &before, best);
+        }
+    }
   config_clear (&before);
 }
 
@@ -630,6 +687,7 @@ schedule_of (const Search *s, const Config *c)
     schedule_set_stream_priority (sched, k, c->priority[k]);
   if (c->connections != 0)
     schedule_set_connections (sched, c->connections);
+  schedule_set_pool_threshold (sched, c->pool_threshold);
   return sched;
 }
 

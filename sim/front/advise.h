@@ -18,6 +18,10 @@
  *  - stream priorities, on profiles that have them (more than one
  *    connection: compute capability 3.5 and later): one stream at a time
  *    made more urgent, or less, while that gains;
+ *  - the default memory pool's release threshold, where the schedule
+ *    allocates with `malloc` and keeps less: the most it holds allocated at
+ *    once, so that no synchronize gives back what a later `malloc` grows
+ *    the pool for again;
  *  - the values of one `let` parameter the user allows (`vary`), each
  *    searched as above.
  *
@@ -60,6 +64,7 @@ typedef struct
   gboolean fixed_order;        /* search no order */
   gboolean fixed_connections;  /* ... no connection count */
   gboolean fixed_priorities;   /* ... no priorities */
+  gboolean fixed_pool;         /* ... no memory pool release threshold */
   gboolean pinned;             /* the user's decision: pin every pageable copy first */
 } AdviseOptions;
 
@@ -69,6 +74,7 @@ typedef enum
   ADVISE_ORDER,        /* the issue order */
   ADVISE_CONNECTIONS,  /* CUDA_DEVICE_MAX_CONNECTIONS */
   ADVISE_PRIORITIES,   /* stream priorities */
+  ADVISE_POOL,         /* the memory pool's release threshold (`pool_threshold`) */
   ADVISE_PINNED,       /* pinned host memory, when the user took that hint (`pinned`) */
 } AdviseChangeKind;
 

@@ -131,7 +131,7 @@ cli_advise_main (int argc, char **argv)
       "FIRST..LAST*FACTOR",
       "NAME=VALUES" },
     { "keep", 0, 0, G_OPTION_ARG_STRING, &keep,
-      "What not to change, comma-separated: order, connections, priorities", "WHAT" },
+      "What not to change, comma-separated: order, connections, priorities, pool", "WHAT" },
     { "pinned", 0, 0, G_OPTION_ARG_NONE, &pinned,
       "Take the pinned-memory hint: pin every pageable copy, then search (-o writes them "
       "pinned)", NULL },
@@ -200,9 +200,11 @@ cli_advise_main (int argc, char **argv)
         options.fixed_connections = TRUE;
       else if (strcmp (kept[i], "priorities") == 0)
         options.fixed_priorities = TRUE;
+      else if (strcmp (kept[i], "pool") == 0)
+        options.fixed_pool = TRUE;
       else
         {
-          cli_error ("streamsim: --keep %s: '%s' is none of order, connections, priorities",
+          cli_error ("streamsim: --keep %s: '%s' is none of order, connections, priorities, pool",
                      keep, kept[i]);
           return CLI_EXIT_INPUT;
         }
