@@ -774,7 +774,18 @@ add_hints (Advice *advice, const Search *s, const Config *best)
       hint.text = g_strdup_printf ("leave out `sync %s` (line %u), if nothing after it needs "
                                    "what it waits for",
                                    what, op->line);
-      g_array_append_val (syncs, hint);
+      /* a line run again (in a loop) is one hint: the time it gains most */
+      guint same = 0;
+      while (same < syncs->len && strcmp (g_array_index (syncs, AdviseHint, same).text, hint.text) != 0)
+        same++;
+      if (same == syncs->len)
+        g_array_append_val (syncs, hint);
+      else
+        {
+          AdviseHint *kept = &g_array_index (syncs, AdviseHint, same);
+          kept->after = MIN (kept->after, hint.after);
+          g_free (hint.text);
+        }
     }
   /* the largest gains, first of equals first */
   for (guint k = 0; k < MAX_SYNC_HINTS && syncs->len > 0; k++)

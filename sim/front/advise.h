@@ -35,7 +35,8 @@
  *
  * Then, as hints only, changes of meaning the user must decide: pinned host
  * memory instead of pageable, and each synchronization left out (the first
- * 256, the three that gain most), when they gain 1% or more. With `pinned`
+ * 256, the three lines that gain most; a line run again in a loop, the time
+ * that gains most), when they gain 1% or more. With `pinned`
  * the user has decided the first: every pageable copy is pinned before the
  * search, and that is the advice's first change. */
 #ifndef ADVISE_H
