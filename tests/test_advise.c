@@ -24,25 +24,32 @@ advise (const char *path, const char *device, guint jobs)
   return advice;
 }
 
+/* Advice on `text`, written to a file of its own, with `options`. */
 static Advice *
-advise_text (const char *text, const char *device, gboolean fixed_order,
-             gboolean fixed_connections)
+advise_text_with (const char *text, const AdviseOptions *options)
 {
   g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "t.sched", NULL);
   g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  GError *error = NULL;
+  Advice *advice = advise_run (path, options, &error);
+  g_assert_no_error (error);
+  g_unlink (path);
+  g_rmdir (dir);
+  return advice;
+}
+
+static Advice *
+advise_text (const char *text, const char *device, gboolean fixed_order,
+             gboolean fixed_connections)
+{
   AdviseOptions options = { 0 };
   options.device = device;
   options.jobs = 1;
   options.seed = 1;
   options.fixed_order = fixed_order;
   options.fixed_connections = fixed_connections;
-  GError *error = NULL;
-  Advice *advice = advise_run (path, &options, &error);
-  g_assert_no_error (error);
-  g_unlink (path);
-  g_rmdir (dir);
-  return advice;
+  return advise_text_with (text, &options);
 }
 
 static SimTime
@@ -222,23 +229,16 @@ test_pool (void)
 static void
 test_sync_hint_per_line (void)
 {
-  g_autofree char *dir = g_dir_make_tmp ("advise-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "t.sched", NULL);
-  g_assert_true (g_file_set_contents (path, pool_loop, -1, NULL));
   AdviseOptions options = { 0 };
   options.device = "pool";
   options.jobs = 1;
   options.seed = 1;
   options.fixed_pool = TRUE;
-  GError *error = NULL;
-  g_autoptr (Advice) a = advise_run (path, &options, &error);
-  g_assert_no_error (error);
+  g_autoptr (Advice) a = advise_text_with (pool_loop, &options);
   g_assert_cmpint (advice_best (a), ==, 244 * MS / 1000);
   g_assert_cmpuint (advice_n_hints (a), ==, 1);
   g_assert_nonnull (strstr (advice_hint (a, 0)->text, "`sync s` (line 6)"));
   g_assert_cmpint (advice_hint (a, 0)->after, ==, 222 * MS / 1000);
-  g_unlink (path);
-  g_rmdir (dir);
 }
 
 /* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
