@@ -66,6 +66,7 @@ struct ValRun
    * once the SPIN_FRESH_INSTANCES copies are used up. */
   guint next_fresh;
   ValThreads *threads;   /* the schedule's host threads; NULL when it has one */
+  gboolean allocates;    /* the schedule has `malloc` or `free` (plan_allocs) */
   ValCupti *cupti;
   guint32 *cupti_ids;    /* CUPTI's id of each schedule stream */
 };
@@ -358,29 +359,38 @@ create_streams (ValRun *run, GError **error)
   return TRUE;
 }
 
-/* A `free` gives back the allocation of the latest `malloc` of its size
- * before it in the file that no other `free` gave back. */
+/* Each `free` gives back the allocation of the latest `malloc` of its size
+ * above it in the file that no other `free` gave back: one stack of
+ * `malloc` ops per size, in file order. */
 static gboolean
-match_free (ValRun *run, gsize i, GError **error)
+plan_allocs (ValRun *run, GError **error)
 {
-  const SchedOp *op = schedule_op (run->sched, i);
-  for (gsize j = i; j-- > 0;)
+  g_autoptr (GHashTable) unfreed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                          (GDestroyNotify) g_array_unref);
+  for (gsize i = 0; i < run->n_ops; i++)
     {
-      const SchedOp *m = schedule_op (run->sched, j);
-      if (m->kind != SCHED_OP_MALLOC || m->u.bytes != op->u.bytes)
+      const SchedOp *op = schedule_op (run->sched, i);
+      if (op->kind != SCHED_OP_MALLOC && op->kind != SCHED_OP_FREE)
         continue;
-      gboolean taken = FALSE;
-      for (gsize k = j + 1; k < i && !taken; k++)
-        taken = schedule_op (run->sched, k)->kind == SCHED_OP_FREE
-                && run->plan[k].malloc_op == j;
-      if (!taken)
+      run->allocates = TRUE;
+      GArray *stack = g_hash_table_lookup (unfreed, &op->u.bytes);
+      if (op->kind == SCHED_OP_MALLOC)
         {
-          run->plan[i].malloc_op = j;
-          return TRUE;
+          if (stack == NULL)
+            {
+              stack = g_array_new (FALSE, FALSE, sizeof (gsize));
+              g_hash_table_insert (unfreed, g_memdup2 (&op->u.bytes, sizeof op->u.bytes), stack);
+            }
+          g_array_append_val (stack, i);
+          continue;
         }
+      if (stack == NULL || stack->len == 0)
+        return op_error (run, op, error, "a `free` of %" G_GUINT64_FORMAT " bytes with no `malloc` "
+                         "of that size above it left to give back", op->u.bytes);
+      run->plan[i].malloc_op = g_array_index (stack, gsize, stack->len - 1);
+      g_array_set_size (stack, stack->len - 1);
     }
-  return op_error (run, op, error, "a `free` of %" G_GUINT64_FORMAT " bytes with no `malloc` "
-                   "of that size above it left to give back", op->u.bytes);
+  return TRUE;
 }
 
 /* The default memory pool keeps what the schedule's `pool_threshold` says
@@ -540,9 +550,6 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
             goto fail;
           break;
         case SCHED_OP_FREE:
-          if (!match_free (run, i, error))
-            goto fail;
-          G_GNUC_FALLTHROUGH;
         case SCHED_OP_RECORD:
         case SCHED_OP_WAIT:
         case SCHED_OP_MALLOC:
@@ -567,7 +574,8 @@ val_run_new (const Schedule *sched, const ValDevice *dev, const char *const *nam
                  error))
     goto fail;
   run->clock = val_clock_new (run->helper, error);
-  if (run->clock == NULL || !plan_graphs (run, error) || !set_pool_threshold (run, error))
+  if (run->clock == NULL || !plan_graphs (run, error) || !plan_allocs (run, error)
+      || (run->allocates && !set_pool_threshold (run, error)))
     goto fail;
   run->threads = val_threads_new (sched, dev->ordinal);
   return run;
@@ -1035,10 +1043,10 @@ val_run_once (ValRun *run, ValTiming timing, ValTimes *t, GError **error)
   if (ok)
     ok = VAL_CUDA (cudaDeviceSynchronize (), error);
   t->done = val_cuda_now ();
-  if (ok)
-    ok = empty_pool (run, error);
   if (ok && timing == VAL_TIMING_CUPTI)
     ok = val_cupti_end (run->cupti, error);
+  if (ok && run->allocates)
+    ok = empty_pool (run, error);
   if (ok)
     ok = VAL_CUDA (cudaMemcpyAsync (run->slots_host, run->slots,
                                     MAX (run->n_slots, 1) * sizeof (SpinSlot),
