@@ -1296,6 +1296,33 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
 
 static void find_loads (Builder *b, const guint *order, const gint64 *usual);
 
+/* The op a call that puts work on the GPU becomes, as the model charges
+ * its call (a graph launch's first node carries it), in *op; FALSE for a
+ * call of another kind. */
+static gboolean
+device_op_of (RecordCallKind kind, SchedOp *op)
+{
+  static const struct { RecordCallKind call; SchedOpKind op; } kinds[] = {
+    { RECORD_CALL_KERNEL, SCHED_OP_KERNEL }, { RECORD_CALL_MEMSET, SCHED_OP_MEMSET },
+    { RECORD_CALL_COPY, SCHED_OP_COPY },     { RECORD_CALL_MEMCPY, SCHED_OP_MEMCPY },
+    { RECORD_CALL_HOSTFN, SCHED_OP_HOSTFN }, { RECORD_CALL_RECORD, SCHED_OP_RECORD },
+    { RECORD_CALL_WAIT, SCHED_OP_WAIT },     { RECORD_CALL_GRAPH, SCHED_OP_KERNEL },
+  };
+  guint i = 0;
+  while (i < G_N_ELEMENTS (kinds) && kinds[i].call != kind)
+    i++;
+  if (i == G_N_ELEMENTS (kinds))
+    return FALSE;
+  *op = (SchedOp) { 0 };
+  op->kind = kinds[i].op;
+  if (kind == RECORD_CALL_GRAPH)
+    {
+      op->graph = 1;
+      op->graph_launch = TRUE;
+    }
+  return TRUE;
+}
+
 /* The call's time up to its group's `usual` beyond what the profile charges
  * its op (RecordOptions' traced_calls): the tracer's cost in every call. */
 static guint64
@@ -1303,26 +1330,9 @@ traced_cost (const Builder *b, guint index, const InsideCall *ic, guint64 usual)
 {
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   gboolean per_thread;
-  /* the op as the model charges it: a graph launch's first node carries the call */
-  static const struct { RecordCallKind call; SchedOpKind op; } kinds[] = {
-    { RECORD_CALL_KERNEL, SCHED_OP_KERNEL }, { RECORD_CALL_MEMSET, SCHED_OP_MEMSET },
-    { RECORD_CALL_COPY, SCHED_OP_COPY },     { RECORD_CALL_HOSTFN, SCHED_OP_HOSTFN },
-    { RECORD_CALL_RECORD, SCHED_OP_RECORD }, { RECORD_CALL_WAIT, SCHED_OP_WAIT },
-    { RECORD_CALL_GRAPH, SCHED_OP_KERNEL },
-  };
-  RecordCallKind kind = call_kind (c, &b->work[index], &per_thread);
-  SchedOp op = { 0 };
-  guint i = 0;
-  while (i < G_N_ELEMENTS (kinds) && kinds[i].call != kind)
-    i++;
-  if (i == G_N_ELEMENTS (kinds))
+  SchedOp op;
+  if (!device_op_of (call_kind (c, &b->work[index], &per_thread), &op))
     return 0;
-  op.kind = kinds[i].op;
-  if (kind == RECORD_CALL_GRAPH)
-    {
-      op.graph = 1;
-      op.graph_launch = TRUE;
-    }
   guint64 took = MIN (ic->exit - ic->enter, usual);
   guint64 charged = (guint64) gpu_profile_call_cost (b->opt->profile, &op);
   return took > charged ? took - charged : 0;
@@ -1349,11 +1359,8 @@ charge_first_calls (Builder *b, const guint *order, InsideCall *calls)
         continue;
       gboolean per_thread;
       RecordCallKind kind = call_kind (c, &b->work[i], &per_thread);
-      gboolean device_call = kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY
-                             || kind == RECORD_CALL_KERNEL || kind == RECORD_CALL_RECORD
-                             || kind == RECORD_CALL_WAIT || kind == RECORD_CALL_MEMSET
-                             || kind == RECORD_CALL_HOSTFN || kind == RECORD_CALL_GRAPH;
-      if (!device_call || b->captured[i] || !makes_op (b, kind, c, &b->work[i]))
+      SchedOp op;
+      if (!device_op_of (kind, &op) || b->captured[i] || !makes_op (b, kind, c, &b->work[i]))
         continue;
       g_hash_table_add (seen, thread);
       if (calls[k].kind == INSIDE_ASYNC)
