@@ -881,11 +881,8 @@ parser_last_record (Parser *p, const Token *t, guint32 *op, GError **error)
                                   "`elapsed` measures between records of its own thread", t->s,
                                   schedule_thread_name (p->sched, parser_op_thread (p, i)),
                                   p->sched->ops[i].line);
-            if (p->sched->ops[i].graph != 0)
-              return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
-                                  "event '%s' was last recorded inside a graph (line %u), where "
-                                  "a record only joins the graph's streams and is not timed",
-                                  t->s, p->sched->ops[i].line);
+            if (p->graph == 0 && !parser_event_in_reach (p, t, event, error))
+              return FALSE;
             *op = (guint32) i;
             return TRUE;
           }
