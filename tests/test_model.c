@@ -840,6 +840,35 @@ test_copy_queues_left_unset (void)
   run_free (run);
 }
 
+/* A d2d copy shares the compute queue with kernels, and a completion passes
+ * between a kernel and a d2d of its stream as between two kernels; a D2H
+ * waits the cross-engine latency (profile gaps: dependency 1 ms, kernel_gap
+ * 0.25 ms; a 4 MiB copy and each kernel take 1 ms). By hand:
+ *   op 0 kernel 0-1;
+ *   op 1 d2d after op 0 and the kernel gap: 1.25-2.25;
+ *   op 2 kernel after op 1 and the kernel gap: 2.5-3.5;
+ *   op 3 d2h after op 2 and the dependency latency: 4.5-5.5.
+ * Measured: a d2d behind a kernel started 1.0 us after it on an H100 and an
+ * H200 (traces/validation/d2d), a D2H 4.8 and 7.1 us (the profiles'
+ * `dependency`). */
+static void
+test_d2d_after_kernel (void)
+{
+  Run *run = run_text ("gaps", "stream s1\n"
+                               "kernel s1 grid=1 block=32 block_time=1ms\n"
+                               "d2d s1 4MiB\n"
+                               "kernel s1 grid=1 block=32 block_time=1ms\n"
+                               "d2h s1 4MiB\n");
+  assert_span (run, 0, 0, 1);
+  g_assert_cmpint (op (run, 1)->start, ==, 1250 * US);
+  g_assert_cmpint (op (run, 1)->end, ==, 2250 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 2500 * US);
+  g_assert_cmpint (op (run, 2)->end, ==, 3500 * US);
+  g_assert_cmpint (op (run, 3)->start, ==, 4500 * US);
+  g_assert_cmpint (op (run, 3)->end, ==, 5500 * US);
+  run_free (run);
+}
+
 /* Memsets run on the SMs as a kernel of one 256-thread block per SM
  * (profile ops: 2 SMs of two 1024-thread blocks; 4 MiB of memset in 1 ms).
  * Measured on an H100 and an H200 (validate/results/<gpu>/probes/): a
@@ -1204,6 +1233,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/model/schematic-table", test_schematic_table);
+  g_test_add_func ("/model/d2d-after-kernel", test_d2d_after_kernel);
   g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
   g_test_add_func ("/model/hostfn", test_hostfn);
   g_test_add_func ("/model/graph-launch", test_graph_launch);
