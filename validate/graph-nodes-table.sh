@@ -13,14 +13,23 @@
 # copy's start, the copy's duration, and the time from the copy's end to the
 # synchronize's return. A file that does not hold 330 such chains is not a
 # run of the probe: exit 2, naming it.
+#
+# With --update, each file is a run of validate/examples/graph_update_probe.cu
+# instead: 132 chains of the same four ops, 33 launches of one graph in each
+# of its four modes (captured, captured-set, built, built-set), one row each.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: validate/graph-nodes-table.sh RUN.measured.csv..." >&2; exit 2; }
+layout=nodes
+if [ "${1:-}" = "--update" ]; then
+  layout=update
+  shift
+fi
+[ $# -ge 1 ] || { echo "usage: validate/graph-nodes-table.sh [--update] RUN.measured.csv..." >&2; exit 2; }
 
 echo "| run | chain | mode | first op | to the kernel | kernel to the copy | copy | copy end to the sync's return |"
 echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
 for f in "$@"; do
   [ -r "$f" ] || { echo "graph-nodes-table.sh: cannot read $f" >&2; exit 3; }
-  zcat -f "$f" | awk -F, -v file="$f" -v run="$(basename "${f%.gz}" .measured.csv)" '
+  zcat -f "$f" | awk -F, -v layout="$layout" -v file="$f" -v run="$(basename "${f%.gz}" .measured.csv)" '
     function median(a, k,   i, j, x) {
       for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
       return a[int((k + 1) / 2)]
@@ -38,14 +47,18 @@ for f in "$@"; do
         } else
           i++
       }
-      if (m != 330) { printf "%s: %d chains of four ops, not the probe'\''s 330\n", file, m > "/dev/stderr"; exit 2 }
-      for (c = 0; c < 10; c++) {
+      want = layout == "update" ? 132 : 330
+      if (m != want) { printf "%s: %d chains of four ops, not the probe'\''s %d\n", file, m, want > "/dev/stderr"; exit 2 }
+      split("captured captured-set built built-set", modes, " ")
+      for (c = 0; c < want / 33; c++) {
         delete a1; delete a2; delete a3; delete a4; delete a5; k = 0
         for (j = c * 33 + 4; j <= (c + 1) * 33; j++) {
           k++; a1[k] = first[j]; a2[k] = gap1[j]; a3[k] = gap2[j]; a4[k] = copy[j]; a5[k] = after[j]
         }
-        printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", run, chains[int(c / 2) + 1],
-               c % 2 ? "one by one" : "graph", median(a1, k) / 1e3, median(a2, k) / 1e3,
+        printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", run,
+               layout == "update" ? "pageable-8B" : chains[int(c / 2) + 1],
+               layout == "update" ? modes[c + 1] : c % 2 ? "one by one" : "graph",
+               median(a1, k) / 1e3, median(a2, k) / 1e3,
                median(a3, k) / 1e3, median(a4, k) / 1e3, median(a5, k) / 1e3
       }
     }' || exit 2

@@ -10,16 +10,19 @@
 # each block (the warm-up) have a gap of 999000 before the kernel, which the table leaves
 # out. Of the 30 others, 15 gaps of 2000 and 15 of 4000: the lower median, 2000. So block
 # c's row is 1.00 | c + 1 | 2.00 | 0.5 x (c + 1) | 3.00. A run one chain short fails.
+# With --update (graph_update_probe.cu's layout), the first 4 blocks alone: the rows
+# of modes captured, captured-set, built and built-set are blocks 0 to 3's.
 set -euo pipefail
 src=${1:?usage: graph_nodes_table.sh SOURCE_DIR}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-awk 'BEGIN {
+made_up () {
+awk -v blocks="$1" 'BEGIN {
   OFS = ","
   print "# source: made up for tests/scripts/graph_nodes_table.sh"
   print "op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause"
   t = 0; op = 0
-  for (c = 0; c < 10; c++)
+  for (c = 0; c < blocks; c++)
     for (j = 1; j <= 33; j++) {
       print op++, 1, "", "host", "host", "", t, t, t + 100, "", "", "", "", ""
       t += 100
@@ -33,7 +36,9 @@ awk 'BEGIN {
       print op++, 5, "s1", "sync", "host", "", t, t, ce + 3000, "", "", "", "", ""
       t = ce + 3000
     }
-}' > "$work/run1.measured.csv"
+}'
+}
+made_up 10 > "$work/run1.measured.csv"
 want='| run | chain | mode | first op | to the kernel | kernel to the copy | copy | copy end to the sync'"'"'s return |
 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
 | run1 | pageable-8B | graph | 1.00 | 1.00 | 2.00 | 0.50 | 3.00 |
@@ -54,6 +59,22 @@ fi
 head -n -5 "$work/run1.measured.csv" > "$work/short.measured.csv"
 if bash "$src/validate/graph-nodes-table.sh" "$work/short.measured.csv" > /dev/null 2>&1; then
   echo "FAIL: a run one chain short was accepted"
+  exit 1
+fi
+made_up 4 > "$work/run1u.measured.csv"
+want='| run | chain | mode | first op | to the kernel | kernel to the copy | copy | copy end to the sync'"'"'s return |
+| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |
+| run1u | pageable-8B | captured | 1.00 | 1.00 | 2.00 | 0.50 | 3.00 |
+| run1u | pageable-8B | captured-set | 1.00 | 2.00 | 2.00 | 1.00 | 3.00 |
+| run1u | pageable-8B | built | 1.00 | 3.00 | 2.00 | 1.50 | 3.00 |
+| run1u | pageable-8B | built-set | 1.00 | 4.00 | 2.00 | 2.00 | 3.00 |'
+got=$(bash "$src/validate/graph-nodes-table.sh" --update "$work/run1u.measured.csv")
+if [ "$got" != "$want" ]; then
+  printf 'FAIL: --update: got\n%s\nwant\n%s\n' "$got" "$want"
+  exit 1
+fi
+if bash "$src/validate/graph-nodes-table.sh" --update "$work/run1.measured.csv" > /dev/null 2>&1; then
+  echo "FAIL: --update accepted a run of the other probe"
   exit 1
 fi
 echo "graph-nodes-table: the medians worked out by hand"

@@ -1,5 +1,6 @@
 // gpu_time.h: the GPU's %globaltimer, for the measurement programs beside it
-// whose kernels stamp their own blocks (graph_probe.cu, kernel_trace_probe.cu).
+// whose kernels stamp their own blocks (graph_probe.cu, kernel_trace_probe.cu)
+// or spin for a given time (graph_nodes_probe.cu, graph_update_probe.cu).
 #ifndef GPU_TIME_H
 #define GPU_TIME_H
 
@@ -10,6 +11,15 @@ globaltimer ()
   unsigned long long t;
   asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+}
+
+// Returns `ns` nanoseconds after it was called, on the global timer.
+__device__ static inline void
+spin_for (unsigned long long ns)
+{
+  unsigned long long t0 = globaltimer ();
+  while (globaltimer () - t0 < ns)
+    ;
 }
 
 #endif /* GPU_TIME_H */

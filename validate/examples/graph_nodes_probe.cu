@@ -24,6 +24,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "gpu_time.h"
 #include "host_time.h"
 
 enum { WARMUP = 3, TRIALS = 30, MiB = 1 << 20, SPIN_NS = 5000 };
@@ -31,11 +32,7 @@ enum { WARMUP = 3, TRIALS = 30, MiB = 1 << 20, SPIN_NS = 5000 };
 __global__ void
 spin_kernel (unsigned long long spin_ns)
 {
-  unsigned long long t0, t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do
-    asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  while (t - t0 < spin_ns);
+  spin_for (spin_ns);
 }
 
 struct Buffers
