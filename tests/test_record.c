@@ -1906,6 +1906,30 @@ test_driver_calls (void)
   assert_op_times (rec, 2, 30000, 35000, 50000);
 }
 
+/* A launch of 4 us into the legacy stream at `enter` ns after T0, and its
+ * one-block kernel of 1 us a microsecond after the call returned, as log
+ * lines: the call goes to `calls`, the kernel to `kernels` (the log lists
+ * the kernels after the calls). */
+static void
+append_launch (GString *calls, GString *kernels, guint64 enter, guint id)
+{
+  g_string_append_printf (calls, "call\t1\tcudaLaunchKernel\t%" G_GUINT64_FORMAT "\t%"
+                          G_GUINT64_FORMAT "\t%u\t0x0\t0x0\t1\t32\t0\n", (guint64) (T0 + enter),
+                          (guint64) (T0 + enter + 4000), id);
+  g_string_append_printf (kernels, "kernel\t%u\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
+                          "\t1\t32\t0\t0\tk\n", id, (guint64) (T0 + enter + 5000),
+                          (guint64) (T0 + enter + 6000));
+}
+
+/* A call with no stream or work, `name` from `enter` to `exit` ns after T0. */
+static void
+append_call (GString *calls, const char *name, guint64 enter, guint64 exit, guint id)
+{
+  g_string_append_printf (calls, "call\t1\t%s\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
+                          "\t%u\t0x0\t0x0\t0\t0\t0\n", name, (guint64) (T0 + enter),
+                          (guint64) (T0 + exit), id);
+}
+
 /* Short host gaps add up (us after T0): seven launches of 4 us each into
  * the legacy stream, 0.8 us apart, with a device synchronize (24-30)
  * after the fifth. Before the fourth launch the three gaps make 2.4 us, a
@@ -1915,21 +1939,14 @@ test_driver_calls (void)
 static void
 test_short_gaps (void)
 {
-  const guint64 t0 = T0;
   GString *log = g_string_new ("streamsim-record\t1\n");
+  g_autoptr (GString) kernels = g_string_new (NULL);
   /* ns after T0 */
   const guint64 enter[] = { 0, 4800, 9600, 14400, 19200, 30800, 35600 };
   for (guint i = 0; i < 7; i++)
-    g_string_append_printf (log, "call\t1\tcudaLaunchKernel\t%" G_GUINT64_FORMAT "\t%"
-                            G_GUINT64_FORMAT "\t%u\t0x0\t0x0\t1\t32\t0\n", t0 + enter[i],
-                            t0 + enter[i] + 4000, i + 1);
-  g_string_append_printf (log, "call\t1\tcudaDeviceSynchronize\t%" G_GUINT64_FORMAT "\t%"
-                          G_GUINT64_FORMAT "\t8\t0x0\t0x0\t0\t0\t0\n", t0 + 24000,
-                          t0 + 30000);
-  for (guint i = 0; i < 7; i++)
-    g_string_append_printf (log, "kernel\t%u\t%" G_GUINT64_FORMAT "\t%" G_GUINT64_FORMAT
-                            "\t1\t32\t0\t0\tk\n", i + 1, t0 + enter[i] + 5000,
-                            t0 + enter[i] + 6000);
+    append_launch (log, kernels, enter[i], i + 1);
+  append_call (log, "cudaDeviceSynchronize", 24000, 30000, 8);
+  g_string_append (log, kernels->str);
   g_string_append (log, "end\t8\t7\n");
   g_autofree char *text = g_string_free (log, FALSE);
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
@@ -1942,6 +1959,49 @@ test_short_gaps (void)
   g_assert_cmpstr (got, ==, want);
   /* the added-up host time ends at the fourth launch's call, 14.4 us */
   assert_op_times (rec, 3, 12000, 12000, 14400);
+}
+
+/* --recorder-gap (RecordOptions' call_gap_ns, 0.5 us here; --min-host 1 us),
+ * us after T0: launches (4 us calls, each kernel 1 us a microsecond after
+ * its call returned) at 0, 7, 15, 22 and 26.2, and a cudaGetLastError at
+ * 12-12.2. The gaps: 4-7 (one call began in it: 3 - 0.5 = 2.5 us), 11-15
+ * (the cudaGetLastError and the launch: 4 - 1 = 3 us, its 0.2 us kept),
+ * 19-22 (2.5 us), 26-26.2 (0.2 us, less than its 0.5: none). Without the
+ * option, 3, 4 and 3 us, and 0.2 us left out under the minimum. */
+static void
+test_recorder_gap (void)
+{
+  GString *log = g_string_new ("streamsim-record\t1\n");
+  g_autoptr (GString) kernels = g_string_new (NULL);
+  const guint64 enter[] = { 0, 7000, 15000, 22000, 26200 };
+  for (guint i = 0; i < 5; i++)
+    {
+      append_launch (log, kernels, enter[i], i + 1);
+      if (i == 1)
+        append_call (log, "cudaGetLastError", 12000, 12200, 9);
+    }
+  g_string_append (log, kernels->str);
+  g_string_append (log, "end\t6\t5\n");
+  g_autofree char *text = g_string_free (log, FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (RecordLog) parsed = parse (text, &error);
+  g_assert_no_error (error);
+  const char *first = "kernel default grid=1 block=32 time=1.000us loads label=k\n";
+  const char *k = "kernel default grid=1 block=32 time=1.000us label=k\n";
+  for (guint gap = 0; gap <= 500; gap += 500)
+    {
+      RecordOptions opt = { .min_host_ns = 1000, .call_gap_ns = gap };
+      g_autoptr (RecordSchedule) rec = record_schedule_build (parsed, &opt, &error);
+      g_assert_no_error (error);
+      g_autofree char *got = schedule_text_statements (rec->text);
+      g_autofree char *want
+        = gap == 0 ? g_strconcat (first, "host 3.000us\n", k, "host 4.000us\n", k, "host 3.000us\n",
+                                  k, k, NULL)
+                   : g_strconcat (first, "host 2.500us\n", k, "host 3.000us\n", k, "host 2.500us\n",
+                                  k, k, NULL);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_cmpint (strstr (rec->text, "less the recorder's own time") != NULL, ==, gap > 0);
+    }
 }
 
 static void
@@ -2202,6 +2262,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/program", test_program_statements);
   g_test_add_func ("/record/times-device", test_times_device);
   g_test_add_func ("/record/min-host", test_min_host);
+  g_test_add_func ("/record/recorder-gap", test_recorder_gap);
   g_test_add_func ("/record/never-recorded", test_never_recorded);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);

@@ -1,7 +1,7 @@
 #!/bin/bash
 # self-timed-table.sh: what the corpus's samples that time themselves printed when run plain, under the recorder, and what streamsim predicts for the same interval.
 #
-# Usage: validate/self-timed-table.sh GPU PLAIN_DIR
+# Usage: validate/self-timed-table.sh [--recorder-gap TIME] GPU PLAIN_DIR
 # PLAIN_DIR holds, for each program below, PROGRAM.plainN.out (its output run
 # alone, N = 1, 2, ...) and PROGRAM.rec.out (its output under
 # `streamsim-validate --record`, in the same call). The corpus's recordings
@@ -19,15 +19,27 @@
 # Prints one markdown row per value, in microseconds: plain runs, the recorded
 # runs (this call's, the corpus recording's, its run2), the prediction, and
 # the prediction's error against the plain runs' median and the recorded
-# run's value. $STREAMSIM (default build/bin/streamsim). Exit 2 on a missing
-# file or a program whose output lacks its line.
+# run's value. With --recorder-gap, the prediction is of the recording's log
+# converted again with `streamsim-validate --record --recorder-gap TIME` (its
+# host gaps less the recorder's own time) instead of PROGRAM.sched.
+# $STREAMSIM (default build/bin/streamsim), $STREAMSIM_VALIDATE (default
+# build/validate/streamsim-validate). Exit 2 on a missing file or a program
+# whose output lacks its line.
 set -euo pipefail
-[ $# -eq 2 ] || { echo "usage: validate/self-timed-table.sh GPU PLAIN_DIR" >&2; exit 2; }
+gap=
+if [ "${1:-}" = "--recorder-gap" ]; then
+  gap=${2:?--recorder-gap needs a TIME}
+  shift 2
+fi
+[ $# -eq 2 ] || { echo "usage: validate/self-timed-table.sh [--recorder-gap TIME] GPU PLAIN_DIR" >&2; exit 2; }
 gpu=$1
 plain=$2
 real=validate/results/$gpu/real
 streamsim=${STREAMSIM:-build/bin/streamsim}
 [ -x "$streamsim" ] || { echo "self-timed-table.sh: $streamsim is missing; build first" >&2; exit 2; }
+validate=${STREAMSIM_VALIDATE:-build/validate/streamsim-validate}
+[ -z "$gap" ] || [ -x "$validate" ] ||
+  { echo "self-timed-table.sh: --recorder-gap needs $validate; build it first" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -50,6 +62,13 @@ predicted () {
   local p=$1 s=$real/$1.sched m=$real/$1.measured.csv
   [ -r "$s" ] || { zcat "$s.gz" > "$work/$p.sched"; s=$work/$p.sched; }
   [ -r "$m" ] || m=$m.gz
+  if [ -n "$gap" ]; then
+    zcat -f "$real/$p.log.gz" > "$work/$p.log"
+    "$validate" --record "$work/$p.gap.sched" --csv "$work/$p.gap.csv" --log "$work/$p.log" \
+      --device "$gpu" --connections 8 --recorder-gap "$gap" 2> /dev/null
+    s=$work/$p.gap.sched
+    m=$work/$p.gap.csv
+  fi
   "$streamsim" predict "$s" --device "$gpu" --csv "$work/$p.csv" > /dev/null
   "$streamsim" compare "$work/$p.csv" "$m" --regions --max-error 1000000 |
     awk -v p="$p" '

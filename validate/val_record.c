@@ -174,6 +174,7 @@ convert (const ValRecordOptions *opt, const ValDevice *dev)
     return EXIT_INPUT;
   RecordOptions ropt = {
     .min_host_ns = (guint64) opt->min_host_ns,
+    .call_gap_ns = (guint64) opt->call_gap_ns,
     .connections = opt->program != NULL ? val_device_connections () : opt->connections,
     .header = (const char *const *) lines,
     .profile = have_profile ? &profile : NULL,

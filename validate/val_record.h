@@ -10,6 +10,7 @@ typedef struct
   const char *csv;       /* the measured timeline to write, or NULL */
   const char *log;       /* where the recorder's log goes; with no program, the log to read */
   gint64 min_host_ns;    /* host gaps shorter than this are left out */
+  gint64 call_gap_ns;    /* the recorder's time at each call, taken off the host gaps; 0: none */
   char **program;        /* the command to run, NULL-ended; NULL to read `log` only */
   const char *device;    /* the profile of the GPU recorded on; NULL: this GPU's, or none
                             when only converting (record_schedule.h says what it is for) */

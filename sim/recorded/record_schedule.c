@@ -35,6 +35,7 @@ typedef struct
 {
   guint64 last_exit;    /* the latest return of its op calls, or where it began (CUPTI clock) */
   guint64 short_gaps;   /* host gaps under the minimum not written yet (write_gap) */
+  guint64 boundaries;   /* calls entered since its last op call returned (RecordOptions' call_gap_ns) */
 } HostPlace;
 
 typedef struct
@@ -1696,6 +1697,7 @@ write_step (Builder *b, guint index, gboolean op)
   gboolean per_thread;
   RecordCallKind kind = call_kind (c, w, &per_thread);
   b->call_line = c->line;
+  place->boundaries++;
   if (b->captured[index])
     {
       /* no GPU work at the call: it runs when the graph is launched */
@@ -1705,7 +1707,13 @@ write_step (Builder *b, guint index, gboolean op)
     }
   if (op)
     {
-      write_gap (b, place->last_exit, c->enter, &place->short_gaps,
+      /* the recorder's own time at each call boundary since the last op
+       * call is not the program's */
+      guint64 to = c->enter;
+      if (to > place->last_exit)
+        to -= MIN (to - place->last_exit, b->opt->call_gap_ns * place->boundaries);
+      place->boundaries = 0;
+      write_gap (b, place->last_exit, to, &place->short_gaps,
                  waits_for_gpu (kind, w) && b->inside[index].idle);
       /* after the host time before it, if any */
       b->op_of_call[index] = b->issue->len + 1 + (b->inside[index].before > 0);
@@ -1874,6 +1882,10 @@ write_header (Builder *b)
              "their kind: what they took beyond the profile's cost (the tracer's) is host time "
              "after the op, `inside CALL ... the tracer's cost`, or added up with the gaps where "
              "it is under the minimum.");
+  if (b->opt->call_gap_ns > 0)
+    comment (b, "Host gaps are less the recorder's own time, %" G_GUINT64_FORMAT " ns at each "
+             "call that began in them (at most all of the gap): the program's time without "
+             "the recorder.", b->opt->call_gap_ns);
   if (b->times_of != NULL)
     comment (b, "Kernel times are the %s's (time=%s:...), the device predicted when none is "
              "given: on another, each is carried there by what bounds the kernel "

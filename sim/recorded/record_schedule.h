@@ -94,6 +94,10 @@ typedef struct
                             the profile charges it, is host time after its op: the
                             log's tracer slowed every call (a profiler's trace), and
                             the schedule is to run as the traced program did */
+  guint64 call_gap_ns;   /* the recorder's own time at each boundary between two calls,
+                            taken off the host gaps (each gap by as many as calls
+                            were entered in it, at most all of it); 0: gaps as
+                            recorded */
 } RecordOptions;
 
 typedef struct
