@@ -143,6 +143,24 @@ target_engine (const EngSim *sim, guint32 op)
   return (EngEngine) sim->results[op].engine;
 }
 
+/* Whether a completion on `from` reaches `to` across engines, after the
+ * `dependency` latency: not a host function's, a marker's or the host's, not
+ * on the same engine, not between kernels and d2d copies. */
+static gboolean
+cross_engine (EngEngine from, EngEngine to)
+{
+  if (from == ENG_ENGINE_CALLBACK || from == ENG_ENGINE_STREAM || to == ENG_ENGINE_STREAM
+      || to == ENG_ENGINE_HOST || from == ENG_ENGINE_HOST || to == ENG_ENGINE_CALLBACK || from == to)
+    return FALSE;
+  /* Kernels and d2d copies share the compute queue, and a completion passes
+   * between them as between two kernels: a d2d behind a kernel of its stream
+   * started 1.0 us after it (traces/validation/d2d, H100 and H200), where a
+   * D2H waits `dependency` (4.8 and 7.1 us); in the corpus's reduction, 1.2
+   * to 1.4 us either way (validate/results/<gpu>/real/). */
+  return !((from == ENG_ENGINE_COMPUTE && to == ENG_ENGINE_D2D)
+           || (from == ENG_ENGINE_D2D && to == ENG_ENGINE_COMPUTE));
+}
+
 SimTime
 eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to)
 {
@@ -151,17 +169,10 @@ eng_deps_latency (const EngSim *sim, EngEngine from, EngEngine to)
   if (from == ENG_ENGINE_STREAM || to == ENG_ENGINE_STREAM || to == ENG_ENGINE_HOST
       || from == ENG_ENGINE_HOST || to == ENG_ENGINE_CALLBACK)
     return 0; /* a host function's wake-up is the callback thread's (eng_callback.c) */
-  if (from == to)
-    return to == ENG_ENGINE_COMPUTE ? sim->profile.kernel_gap : 0;
-  /* Kernels and d2d copies share the compute queue, and a completion passes
-   * between them as between two kernels: a d2d behind a kernel of its stream
-   * started 1.0 us after it (traces/validation/d2d, H100 and H200), where a
-   * D2H waits `dependency` (4.8 and 7.1 us); in the corpus's reduction, 1.2
-   * to 1.4 us either way (validate/results/<gpu>/real/). */
-  if ((from == ENG_ENGINE_COMPUTE && to == ENG_ENGINE_D2D)
-      || (from == ENG_ENGINE_D2D && to == ENG_ENGINE_COMPUTE))
-    return sim->profile.kernel_gap;
-  return sim->profile.dependency_latency;
+  if (cross_engine (from, to))
+    return sim->profile.dependency_latency;
+  /* the same engine, or a kernel and a d2d copy */
+  return to == ENG_ENGINE_COMPUTE || from == ENG_ENGINE_COMPUTE ? sim->profile.kernel_gap : 0;
 }
 
 /* One dependency of `op` is seen at `when`: the latest one seen is what
@@ -223,12 +234,20 @@ satisfy_from (EngSim *sim, guint32 src, guint32 target, EdgeKind kind, SimTime w
                 : kind == EDGE_LOADED ? 0
                                       : eng_deps_latency (sim, (EngEngine) s->signal_engine,
                                                           target_engine (sim, target));
-  /* Two kernels of one graph launch follow each other sooner than two
-   * launched one by one (validate/results/h100/graph-probe/). */
-  if (kind == EDGE_STREAM && sim->profile.graph_node_gap > 0 && sim->sops[target].graph != 0
-      && sim->sops[target].graph == sim->sops[src].graph
-      && s->signal_engine == ENG_ENGINE_COMPUTE && target_engine (sim, target) == ENG_ENGINE_COMPUTE)
-    lat = sim->profile.graph_node_gap;
+  /* Nodes of one graph launch follow each other sooner than ops launched
+   * one by one: two kernels `graph_node_gap` apart (validate/results/<gpu>/
+   * graph-probe/), a node on another engine than the one it follows
+   * `graph_engine_gap` after it, where one by one it waits `dependency`
+   * (validate/results/<gpu>/graph-copy/). */
+  if (kind == EDGE_STREAM && sim->sops[target].graph != 0
+      && sim->sops[target].graph == sim->sops[src].graph)
+    {
+      EngEngine from = (EngEngine) s->signal_engine, to = target_engine (sim, target);
+      if (sim->profile.graph_node_gap > 0 && from == ENG_ENGINE_COMPUTE && to == ENG_ENGINE_COMPUTE)
+        lat = sim->profile.graph_node_gap;
+      else if (sim->profile.graph_engine_gap > 0 && cross_engine (from, to))
+        lat = sim->profile.graph_engine_gap;
+    }
   if (target_engine (sim, target) == ENG_ENGINE_STREAM && when + lat >= eng_live (sim, target)->deps_time)
     t->signal_engine = s->signal_engine;
   satisfy (sim, target, when + lat, cause, ref);

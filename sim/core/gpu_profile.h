@@ -90,6 +90,8 @@ typedef struct
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
   SimTime graph_node_gap;    /* the same between two kernels of one graph launch; 0: kernel_gap */
+  SimTime graph_engine_gap;  /* a completion seen by a node of the same graph launch on another
+                                engine; 0: dependency */
   SimTime module_load;       /* the GPU idle to the start of a kernel whose launch loads its code */
   SimTime hostfn_resume;     /* a host function's return to its stream going on */
 

@@ -66,6 +66,7 @@ const ProfileKey profile_keys[] = {
   { "latency", "dependency", PROFILE_KEY_TIME, PROFILE_FIELD (dependency_latency), 0, 0, FALSE },
   { "latency", "kernel_gap", PROFILE_KEY_TIME, PROFILE_FIELD (kernel_gap), 0, 0, FALSE },
   { "latency", "graph_node_gap", PROFILE_KEY_TIME, PROFILE_FIELD (graph_node_gap), 0, 0, TRUE },
+  { "latency", "graph_engine_gap", PROFILE_KEY_TIME, PROFILE_FIELD (graph_engine_gap), 0, 0, TRUE },
   { "latency", "module_load", PROFILE_KEY_TIME, PROFILE_FIELD (module_load), 0, 0, TRUE },
   { "latency", "hostfn_resume", PROFILE_KEY_TIME, PROFILE_FIELD (hostfn_resume), 0, 0, TRUE },
 
