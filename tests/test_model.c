@@ -989,7 +989,7 @@ test_graph_launch (void)
  *        dependency: 3.8-4.8;
  *   op 3 d2h, its call at 1.5: after op 2 and dependency: 5.8-6.8.
  * Measured: a D2H node after a kernel node cost jacobiCudaGraphs' graph 5.2
- * and 5.4 us on the H200 and the H100, run with no tracer, where its copy
+ * and 4.9 us on the H200 and the H100, run with no tracer, where its copy
  * takes 1.6 and the profiles' `dependency` is 7.1 and 4.8 us
  * (validate/results/<gpu>/graph-copy/). */
 static void
