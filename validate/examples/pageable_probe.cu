@@ -9,15 +9,17 @@
 //   malloc        the buffer from malloc, as a program's would be
 //   huge          2 MiB-aligned, madvise(MADV_HUGEPAGE)
 //   small-pages   2 MiB-aligned, madvise(MADV_NOHUGEPAGE)
-// each timed hot (the CPU writes the buffer just before each copy) and cold
-// (a 256 MiB write elsewhere in between evicts it from the caches). Every
-// buffer is written once before any copy, so its pages are resident.
+// each timed hot (the CPU writes the buffer just before each copy), again
+// (nothing between two copies of the buffer, as a program's loop copies the
+// same buffer over and over) and cold (a 256 MiB write elsewhere in between
+// evicts it from the caches). Every buffer is written once before any copy,
+// so its pages are resident.
 //
 // Prints /sys/kernel/mm/transparent_hugepage/enabled, then one line per case:
 //   DIR CASE TEMP bytes median_us min_us
 // the time of a synchronous cudaMemcpy (the host waits for pageable copies),
 // over 15 copies after 3 untimed. `pageable_probe sweep` times malloc'd
-// buffers only, hot and cold, at every size the calibration uses (4 KiB to
+// buffers only, hot, again and cold, at every size the calibration uses (4 KiB to
 // 256 MiB by fours), for a line of each; `pageable_probe small` the same
 // below and around it, 4 B to 256 KiB by eights.
 #include <cstdio>
@@ -85,14 +87,15 @@ main (int argc, char **argv)
           return 1;
         std::memset (host, 2, bytes);
         for (int dir = 0; dir < 2; dir++)
-          for (int hot = 1; hot >= 0; hot--)
+          for (int temp = 0; temp < 3; temp++)
             {
+              static const char *temps[] = { "hot", "again", "cold" };
               std::vector<double> t;
               for (int i = 0; i < WARMUP + TRIALS; i++)
                 {
-                  if (hot)
+                  if (temp == 0)
                     std::memset (host, i, bytes);
-                  else
+                  else if (temp == 2)
                     std::memset (evict, i, EVICT);
                   double t0 = now_us ();
                   if (dir == 0)
@@ -104,7 +107,7 @@ main (int argc, char **argv)
                     t.push_back (t1 - t0);
                 }
               std::printf ("%s %s %s %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h", kind,
-                           hot ? "hot" : "cold", bytes, median (t),
+                           temps[temp], bytes, median (t),
                            *std::min_element (t.begin (), t.end ()));
             }
         std::free (host);
