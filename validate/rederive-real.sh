@@ -14,7 +14,9 @@
 # place of the other form. What the log does not hold is kept from the
 # recording: the schedule's first lines (the command, the GPU, the date)
 # and the timeline's metadata lines; the timeline's `line` column follows
-# the schedule's lines. $VALIDATE (default: build/validate/streamsim-validate).
+# the schedule's lines. $VALIDATE (default: build/validate/streamsim-validate);
+# $RECORDER_GAP, when set, goes to --recorder-gap (the schedules then predict
+# the programs without the recorder: validate/README.md, "Recording").
 # Exit status: 0, 2 for bad usage or a log the converter refuses, 3 for a
 # missing binary or file.
 set -euo pipefail
@@ -60,6 +62,7 @@ for log_gz in "$dir"/*.log.gz; do
   status=0
   "$VALIDATE" --record "$work/$name.sched" --csv "$work/$name.csv" --log "$work/$name.log" \
     ${device:+--device "$device"} ${connections:+--connections "$connections"} \
+    ${RECORDER_GAP:+--recorder-gap "$RECORDER_GAP"} \
     2> "$work/$name.err" || status=$?
   if [ "$status" -ne 0 ]; then
     cat "$work/$name.err" >&2
