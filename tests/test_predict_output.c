@@ -587,6 +587,35 @@ test_stdout_holds_json_alone (gconstpointer data)
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
 }
 
+/* Cached copies on a profile without a cached link for their direction:
+ * predict says so, naming the first such copy and the count; on
+ * schematic-cached, which has an H2D link and no D2H one, only the D2H's
+ * note stays. */
+static void
+test_cached_note (void)
+{
+  static const char text[] = "device schematic-k20\n"
+                             "stream s1\n"
+                             "h2d s1 1MiB pageable\n"
+                             "h2d s1 1MiB pageable cached\n"
+                             "d2h s1 1MiB pageable cached\n";
+  g_autofree char *dir = temp_dir_new ("streamsim-note");
+  temp_dir_write (dir, "c.sched", text);
+  const char *const plain[] = { "predict", "c.sched", NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (dir, plain, NULL, NULL, &err), ==, 0);
+  g_assert_nonnull (strstr (err, "streamsim predict: c.sched:4:1: note: 1 cached pageable h2d "
+                                 "copy is predicted at the pageable link: profile schematic-k20 "
+                                 "has no h2d_cached_bandwidth"));
+  g_assert_nonnull (strstr (err, "c.sched:5:1: note: 1 cached pageable d2h copy"));
+  const char *const measured[] = { "predict", "c.sched", "--device", "schematic-cached", NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli_run (dir, measured, NULL, NULL, &err), ==, 0);
+  g_assert_null (strstr (err, "cached pageable h2d"));
+  g_assert_nonnull (strstr (err, "c.sched:5:1: note: 1 cached pageable d2h copy"));
+  temp_dir_remove (dir);
+}
+
 /* Untouched copies on a profile that has not measured them: predict says so
  * once per direction, naming the first such copy (line 4, then line 6: the
  * H2D at line 5 is touched) and the count; --quiet says nothing, and a
@@ -740,6 +769,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
   g_test_add_func ("/predict-output/csv-blocks-as-rows", test_csv_blocks_as_rows);
   g_test_add_func ("/predict-output/untouched-note", test_untouched_note);
+  g_test_add_func ("/predict-output/cached-note", test_cached_note);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/json", "--json",
                         test_stdout_holds_json_alone);
   g_test_add_data_func ("/predict-output/stdout-holds-json-alone/chrome", "--chrome",

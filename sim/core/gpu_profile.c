@@ -209,6 +209,14 @@ untouched_link (const GpuProfile *p, SchedCopyDir dir)
   return link != NULL && link->bandwidth > 0 ? link : NULL;
 }
 
+/* The pageable link of a copy's resident bytes: the cached one where the
+ * copy is `cached` and the profile has measured it. */
+static GpuLink
+pageable_link (const GpuLink *pageable, const GpuLink *cached, const SchedCopy *copy)
+{
+  return copy->cached && cached->bandwidth > 0 ? *cached : *pageable;
+}
+
 /* The link of the copy's touched bytes. */
 static GpuLink
 resident_link (const GpuProfile *p, const SchedCopy *copy)
@@ -216,9 +224,11 @@ resident_link (const GpuProfile *p, const SchedCopy *copy)
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
-      return copy->pageable ? p->h2d_pageable : p->h2d_pinned;
+      return copy->pageable ? pageable_link (&p->h2d_pageable, &p->h2d_cached, copy)
+                            : p->h2d_pinned;
     case SCHED_DIR_D2H:
-      return copy->pageable ? p->d2h_pageable : p->d2h_pinned;
+      return copy->pageable ? pageable_link (&p->d2h_pageable, &p->d2h_cached, copy)
+                            : p->d2h_pinned;
     default:
       return p->d2d;
     }
@@ -302,6 +312,13 @@ gboolean
 gpu_profile_knows_untouched (const GpuProfile *p, SchedCopyDir dir)
 {
   return dir == SCHED_DIR_D2D || untouched_link (p, dir) != NULL;
+}
+
+gboolean
+gpu_profile_knows_cached (const GpuProfile *p, SchedCopyDir dir)
+{
+  return dir == SCHED_DIR_D2D
+         || (dir == SCHED_DIR_H2D ? p->h2d_cached : p->d2h_cached).bandwidth > 0;
 }
 
 gboolean

@@ -38,6 +38,9 @@ typedef struct
    * page in while the driver stages the copy. Bandwidth 0 when the profile
    * has not measured it; such copies then run on the pageable link. */
   GpuLink h2d_untouched, d2h_untouched;
+  /* Pageable memory in the CPU's caches (`cached`: a buffer copied or written
+   * shortly before). Bandwidth 0 when not measured: the pageable link. */
+  GpuLink h2d_cached, d2h_cached;
   GpuLink d2d;
   double duplex_factor;      /* speed of each direction while both run, (0, 1] */
   /* The most rows a 2D or 3D copy (`rows=`) moves per second, by direction
@@ -234,6 +237,10 @@ gpu_profile_copy_blocks (const SchedOp *op)
 /* Whether the profile can tell an untouched copy from a pageable one; when
  * it cannot, the prediction should say so (sim/prediction.c does). */
 gboolean gpu_profile_knows_untouched (const GpuProfile *profile, SchedCopyDir dir);
+/* Whether `profile` has a cached link for `dir` (always for d2d, which has
+ * no host memory); without one, `pageable cached` copies run on the pageable
+ * link. */
+gboolean gpu_profile_knows_cached (const GpuProfile *profile, SchedCopyDir dir);
 
 /* The device's time for a kernel op's time= list (schedule_kernel_time),
  * looked up once per list, since a loop of identical kernels shares one:

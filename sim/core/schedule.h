@@ -71,7 +71,13 @@ typedef struct
 typedef struct
 {
   SchedCopyDir dir;
-  gboolean pageable; /* host memory is pageable (malloc) rather than pinned */
+  /* Bit fields, so that an op keeps within 64 bytes (tests/test_schedule.c). */
+  guint pageable : 1; /* host memory is pageable (malloc) rather than pinned */
+  /* `cached`: the pageable host buffer is in the CPU's caches (copied or
+   * written shortly before, as a loop copies the same buffer over and over):
+   * the copy takes the profile's *_cached link. Only with pageable, never
+   * with untouched, never for d2d. */
+  guint cached : 1;
   /* Bytes of the pageable host buffer that the program has not touched yet
    * (0 to bytes): the copy pays the kernel's first-touch page faults on
    * them (profile's *_untouched_bandwidth). Only with pageable, never for

@@ -111,6 +111,7 @@ schedule_set_pinned (Schedule *sched, gsize index)
   g_return_if_fail (op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY);
   op->u.copy.pageable = FALSE;
   op->u.copy.untouched = 0;
+  op->u.copy.cached = FALSE;
 }
 
 void

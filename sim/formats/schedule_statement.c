@@ -394,13 +394,32 @@ stmt_event (Parser *p, GError **error)
   return TRUE;
 }
 
+/* `untouched` and `cached` (the token `t`, NULL when not given) say how a
+ * pageable host buffer stands: never on a d2d copy, only with pageable
+ * (`why_pageable` says so). */
+static gboolean
+parser_host_state (Parser *p, const Token *t, const SchedOp *op, const char *why_pageable,
+                   GError **error)
+{
+  if (t == NULL)
+    return TRUE;
+  if (op->u.copy.dir == SCHED_DIR_D2D)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "%s describes host memory, and a d2d copy touches none", t->s);
+  if (!op->u.copy.pageable)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col, "%s needs pageable: %s",
+                        t->s, why_pageable);
+  return TRUE;
+}
+
 /* The optional tokens after a copy's size: pageable or pinned, untouched
- * or untouched=SIZE, rows=N, label=. */
+ * or untouched=SIZE, cached, rows=N, label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
   gboolean have_memory = FALSE;
   const Token *untouched = NULL;
+  const Token *cached = NULL;
   const Token *rows = NULL;
 
   for (guint i = first; i < p->n_tokens; i++)
@@ -438,6 +457,13 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                                     value, op->u.copy.bytes);
             }
         }
+      else if (strcmp (t->s, "cached") == 0)
+        {
+          if (cached != NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col, "cached is given twice");
+          cached = t;
+          op->u.copy.cached = TRUE;
+        }
       else if ((value = TOKEN_ATTR (t, "rows")) != NULL)
         {
           guint64 n;
@@ -466,17 +492,17 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                         op->u.copy.bytes, op->u.copy.rows);
   /* Checked after the loop, so that `untouched pageable` reads as well as
    * `pageable untouched`. */
-  if (untouched != NULL)
-    {
-      if (op->u.copy.dir == SCHED_DIR_D2D)
-        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, untouched->col,
-                            "untouched describes host memory, and a d2d copy touches none");
-      if (!op->u.copy.pageable)
-        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, untouched->col,
-                            "untouched needs pageable: pinned memory is always resident; "
-                            "write `pageable untouched` for malloc'ed memory the program "
-                            "has not written yet");
-    }
+  if (!parser_host_state (p, untouched, op,
+                          "pinned memory is always resident; write `pageable untouched` for "
+                          "malloc'ed memory the program has not written yet", error)
+      || !parser_host_state (p, cached, op,
+                             "it says a pageable buffer is in the CPU's caches; write "
+                             "`pageable cached`", error))
+    return FALSE;
+  if (cached != NULL && untouched != NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, cached->col,
+                        "cached and untouched contradict each other: memory the program "
+                        "has not touched yet is in no cache");
   return TRUE;
 }
 
@@ -494,8 +520,8 @@ static gboolean
 stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`",
     "`d2d STREAM SIZE [pageable|pinned] [rows=N] [label=NAME]`",
   };
   const Token *t = p->tokens;
@@ -513,7 +539,7 @@ stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 static gboolean
 stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]]|pinned] [rows=N] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

@@ -32,6 +32,8 @@ append_copy_tail (GString *s, const SchedCopy *copy)
   if (copy->pageable)
     {
       g_string_append (s, " pageable");
+      if (copy->cached)
+        g_string_append (s, " cached");
       if (copy->untouched == copy->bytes && copy->bytes > 0)
         g_string_append (s, " untouched");
       else if (copy->untouched > 0)

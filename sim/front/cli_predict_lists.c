@@ -110,7 +110,8 @@ print_row_bound (const Prediction *p, FILE *out)
           if ((o->kind == SCHED_OP_COPY || o->kind == SCHED_OP_MEMCPY)
               && o->u.copy.dir == op->u.copy.dir && o->u.copy.bytes == op->u.copy.bytes
               && o->u.copy.rows == op->u.copy.rows && o->u.copy.pageable == op->u.copy.pageable
-              && o->u.copy.untouched == op->u.copy.untouched)
+              && o->u.copy.untouched == op->u.copy.untouched
+              && o->u.copy.cached == op->u.copy.cached)
             {
               done[k] = TRUE;
               count++;

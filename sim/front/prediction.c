@@ -385,18 +385,25 @@ prediction_notes (const Prediction *p)
   const SchedOp *ops = schedule_ops (p->sched);
   for (gsize d = 0; d < G_N_ELEMENTS (dirs); d++)
     {
-      if (gpu_profile_knows_untouched (&p->profile, dirs[d].dir))
-        continue;
-      gsize count = 0, first = 0;
+      gsize count = 0, first = 0, n_cached = 0, first_cached = 0;
       for (gsize i = 0; i < n; i++)
         if ((ops[i].kind == SCHED_OP_COPY || ops[i].kind == SCHED_OP_MEMCPY)
-            && ops[i].u.copy.untouched > 0 && ops[i].u.copy.dir == dirs[d].dir)
+            && ops[i].u.copy.dir == dirs[d].dir)
           {
-            if (count == 0)
+            if (ops[i].u.copy.untouched > 0 && count++ == 0)
               first = i;
-            count++;
+            if (ops[i].u.copy.cached && n_cached++ == 0)
+              first_cached = i;
           }
-      if (count > 0)
+      if (n_cached > 0 && !gpu_profile_knows_cached (&p->profile, dirs[d].dir))
+        g_ptr_array_add (notes, g_strdup_printf (
+          "%s:%u:%u: note: %" G_GSIZE_FORMAT " cached pageable %s cop%s predicted at the "
+          "pageable link: profile %s has no %s_cached_bandwidth and _latency "
+          "(validate/fit-cached.sh fits them from pageable_probe.cu's sweeps)",
+          schedule_path (p->sched), ops[first_cached].line, ops[first_cached].column, n_cached,
+          dirs[d].name, n_cached == 1 ? "y is" : "ies are", gpu_profile_name (&p->profile),
+          dirs[d].name));
+      if (count > 0 && !gpu_profile_knows_untouched (&p->profile, dirs[d].dir))
         g_ptr_array_add (notes, g_strdup_printf (
           "%s:%u:%u: note: %" G_GSIZE_FORMAT " untouched pageable %s cop%s predicted at the "
           "pageable link, without the first touch of %s pages: profile %s has no "
