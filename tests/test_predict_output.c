@@ -587,6 +587,17 @@ test_stdout_holds_json_alone (gconstpointer data)
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
 }
 
+/* What `streamsim predict FILE [--device DEVICE]` run in `dir` prints on
+ * standard error; the run must succeed. */
+static char *
+predict_stderr (const char *dir, const char *file, const char *device)
+{
+  const char *const argv[] = { "predict", file, device != NULL ? "--device" : NULL, device, NULL };
+  char *err = NULL;
+  g_assert_cmpint (cli_run (dir, argv, NULL, NULL, &err), ==, 0);
+  return err;
+}
+
 /* Cached copies on a profile without a cached link for their direction:
  * predict says so, naming the first such copy and the count; on
  * schematic-cached, which has an H2D link and no D2H one, only the D2H's
@@ -594,25 +605,20 @@ test_stdout_holds_json_alone (gconstpointer data)
 static void
 test_cached_note (void)
 {
-  static const char text[] = "device schematic-k20\n"
-                             "stream s1\n"
-                             "h2d s1 1MiB pageable\n"
-                             "h2d s1 1MiB pageable cached\n"
-                             "d2h s1 1MiB pageable cached\n";
   g_autofree char *dir = temp_dir_new ("streamsim-note");
-  temp_dir_write (dir, "c.sched", text);
-  const char *const plain[] = { "predict", "c.sched", NULL };
-  g_autofree char *err = NULL;
-  g_assert_cmpint (cli_run (dir, plain, NULL, NULL, &err), ==, 0);
+  temp_dir_write (dir, "c.sched", "device schematic-k20\n"
+                                  "stream s1\n"
+                                  "h2d s1 1MiB pageable\n"
+                                  "h2d s1 1MiB pageable cached\n"
+                                  "d2h s1 1MiB pageable cached\n");
+  g_autofree char *err = predict_stderr (dir, "c.sched", NULL);
   g_assert_nonnull (strstr (err, "streamsim predict: c.sched:4:1: note: 1 cached pageable h2d "
                                  "copy is predicted at the pageable link: profile schematic-k20 "
                                  "has no h2d_cached_bandwidth"));
   g_assert_nonnull (strstr (err, "c.sched:5:1: note: 1 cached pageable d2h copy"));
-  const char *const measured[] = { "predict", "c.sched", "--device", "schematic-cached", NULL };
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli_run (dir, measured, NULL, NULL, &err), ==, 0);
-  g_assert_null (strstr (err, "cached pageable h2d"));
-  g_assert_nonnull (strstr (err, "c.sched:5:1: note: 1 cached pageable d2h copy"));
+  g_autofree char *measured = predict_stderr (dir, "c.sched", "schematic-cached");
+  g_assert_null (strstr (measured, "cached pageable h2d"));
+  g_assert_nonnull (strstr (measured, "c.sched:5:1: note: 1 cached pageable d2h copy"));
   temp_dir_remove (dir);
 }
 
@@ -634,9 +640,7 @@ test_untouched_note (void)
   g_autofree char *dir = temp_dir_new ("streamsim-note");
   temp_dir_write (dir, "u.sched", text);
 
-  const char *const plain[] = { "predict", "u.sched", NULL };
-  g_autofree char *err = NULL;
-  g_assert_cmpint (cli_run (dir, plain, NULL, NULL, &err), ==, 0);
+  g_autofree char *err = predict_stderr (dir, "u.sched", NULL);
   g_assert_nonnull (strstr (err, "streamsim predict: u.sched:4:1: note: 1 untouched pageable h2d "
                                  "copy is predicted at the pageable link"));
   g_assert_nonnull (strstr (err, "streamsim predict: u.sched:6:1: note: 2 untouched pageable d2h "
@@ -659,10 +663,8 @@ test_untouched_note (void)
   g_assert_cmpint (cli_run (dir, quiet, NULL, NULL, &err), ==, 0);
   g_assert_cmpstr (err, ==, "");
 
-  const char *const measured[] = { "predict", "u.sched", "--device", "schematic-untouched", NULL };
-  g_clear_pointer (&err, g_free);
-  g_assert_cmpint (cli_run (dir, measured, NULL, NULL, &err), ==, 0);
-  g_assert_null (strstr (err, "note:"));
+  g_autofree char *measured = predict_stderr (dir, "u.sched", "schematic-untouched");
+  g_assert_null (strstr (measured, "note:"));
 
   temp_dir_write (dir, "p.sched", "device schematic-k20\nlet n = 1MiB\nstream s1\n"
                                   "h2d s1 $n pageable untouched\n");

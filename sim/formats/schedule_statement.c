@@ -252,6 +252,22 @@ stmt_device (Parser *p, GError **error)
   return TRUE;
 }
 
+/* A setting of one value that a schedule gives at most once (`first_line`:
+ * the line it was given at, 0 while it has not been): `expected` says its
+ * form when the statement has not exactly one value. */
+static gboolean
+parser_setting (Parser *p, guint first_line, const char *expected, GError **error)
+{
+  const Token *t = p->tokens;
+  if (p->n_tokens != 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
+                        "expected %s", expected);
+  if (first_line != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
+                        "`%s` is given twice; the first is at line %u", t[0].s, first_line);
+  return TRUE;
+}
+
 static gboolean
 stmt_connections (Parser *p, GError **error)
 {
@@ -259,13 +275,9 @@ stmt_connections (Parser *p, GError **error)
   const Token *t = p->tokens;
   guint64 n;
 
-  if (p->n_tokens != 2)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
-                        "expected `connections N` with N from 1 to 32 (CUDA_DEVICE_MAX_CONNECTIONS)");
-  if (sched->connections != 0)
-    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
-                        "`connections` is given twice; the first is at line %u",
-                        sched->connections_line);
+  if (!parser_setting (p, sched->connections_line,
+                       "`connections N` with N from 1 to 32 (CUDA_DEVICE_MAX_CONNECTIONS)", error))
+    return FALSE;
   if (!parser_uint (p, &t[1], t[1].s, 1, 32, "connections", &n, error))
     return FALSE;
   sched->connections = (guint) n;
@@ -280,16 +292,11 @@ static gboolean
 stmt_pool_threshold (Parser *p, GError **error)
 {
   Schedule *sched = p->sched;
-  const Token *t = p->tokens;
-  if (p->n_tokens != 2)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
-                        "expected `pool_threshold SIZE`: the bytes the default memory pool keeps "
-                        "at a synchronize (cudaMemPoolAttrReleaseThreshold; 0 by default)");
-  if (sched->pool_threshold_line != 0)
-    return parser_fail (p, error, SCHEDULE_ERROR_DUPLICATE, t[0].col,
-                        "`pool_threshold` is given twice; the first is at line %u",
-                        sched->pool_threshold_line);
-  if (!parser_size (p, &t[1], &sched->pool_threshold, error))
+  if (!parser_setting (p, sched->pool_threshold_line,
+                       "`pool_threshold SIZE`: the bytes the default memory pool keeps at a "
+                       "synchronize (cudaMemPoolAttrReleaseThreshold; 0 by default)", error))
+    return FALSE;
+  if (!parser_size (p, &p->tokens[1], &sched->pool_threshold, error))
     return FALSE;
   sched->pool_threshold_line = p->lineno;
   return TRUE;
