@@ -314,19 +314,8 @@ check_host (EngCheck *check)
    * memory back, may fall among another thread's calls, so there the check
    * takes no growth (a lower bound on the call's cost) */
   g_autofree SimTime *growth = g_new0 (SimTime, MAX (check->n, 1));
-  GpuPool pool = { 0, 0 };
-  for (gsize k = 0; k < check->n && n_threads == 1; k++)
-    {
-      gsize i = issued (check, k);
-      const SchedOp *sop = sop_of (check, i);
-      if (sop->kind == SCHED_OP_MALLOC)
-        growth[i] = gpu_pool_malloc (p, &pool, sop->u.bytes);
-      else if (sop->kind == SCHED_OP_FREE)
-        gpu_pool_free (&pool, sop->u.bytes);
-      else if (sop->kind == SCHED_OP_SYNC_STREAM || sop->kind == SCHED_OP_SYNC_EVENT
-               || sop->kind == SCHED_OP_SYNC_DEVICE)
-        gpu_pool_trim (p, &pool, schedule_pool_threshold (check->sched));
-    }
+  if (n_threads == 1)
+    gpu_pool_growth (p, check->sched, check->order, growth);
   for (guint t = 0; t < n_threads; t++)
     ready_op[t] = NONE;
   gboolean spawned = FALSE; /* SPAWNs are the main thread's: file order is their order */

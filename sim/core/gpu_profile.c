@@ -168,6 +168,26 @@ gpu_pool_trim (const GpuProfile *p, GpuPool *pool, guint64 threshold)
   return p->pool_trim + bytes_at (excess, p->pool_trim_rate);
 }
 
+void
+gpu_pool_growth (const GpuProfile *p, const Schedule *sched, const guint32 *order, SimTime *growth)
+{
+  GpuPool pool = { 0, 0 };
+  gsize n = schedule_n_ops (sched);
+  for (gsize k = 0; k < n; k++)
+    {
+      gsize i = order != NULL ? order[k] : k;
+      const SchedOp *sop = schedule_op (sched, i);
+      growth[i] = 0;
+      if (sop->kind == SCHED_OP_MALLOC)
+        growth[i] = gpu_pool_malloc (p, &pool, sop->u.bytes);
+      else if (sop->kind == SCHED_OP_FREE)
+        gpu_pool_free (&pool, sop->u.bytes);
+      else if (sop->kind == SCHED_OP_SYNC_STREAM || sop->kind == SCHED_OP_SYNC_EVENT
+               || sop->kind == SCHED_OP_SYNC_DEVICE)
+        gpu_pool_trim (p, &pool, schedule_pool_threshold (sched));
+    }
+}
+
 SimTime
 gpu_profile_thread_create (const GpuProfile *p, gboolean first)
 {

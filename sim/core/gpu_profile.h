@@ -188,6 +188,13 @@ void gpu_pool_free (GpuPool *pool, guint64 bytes);
  * allocated and `threshold` (cudaMemPoolAttrReleaseThreshold), which costs
  * the call pool_trim and the bytes at pool_trim_rate; 0 when nothing. */
 SimTime gpu_pool_trim (const GpuProfile *profile, GpuPool *pool, guint64 threshold);
+/* What growing the pool added to each `malloc` of `sched` (0 for other
+ * ops), into `growth` (one per op): the pool walked through the mallocs,
+ * frees and synchronizes in `order` (op indices, NULL for file order),
+ * which must be the order of one host thread's calls, since a
+ * synchronize's trim falls at its return. */
+void gpu_pool_growth (const GpuProfile *profile, const Schedule *sched, const guint32 *order,
+                      SimTime *growth);
 SimTime gpu_profile_thread_start (const GpuProfile *profile, gboolean first);
 
 /* What a synchronize that finds nothing to wait for costs: sync_idle, or
