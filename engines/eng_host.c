@@ -223,6 +223,7 @@ eng_host_call_holds (const SchedOp *sop)
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
+    case SCHED_OP_SPAWN: /* the caller goes on after thread_create */
     case SCHED_OP_JOIN:
       return TRUE;
     default:

@@ -11,7 +11,8 @@ void eng_host_start (EngSim *sim);
 /* A device op's completion is visible to the host (it may be waiting). */
 void eng_host_op_signaled (EngSim *sim, guint32 op, SimTime now);
 /* TRUE for a call that holds the host until something happens, not just
- * for its cost: host work, a synchronize, a blocking copy. */
+ * for its cost: host work, a synchronize, a blocking copy, starting a
+ * thread (thread_create) and joining one. */
 gboolean eng_host_call_holds (const SchedOp *sop);
 
 #endif /* ENG_HOST_H */

@@ -104,9 +104,10 @@ guint eng_sim_queue_connection (const EngSim *sim, gsize op);
  * waited for no op (nothing, or a limit no single op holds). */
 guint32 eng_sim_waited_for (const EngSim *sim, gsize op);
 /* The call whose return let the host issue `op`: the latest call before it
- * that held the host until something happened (host work, a synchronize, a
- * blocking copy); the host issued `op` when that call returned plus the
- * costs of the calls in between. ENG_NO_REF when no call before `op` held
+ * that held the host until something happened (eng_host_call_holds: host
+ * work, a synchronize, a blocking copy, a thread's start or join); the host
+ * issued `op` when that call returned plus the costs of the calls in
+ * between. ENG_NO_REF when no call before `op` held
  * the host: its issue time is the costs of the calls before it. */
 guint32 eng_sim_issued_after (const EngSim *sim, gsize op);
 /* TRUE for an op that waited in its queue behind a kernel (ENG_CAUSE_QUEUE)
