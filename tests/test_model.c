@@ -598,7 +598,9 @@ test_untouched_link (void)
  *   op 0 h2d 4 MiB pageable: the pageable link, 2 ms: 0..2 (the host held);
  *   op 1 h2d 4 MiB pageable cached: 0.25 + 1 ms: 2..3.25;
  *   op 2 d2h 2 MiB pageable cached: no cached D2H link, so the pageable one,
- *        1 ms: 3.25..4.25.
+ *        1 ms: 3.25..4.25;
+ *   op 3 h2d 256 KiB pageable cached: 0.25 + 0.0625 ms on the cached link,
+ *        0.125 ms on the pageable one, which is taken: 4.25..4.375.
  * Measured: a 4 MiB buffer copied over and over went to the device in 316 us
  * on an H100 and 363 on an H200, against 625 and 689 evicted
  * (validate/results/<gpu>/pageable-probe/again/). */
@@ -608,12 +610,15 @@ test_cached_link (void)
   Run *run = run_text ("schematic-cached", "stream s1\n"
                                            "h2d s1 4MiB pageable\n"
                                            "h2d s1 4MiB pageable cached\n"
-                                           "d2h s1 2MiB pageable cached\n");
+                                           "d2h s1 2MiB pageable cached\n"
+                                           "h2d s1 256KiB pageable cached\n");
   assert_span (run, 0, 0, 2);
   g_assert_cmpint (op (run, 1)->start, ==, 2000 * US);
   g_assert_cmpint (op (run, 1)->end, ==, 3250 * US);
   g_assert_cmpint (op (run, 2)->start, ==, 3250 * US);
   g_assert_cmpint (op (run, 2)->end, ==, 4250 * US);
+  g_assert_cmpint (op (run, 3)->start, ==, 4250 * US);
+  g_assert_cmpint (op (run, 3)->end, ==, 4375 * US);
   run_free (run);
 }
 

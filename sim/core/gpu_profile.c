@@ -230,11 +230,21 @@ untouched_link (const GpuProfile *p, SchedCopyDir dir)
 }
 
 /* The pageable link of a copy's resident bytes: the cached one where the
- * copy is `cached` and the profile has measured it. */
+ * copy is `cached`, the profile has measured it, and it is the faster of
+ * the two for the copy's bytes. Each link is a line fitted over its own
+ * sizes, and below a few tens of KiB the cached line's intercept can lie
+ * above the pageable one's, where small copies the CPU has just touched
+ * take the same time whether copied again or written first
+ * (validate/results/<gpu>/pageable-probe/small/). */
 static GpuLink
 pageable_link (const GpuLink *pageable, const GpuLink *cached, const SchedCopy *copy)
 {
-  return copy->cached && cached->bandwidth > 0 ? *cached : *pageable;
+  if (!copy->cached || cached->bandwidth <= 0)
+    return *pageable;
+  double bytes = (double) copy->bytes;
+  double on_cached = (double) cached->latency + bytes / cached->bandwidth * 1e9;
+  double on_pageable = (double) pageable->latency + bytes / pageable->bandwidth * 1e9;
+  return on_cached <= on_pageable ? *cached : *pageable;
 }
 
 /* The link of the copy's touched bytes. */
