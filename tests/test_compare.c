@@ -46,6 +46,7 @@ add_labelled (Timeline *t, guint32 op, const char *kind, const char *engine, Sim
     .kind = kind,
     .engine = engine != NULL ? engine : strcmp (kind, "kernel") == 0 ? "compute" : kind,
     .conn = -1,
+    .issue = start,
     .start = start,
     .end = end,
     .label = label,
@@ -64,7 +65,14 @@ add_labelled (Timeline *t, guint32 op, const char *kind, const char *engine, Sim
  *   2 sync op 5 to 6:    pred 980-330 = 650, meas 900-400 = 500: +30%
  *   3 sync op 6 to 8:    pred 1080-980 = 100, meas 960-900 = 60: +66.667%
  * |errors| sorted 20, 22.807, 30, 66.667: median (the 2nd of 4) 22.807%,
- * worst region 3. Measured 300 ns or more: region 2 alone (30%). */
+ * worst region 3. Measured 300 ns or more: region 2 alone (30%).
+ * Each op is issued where it starts, at the end of the op before it, so
+ * the host's part of a region runs from its opening op's end to the end of
+ * the op before its closing one, of the measured length:
+ *   0: pred 320-120 = 200, meas 380-130 = 250: -50/250 = -20%, wait 0
+ *   1: pred 320-110 = 210, meas 380-115 = 265: -55/285 = -19.298%, wait -3.509%
+ *   2: pred 330-330 = 0, meas 400-400 = 0: host 0, wait +30%
+ *   3: pred 1030-980 = 50, meas 950-900 = 50: host 0, wait +66.667% */
 static Timeline *
 regions_timeline (const char *path, gboolean predicted, const char *label)
 {
@@ -106,6 +114,8 @@ test_regions (void)
   const guint32 from[] = { 2, 1, 5, 6 }, to[] = { 4, 5, 6, 8 };
   const SimTime pred[] = { 200, 220, 650, 100 }, meas[] = { 250, 285, 500, 60 };
   const double err[] = { -20.0, -22.807018, 30.0, 66.666667 };
+  const SimTime pred_host[] = { 200, 210, 0, 50 }, meas_host[] = { 250, 265, 0, 50 };
+  const double host_err[] = { -20.0, -19.298246, 0.0, 0.0 };
   for (guint i = 0; i < 4; i++)
     {
       const CompareRegion *r = compare_region (cmp, i);
@@ -115,6 +125,9 @@ test_regions (void)
       g_assert_cmpint (r->pred, ==, pred[i]);
       g_assert_cmpint (r->meas, ==, meas[i]);
       assert_near (r->error, err[i]);
+      g_assert_cmpint (r->pred_host, ==, pred_host[i]);
+      g_assert_cmpint (r->meas_host, ==, meas_host[i]);
+      assert_near (r->host_error, host_err[i]);
     }
   assert_near (compare_region_error (cmp, 0.5, 0), 22.807018);
   assert_near (compare_region_error (cmp, 1.0, 0), 66.666667);
@@ -325,9 +338,10 @@ test_cli_regions (void)
   g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
   /* op 4, the end of the elapsed region, is labelled: the table names the
    * labels of both ends of every region ("-" for none) */
-  g_assert_nonnull (strstr (out, "     1 sync           1       5          0.2          0.3   -22.81%  - -\n"));
+  g_assert_nonnull (strstr (out, "     1 sync           1       5          0.2          0.3   -22.81%  "
+                                 "-19.30%   -3.51%  - -\n"));
   g_assert_nonnull (strstr (out, "     0 elapsed        2       4          0.2          0.2   -20.00%  "
-                                 "- elapsed_from_op2\n"));
+                                 "-20.00%   +0.00%  - elapsed_from_op2\n"));
   g_assert_nonnull (strstr (out, "regions     4 (1 of 0.00 ms or more)\n"));
   g_assert_nonnull (strstr (out, "median      |error| 22.81% over all regions, 30.00% over those of "));
   g_assert_nonnull (strstr (out, "worst       +66.67% (region 3: ops 6 to 8, sync, "));

@@ -157,7 +157,7 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
   printf ("%6s %-8s %7s %7s", "region", "kind", "from_op", "to_op");
   if (by_order)
     printf (" %9s %9s", "pred_from", "pred_to");
-  printf (" %12s %12s %9s%s\n", "pred_us", "meas_us", "error",
+  printf (" %12s %12s %9s %8s %8s%s\n", "pred_us", "meas_us", "error", "host", "wait",
           any_label ? "  from_label to_label" : "");
   for (gsize i = 0; i < compare_n_regions (cmp); i++)
     {
@@ -165,7 +165,8 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
       printf ("%6" G_GSIZE_FORMAT " %-8s %7u %7u", i, region_kind (r), r->from_op, r->to_op);
       if (by_order)
         printf (" %9u %9u", r->pred_from_op, r->pred_to_op);
-      printf (" %12.1f %12.1f %+8.2f%%", us (r->pred), us (r->meas), r->error);
+      printf (" %12.1f %12.1f %+8.2f%% %+7.2f%% %+7.2f%%", us (r->pred), us (r->meas), r->error,
+              r->host_error, r->error - r->host_error);
       if (any_label)
         {
           printf (" ");
@@ -177,9 +178,11 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
   if (by_order)
     printf ("(from the end of op from_op to the end of op to_op in the measured timeline, of "
             "pred_from to pred_to in the predicted one, the k-th region of its kind in each; "
-            "error = (pred - meas) / meas)\n\n");
+            "error = (pred - meas) / meas");
   else
-    printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas)\n\n");
+    printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas");
+  printf (", in two parts that add up to it: host, until the host issued the closing op "
+          "(the calls' costs and waits on the way), and wait, from there to its end)\n\n");
   double ms = us (min_meas) / 1000.0;
   gsize big = compare_n_regions_over (cmp, min_meas);
   printf ("%-11s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " of %.2f ms or more)\n", "regions",

@@ -84,8 +84,10 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
         .kind = m->kind,
         .engine = m->engine,
         .label = m->label != NULL && m->label[0] != '\0' ? m->label : NULL,
+        .pred_issue = p->issue,
         .pred_start = p->start,
         .pred_end = p->end,
+        .meas_issue = m->issue,
         .meas_start = m->start,
         .meas_end = m->end,
         .start_error = p->start - m->start,
@@ -240,6 +242,14 @@ cmp_region (const void *a, const void *b)
 }
 
 static void
+set_errors (CompareRegion *r)
+{
+  double ref = (double) (r->meas >= 1 ? r->meas : 1);
+  r->error = 100.0 * (double) (r->pred - r->meas) / ref;
+  r->host_error = 100.0 * (double) (r->pred_host - r->meas_host) / ref;
+}
+
+static void
 add_region (Compare *cmp, CompareRegionKind kind, const CompareOp *from, const CompareOp *to)
 {
   CompareRegion r = {
@@ -250,9 +260,10 @@ add_region (Compare *cmp, CompareRegionKind kind, const CompareOp *from, const C
     .pred_to_op = to->op,
     .pred = to->pred_end - from->pred_end,
     .meas = to->meas_end - from->meas_end,
+    .pred_host = to->pred_issue - from->pred_end,
+    .meas_host = to->meas_issue - from->meas_end,
   };
-  SimTime ref = r.meas >= 1 ? r.meas : 1;
-  r.error = 100.0 * (double) (r.pred - r.meas) / (double) ref;
+  set_errors (&r);
   g_array_append_val (cmp->regions, r);
 }
 
@@ -455,8 +466,8 @@ compare_by_order (const Timeline *predicted, const Timeline *measured, GError **
         r.pred_from_op = p->from_op;
         r.pred_to_op = p->to_op;
         r.pred = p->meas;
-        SimTime ref = r.meas >= 1 ? r.meas : 1;
-        r.error = 100.0 * (double) (r.pred - r.meas) / (double) ref;
+        r.pred_host = p->meas_host;
+        set_errors (&r);
         g_array_append_val (cmp->regions, r);
       }
   g_array_sort (cmp->regions, cmp_region);

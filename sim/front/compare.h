@@ -30,8 +30,8 @@ typedef struct
   const char *kind;
   const char *engine;
   const char *label; /* the measured row's; NULL when it has none */
-  SimTime pred_start, pred_end;
-  SimTime meas_start, meas_end;
+  SimTime pred_issue, pred_start, pred_end;
+  SimTime meas_issue, meas_start, meas_end;
   SimTime start_error; /* pred_start - meas_start */
   SimTime end_error;   /* pred_end - meas_end */
 } CompareOp;
@@ -83,7 +83,12 @@ gsize compare_worst_end (const Compare *cmp);
  *     number ("elapsed_from_op12"): the interval the program timed with
  *     cudaEventElapsedTime (streamsim-validate --record writes these labels).
  * A region's error is 100 * (predicted - measured) / measured duration,
- * signed (a measured duration under 1 ns counts as 1 ns). */
+ * signed (a measured duration under 1 ns counts as 1 ns). It splits in two
+ * parts that add up to it, each of the measured duration: the host's, from
+ * the region's start to the call that closes it (the closing op's issue:
+ * how much sooner or later the host got there, which the calls' costs and
+ * waits on the way decide), and the wait's, the rest (from that call to
+ * its end: what the GPU still had to do). */
 
 #define COMPARE_ELAPSED_LABEL "elapsed_from_op"
 
@@ -100,7 +105,9 @@ typedef struct
   guint32 pred_from_op, pred_to_op; /* the predicted timeline's: the same but in
                                        compare_by_order */
   SimTime pred, meas;       /* durations */
+  SimTime pred_host, meas_host; /* from the start to the closing op's issue */
   double error;             /* percent of meas, signed */
+  double host_error;        /* the host's part of it; error - host_error is the wait's */
 } CompareRegion;
 
 /* Finds the regions, in the order of their closing op (then their opening
