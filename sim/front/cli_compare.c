@@ -238,7 +238,8 @@ cli_compare_main (int argc, char **argv)
     { "regions", 0, 0, G_OPTION_ARG_NONE, &regions,
       "Print every region (from one synchronization, a sync or a blocking copy to the host, "
       "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
-      "error, and their median and worst", NULL },
+      "error, split into the part until the host issued the op that closes it and the part "
+      "after, and their median and worst", NULL },
     { "by-order", 0, 0, G_OPTION_ARG_NONE, &by_order,
       "The timelines are of different schedules of one program (recorded or imported on "
       "another machine or GPU, so their host gaps and ops differ): pair their regions by "
