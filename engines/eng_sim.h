@@ -103,12 +103,14 @@ guint eng_sim_queue_connection (const EngSim *sim, gsize op);
  * the kernel whose end released the launch run. ENG_NO_REF when the op
  * waited for no op (nothing, or a limit no single op holds). */
 guint32 eng_sim_waited_for (const EngSim *sim, gsize op);
-/* The call whose return let the host issue `op`: the latest call before it
- * that held the host until something happened (eng_host_call_holds: host
- * work, a synchronize, a blocking copy, a thread's start or join); the host
- * issued `op` when that call returned plus the costs of the calls in
- * between. ENG_NO_REF when no call before `op` held
- * the host: its issue time is the costs of the calls before it. */
+/* The call whose return let the host issue `op`: the latest call of its
+ * host thread before it that held the host until something happened
+ * (eng_host_call_holds: host work, a synchronize, a blocking copy, a
+ * thread's start or join); the host issued `op` when that call returned
+ * plus the costs of its thread's calls in between. For a thread's first
+ * calls it is the SPAWN that started the thread, which they follow by
+ * thread_start from its start. ENG_NO_REF when no call before `op` held the
+ * host: its issue time is the costs of the calls before it. */
 guint32 eng_sim_issued_after (const EngSim *sim, gsize op);
 /* TRUE for an op that waited in its queue behind a kernel (ENG_CAUSE_QUEUE)
  * that then started after it did: admitted first, that kernel was
@@ -121,8 +123,8 @@ guint32 eng_sim_queue_released_by (const EngSim *sim, gsize op);
  * op that waited for nothing (ENG_CAUSE_NONE: it started when it was
  * issued and reached its engine), eng_sim_issued_after; for one behind an
  * overtaken kernel in its queue, eng_sim_queue_released_by. Each link goes
- * to an op that started no later than `op` started (a synchronize: than it
- * returned). ENG_NO_REF at the start of the path. */
+ * to an op that started no later than `op` started (a synchronize or a
+ * join: than it returned). ENG_NO_REF at the start of the path. */
 guint32 eng_sim_path_link (const EngSim *sim, gsize op);
 
 #define ENG_ERROR (eng_error_quark ())

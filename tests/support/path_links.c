@@ -19,33 +19,80 @@ returned_at (const EngOpResult *r, const SchedOp *sop, const GpuProfile *profile
   return r->end;
 }
 
+/* A call that puts work on the GPU (the model's device calls: all but host
+ * work, synchronizes and a thread's start or join). */
+static gboolean
+is_device_call (const SchedOp *sop)
+{
+  switch (sop->kind)
+    {
+    case SCHED_OP_HOST:
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_SYNC_DEVICE:
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
+      return FALSE;
+    default:
+      return TRUE;
+    }
+}
+
+/* The host link of eng_sim.h, per host thread: an op is issued when the call
+ * before it in its thread that held the host returned (for a thread's first
+ * ops, its SPAWN's start plus thread_start), plus the costs of that thread's
+ * calls in between, a thread's first device call costing thread_first_call
+ * more. */
 static char *
 check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *profile)
 {
   const EngOpResult *results = eng_sim_results (sim);
   gsize n = schedule_n_ops (sched);
+  guint n_threads = schedule_n_threads (sched);
   /* A malloc's call costs what growing the pool took too; with several
    * threads the pool's order is not one thread's, so there a call costs at
    * least its own and the host link bounds the issue from below. */
-  gboolean one_thread = schedule_n_threads (sched) == 1;
+  gboolean one_thread = n_threads == 1;
   g_autofree SimTime *growth = g_new0 (SimTime, MAX (n, 1));
   if (one_thread)
     gpu_pool_growth (profile, sched, NULL, growth);
+  /* each op's cost as its thread's call, and the run's first SPAWN (file
+   * order is the SPAWNs' order: the main thread's) */
+  g_autofree SimTime *cost = g_new0 (SimTime, MAX (n, 1));
+  g_autofree gboolean *called = g_new0 (gboolean, MAX (n_threads, 1));
+  gsize first_spawn = G_MAXSIZE;
+  for (gsize k = 0; k < n; k++)
+    {
+      const SchedOp *sop = schedule_op (sched, k);
+      guint th = schedule_op_thread (sched, k);
+      gboolean device = is_device_call (sop);
+      cost[k] = gpu_profile_thread_call_cost (profile, sop, device && th != 0 && !called[th])
+                + growth[k];
+      called[th] = called[th] || device;
+      if (sop->kind == SCHED_OP_SPAWN && first_spawn == G_MAXSIZE)
+        first_spawn = k;
+    }
   for (gsize i = 0; i < n; i++)
     {
       if (results[i].cause != ENG_CAUSE_NONE)
         continue;
+      guint th = schedule_op_thread (sched, i);
       guint32 held = eng_sim_issued_after (sim, i);
       SimTime t = 0;
       gboolean grew = FALSE;
       if (held != ENG_NO_REF)
-        t = returned_at (&results[held], schedule_op (sched, held), profile);
-      for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
         {
-          const SchedOp *sop = schedule_op (sched, k);
-          t += gpu_profile_call_cost (profile, sop) + growth[k];
-          grew = grew || sop->kind == SCHED_OP_MALLOC;
+          const SchedOp *hop = schedule_op (sched, held);
+          t = hop->kind == SCHED_OP_SPAWN && hop->u.thread == th
+                ? results[held].start + gpu_profile_thread_start (profile, held == first_spawn)
+                : returned_at (&results[held], hop, profile);
         }
+      for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
+        if (schedule_op_thread (sched, k) == th)
+          {
+            t += cost[k];
+            grew = grew || schedule_op (sched, k)->kind == SCHED_OP_MALLOC;
+          }
       if (one_thread || !grew ? t != results[i].issue : t > results[i].issue)
         return g_strdup_printf ("op %" G_GSIZE_FORMAT " was issued at %" G_GINT64_FORMAT
                                 " ns, not at %" G_GINT64_FORMAT " ns as its host link (op %d) says",
@@ -54,8 +101,8 @@ check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
   return NULL;
 }
 
-/* The time a link from `op` must not pass: its start, or a synchronize's
- * return (it is called before what it waits for starts). */
+/* The time a link from `op` must not pass: its start, or the return of a
+ * synchronize or a join (called before what it waits for starts). */
 static SimTime
 link_bound (const EngOpResult *r, const SchedOp *sop)
 {
@@ -64,6 +111,7 @@ link_bound (const EngOpResult *r, const SchedOp *sop)
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
+    case SCHED_OP_JOIN:
       return r->end;
     default:
       return r->start;
