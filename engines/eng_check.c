@@ -18,7 +18,8 @@
  *    and marker issued before it.
  *  - stream: an op starts after the previous op of its stream ended (an op
  *    of a graph's branch: the previous op of its stream in the same launch;
- *    two ops that two host threads issued at one instant are not ordered).
+ *    two ops that two host threads issued at one instant are not ordered,
+ *    here nor by the sync rule).
  *  - event: `wait S E` resolves after the most recent record of E issued before
  *    it completed, and so does the next op of S.
  *  - legacy: an op of the default stream starts after the last op of every
@@ -544,18 +545,22 @@ typedef struct
   guint32 loading;        /* the last launch that loads its code, which later ops follow */
 } DepState;
 
+/* Two host threads that called at one instant: which went first is not in
+ * the results, so neither is which of the two ops follows the other. */
+static gboolean
+unordered (const EngCheck *check, guint32 op, guint32 other)
+{
+  return check->r[op].issue == check->r[other].issue
+         && schedule_op_thread (check->sched, op) != schedule_op_thread (check->sched, other);
+}
+
 static void
 check_after (EngCheck *check, EngCheckRule rule, guint32 op, guint32 before, const char *what)
 {
-  if (before == NONE)
+  if (before == NONE || unordered (check, op, before))
     return;
   const EngOpResult *r = &check->r[op];
   const EngOpResult *b = &check->r[before];
-  /* two host threads that called at one instant: which went first is not
-   * in the results, so neither is which of the two follows the other */
-  if (r->issue == b->issue
-      && schedule_op_thread (check->sched, op) != schedule_op_thread (check->sched, before))
-    return;
   if (r->start < b->end)
     violation (check, rule, op, before,
                "started at %" G_GINT64_FORMAT " ns, before op %u (%s) ended at %" G_GINT64_FORMAT
@@ -565,7 +570,7 @@ check_after (EngCheck *check, EngCheckRule rule, guint32 op, guint32 before, con
 static void
 check_sync_after (EngCheck *check, guint32 op, guint32 waited, const char *what)
 {
-  if (waited == NONE)
+  if (waited == NONE || unordered (check, op, waited))
     return;
   /* a call made after the waited op ended found nothing to wait for; its
    * cost is checked with the call's own */
