@@ -123,8 +123,9 @@ guint32 eng_sim_queue_released_by (const EngSim *sim, gsize op);
  * op that waited for nothing (ENG_CAUSE_NONE: it started when it was
  * issued and reached its engine), eng_sim_issued_after; for one behind an
  * overtaken kernel in its queue, eng_sim_queue_released_by. Each link goes
- * to an op that started no later than `op` started (a synchronize or a
- * join: than it returned). ENG_NO_REF at the start of the path. */
+ * to an op that started no later than `op` started (a synchronize: than it
+ * returned; a join: to its thread's last call, made no later than the join
+ * returned). ENG_NO_REF at the start of the path. */
 guint32 eng_sim_path_link (const EngSim *sim, gsize op);
 
 #define ENG_ERROR (eng_error_quark ())

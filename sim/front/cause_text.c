@@ -113,6 +113,14 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
           g_string_append (out, "sync");
           return;
         }
+      if (sop->kind == SCHED_OP_JOIN)
+        {
+          /* a join waits for its thread's last call, not for that call's work */
+          g_string_append (out, "join until the thread's last call, op ");
+          str_append_uint (out, eng_sim_waited_for (sim, op));
+          g_string_append (out, ", returned");
+          return;
+        }
       g_string_append (out, "sync until op ");
       str_append_uint (out, eng_sim_waited_for (sim, op));
       g_string_append (out, " finished");

@@ -101,20 +101,24 @@ check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
   return NULL;
 }
 
-/* The time a link from `op` must not pass: its start, or the return of a
- * synchronize or a join (called before what it waits for starts). */
-static SimTime
-link_bound (const EngOpResult *r, const SchedOp *sop)
+/* Whether a link from `op` to `next` goes back in time no further than the
+ * path may: `next` started no later than `op` started, or than it returned
+ * for a synchronize (called before what it waits for starts); a join links
+ * to its thread's last call, which was made no later than the join returned
+ * (its GPU work may start later: a join waits for the thread, not its work). */
+static gboolean
+link_ok (const EngOpResult *results, guint32 op, const SchedOp *sop, guint32 next)
 {
   switch (sop->kind)
     {
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
     case SCHED_OP_SYNC_DEVICE:
+      return results[next].start <= results[op].end;
     case SCHED_OP_JOIN:
-      return r->end;
+      return results[next].issue <= results[op].end;
     default:
-      return r->start;
+      return results[next].start <= results[op].start;
     }
 }
 
@@ -136,8 +140,7 @@ path_links_check (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
         {
           state[op] = 1;
           guint32 next = eng_sim_path_link (sim, op);
-          if (next != ENG_NO_REF
-              && (next >= n || results[next].start > link_bound (&results[op], schedule_op (sched, op))))
+          if (next != ENG_NO_REF && (next >= n || !link_ok (results, op, schedule_op (sched, op), next)))
             {
               broken = g_strdup_printf ("the path link from op %u goes to op %u, which started "
                                         "later", op, next);
