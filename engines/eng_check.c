@@ -19,7 +19,7 @@
  *  - stream: an op starts after the previous op of its stream ended (an op
  *    of a graph's branch: the previous op of its stream in the same launch;
  *    two ops that two host threads issued at one instant are not ordered,
- *    here nor by the sync rule).
+ *    here nor by the sync and queue rules).
  *  - event: `wait S E` resolves after the most recent record of E issued before
  *    it completed, and so does the next op of S.
  *  - legacy: an op of the default stream starts after the last op of every
@@ -1289,7 +1289,7 @@ typedef struct
 static void
 check_queue_after (EngCheck *check, guint32 op, guint32 ahead, const char *what)
 {
-  if (ahead == NONE || check->r[op].start >= check->r[ahead].start)
+  if (ahead == NONE || unordered (check, op, ahead) || check->r[op].start >= check->r[ahead].start)
     return;
   violation (check, ENG_CHECK_QUEUE, op, ahead,
              "started at %" G_GINT64_FORMAT " ns, before op %u (%s ahead of it in the same "
