@@ -329,7 +329,7 @@ check_host (EngCheck *check)
       guint32 op = (guint32) i;
       guint th = schedule_op_thread (check->sched, i);
       /* a thread's first call that puts work on the GPU costs thread_first_call more */
-      gboolean device_call = is_device_op (sop) || is_marker (sop) || sop->kind == SCHED_OP_HOSTFN;
+      gboolean device_call = gpu_profile_call_puts_work (sop);
       SimTime cost = gpu_profile_thread_call_cost (p, sop, device_call && th != 0 && !called[th])
                      + growth[i];
       called[th] = called[th] || device_call;

@@ -120,6 +120,23 @@ gpu_profile_thread_call_cost (const GpuProfile *p, const SchedOp *op, gboolean f
   return gpu_profile_call_cost (p, op) + (first_of_thread ? p->host_thread_first_call : 0);
 }
 
+gboolean
+gpu_profile_call_puts_work (const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_HOST:
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_EVENT:
+    case SCHED_OP_SYNC_DEVICE:
+    case SCHED_OP_SPAWN:
+    case SCHED_OP_JOIN:
+      return FALSE;
+    default:
+      return TRUE;
+    }
+}
+
 /* The time `bytes` take at `rate`; schedules that could come near 2^62 ns
  * are refused before a run (eng_limits.c), so the clamp only keeps the
  * conversion defined. */

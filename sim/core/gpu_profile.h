@@ -168,6 +168,10 @@ SimTime gpu_profile_call_cost (const GpuProfile *profile, const SchedOp *op);
  * thread_first_call more (the runtime's set-up for a new thread). */
 SimTime gpu_profile_thread_call_cost (const GpuProfile *profile, const SchedOp *op,
                                       gboolean first_of_thread);
+/* Whether op's call puts work on the GPU (or passes through a stream):
+ * every call but host work, a synchronize and a thread's start or join.
+ * A thread's first such call is the one that costs thread_first_call. */
+gboolean gpu_profile_call_puts_work (const SchedOp *op);
 /* What starting a host thread costs its caller, and how long after that
  * call the thread makes its first call; `first`: the run's first thread. */
 SimTime gpu_profile_thread_create (const GpuProfile *profile, gboolean first);

@@ -19,25 +19,6 @@ returned_at (const EngOpResult *r, const SchedOp *sop, const GpuProfile *profile
   return r->end;
 }
 
-/* A call that puts work on the GPU (the model's device calls: all but host
- * work, synchronizes and a thread's start or join). */
-static gboolean
-is_device_call (const SchedOp *sop)
-{
-  switch (sop->kind)
-    {
-    case SCHED_OP_HOST:
-    case SCHED_OP_SYNC_STREAM:
-    case SCHED_OP_SYNC_EVENT:
-    case SCHED_OP_SYNC_DEVICE:
-    case SCHED_OP_SPAWN:
-    case SCHED_OP_JOIN:
-      return FALSE;
-    default:
-      return TRUE;
-    }
-}
-
 /* The host link of eng_sim.h, per host thread: an op is issued when the call
  * before it in its thread that held the host returned (for a thread's first
  * ops, its SPAWN's start plus thread_start), plus the costs of that thread's
@@ -65,7 +46,7 @@ check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
     {
       const SchedOp *sop = schedule_op (sched, k);
       guint th = schedule_op_thread (sched, k);
-      gboolean device = is_device_call (sop);
+      gboolean device = gpu_profile_call_puts_work (sop);
       cost[k] = gpu_profile_thread_call_cost (profile, sop, device && th != 0 && !called[th])
                 + growth[k];
       called[th] = called[th] || device;
