@@ -97,12 +97,17 @@ table=$work/table.md
     echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |"
   fi
 } > "$table"
-# gpu_median PREDICTED COMPARE_OUTPUT: the median |error| (the lower middle
-# one of an even count, as compare's) of the regions that hold GPU work: a
-# kernel, copy, memset or host function among their ops (after the op that
-# opens them, up to the one that closes them, by PREDICTED's kinds); "-" when
-# none does. The others hold only host time and waits, which a recording
-# copies from the run.
+# lower_median: the median of the numbers on standard input, one a line (the
+# lower middle one of an even count, as compare's), as "N.NN%"; "-" for none.
+lower_median() {
+  sort -g | awk '{ v[++n] = $1 } END { if (n == 0) print "-"; else printf "%.2f%%\n", v[int((n + 1) / 2)] }'
+}
+
+# gpu_median PREDICTED COMPARE_OUTPUT: the median |error| of the regions that
+# hold GPU work: a kernel, copy, memset or host function among their ops
+# (after the op that opens them, up to the one that closes them, by
+# PREDICTED's kinds); "-" when none does. The others hold only host time and
+# waits, which a recording copies from the run.
 gpu_median() {
   { grep -v '^#' "$1" | sed 's/^/K,/'; sed 's/^/R /' <<< "$2"; } | awk '
     /^K,/ { split($0, f, ","); if (f[2] ~ /^[0-9]+$/) kind[f[2] + 0] = f[5]; next }
@@ -110,28 +115,17 @@ gpu_median() {
       gpu = 0
       for (op = $4 + 1; op <= $5; op++)
         if (kind[op] ~ /^(kernel|h2d|d2h|d2d|memcpy|memset|hostfn)$/) gpu = 1
-      if (gpu) { e = $8; sub(/%$/, "", e); sub(/^[-+]/, "", e); v[++n] = e + 0 }
-    }
-    END {
-      if (n == 0) { print "-"; exit }
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-      printf "%.2f%%\n", v[int((n + 1) / 2)]
-    }'
+      if (gpu) { e = $8; sub(/%$/, "", e); sub(/^[-+]/, "", e); print e + 0 }
+    }' | lower_median
 }
 
-# wait_median COMPARE_OUTPUT: the median |wait part| (the lower middle one of
-# an even count) of its regions: each region's error less its host part, the
-# part until the host issued the op that closes the region (compare's `host`
-# column: the calls' costs, and blocking calls' waits, on the way); "-" when
-# there is no region.
+# wait_median COMPARE_OUTPUT: the median |wait part| of its regions: each
+# region's error less its host part, the part until the host issued the op
+# that closes the region (compare's `host` column: the calls' costs, and
+# blocking calls' waits, on the way); "-" when there is no region.
 wait_median() {
   awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") && $9 ~ /%$/ {
-      w = $9; sub(/%$/, "", w); sub(/^[-+]/, "", w); v[++n] = w + 0 }
-    END {
-      if (n == 0) { print "-"; exit }
-      for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-      printf "%.2f%%\n", v[int((n + 1) / 2)]
-    }' <<< "$1"
+      w = $9; sub(/%$/, "", w); sub(/^[-+]/, "", w); print w + 0 }' <<< "$1" | lower_median
 }
 
 # kind_lengths CSV KIND: the measured lengths (us) of CSV's regions of KIND, in order
