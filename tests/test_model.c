@@ -622,6 +622,50 @@ test_cached_link (void)
   run_free (run);
 }
 
+/* Pageable H2D times by size (schematic-sizes: from the line's latency, 0,
+ * to 100 us at 64 KiB, 50 us at 128 KiB, 100 us at 256 KiB, 700 us at 1 MiB,
+ * beyond at the line's 2.097152 GB/s; its cached line 0.25 ms + 4 MiB /
+ * 4.194304 GB/s), by hand, one after another since each holds the host:
+ *   op 0 h2d 32 KiB: half way to 64 KiB, 50 us: 0..50;
+ *   op 1 h2d 96 KiB: half way down from 64 to 128 KiB, 75 us: 50..125;
+ *   op 2 h2d 128 KiB: the point, 50 us: 125..175;
+ *   op 3 h2d 512 KiB: a third of the way from 256 KiB to 1 MiB,
+ *        100 + 600 / 3 = 300 us: 175..475;
+ *   op 4 h2d 2 MiB: 700 us + 1 MiB at the line's rate, 500 us: 475..1675;
+ *   op 5 h2d 1 MiB cached: the points, 700 us, though the cached line
+ *        gives 500: 1675..2375;
+ *   op 6 h2d 2 MiB cached: beyond the points the faster of the cached line,
+ *        0.25 + 0.5 ms, and the pageable one, 1.2 ms: 2375..3125;
+ *   op 7 d2h 128 KiB: no D2H points, the line: 62.5 us: 3125..3187.5.
+ * Measured: an H2D of a buffer the CPU had just written took 10.5 us at
+ * 16 KiB, 20.75 at 64 KiB, 14.1 at 80 KiB and 24.25 at 256 KiB on the H100
+ * (medians over three machines), where the line gives 8.0, 13.1, 16.2 and
+ * 33.6 (validate/results/h100/pageable-probe/: again/, small/, sizes/). */
+static void
+test_pageable_sizes (void)
+{
+  Run *run = run_text ("schematic-sizes", "stream s1\n"
+                                          "h2d s1 32KiB pageable\n"
+                                          "h2d s1 96KiB pageable\n"
+                                          "h2d s1 128KiB pageable\n"
+                                          "h2d s1 512KiB pageable\n"
+                                          "h2d s1 2MiB pageable\n"
+                                          "h2d s1 1MiB pageable cached\n"
+                                          "h2d s1 2MiB pageable cached\n"
+                                          "d2h s1 128KiB pageable\n");
+  const SimTime ends[] = { 50, 125, 175, 475, 1675, 2375, 3125 };
+  SimTime start = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    {
+      g_assert_cmpint (op (run, i)->start, ==, start);
+      g_assert_cmpint (op (run, i)->end, ==, ends[i] * US);
+      start = ends[i] * US;
+    }
+  g_assert_cmpint (op (run, 7)->start, ==, 3125 * US);
+  g_assert_cmpint (op (run, 7)->end, ==, 3187500);
+  run_free (run);
+}
+
 /* A buffer partly untouched (schematic-untouched; its pageable links are
  * schematic-k20's, 2.097152 GB/s and no latency both ways): the 4 MiB H2D
  * with 1 MiB untouched takes the untouched latency, 0.5 ms, + 1 MiB /
@@ -1326,6 +1370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/pageable-pause-duplex", test_pageable_pause_duplex);
   g_test_add_func ("/model/untouched-link", test_untouched_link);
   g_test_add_func ("/model/cached-link", test_cached_link);
+  g_test_add_func ("/model/pageable-sizes", test_pageable_sizes);
   g_test_add_func ("/model/copy-rows", test_copy_rows);
   g_test_add_func ("/model/partly-untouched", test_partly_untouched);
   g_test_add_func ("/model/per-device-time", test_per_device_time);

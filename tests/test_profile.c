@@ -253,6 +253,26 @@ test_rate_errors (void)
                 "sm_clock, memory_bandwidth, fp32_flops", NULL);
 }
 
+/* [copy] *_pageable_sizes: each bad point named at its own column. The
+ * value starts in column 22 ("h2d_pageable_sizes = "). */
+static void
+test_size_times_errors (void)
+{
+  /* "4KiB 2us, 64KiB": the second point, at offset 10, has no time. */
+  expect_error (BAD "/sizes_point.ini", PROFILE_ERROR_PARSE, BAD "/sizes_point.ini:4:32: ",
+                "bad point '64KiB' in h2d_pageable_sizes", "a size and a time", NULL);
+  expect_error (BAD "/sizes_order.ini", PROFILE_ERROR_RANGE, BAD "/sizes_order.ini:4:33: ",
+                "h2d_pageable_sizes's sizes must rise: 16KiB after 65536 B", NULL);
+  /* 17 points: the 17th, "17KiB 1us", starts in column 189. */
+  expect_error (BAD "/sizes_many.ini", PROFILE_ERROR_RANGE, BAD "/sizes_many.ini:4:189: ",
+                "h2d_pageable_sizes has more than 16 points", NULL);
+  /* "4KiB 5us, 64KiB 7parsecs": the time, 6 past its point's start. */
+  expect_error (BAD "/sizes_time.ini", PROFILE_ERROR_PARSE, BAD "/sizes_time.ini:4:38: ",
+                "bad time '7parsecs' in d2h_pageable_sizes", NULL);
+  expect_error (BAD "/sizes_comma.ini", PROFILE_ERROR_PARSE, BAD "/sizes_comma.ini:4:30: ",
+                "h2d_pageable_sizes ends with a comma", NULL);
+}
+
 /* Bytes a text editor would not show: written here rather than kept as
  * fixtures. "description = a" is 15 characters, so the bad byte is in
  * column 16; "é" counts as one column. */
@@ -577,6 +597,17 @@ assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
         g_assert_cmpfloat_with_epsilon (la[i]->bandwidth, lb[i]->bandwidth, lb[i]->bandwidth * 1e-3);
       g_assert_cmpint (la[i]->latency, ==, lb[i]->latency);
     }
+  const GpuSizeTimes *sa[] = { &a->h2d_pageable_sizes, &a->d2h_pageable_sizes };
+  const GpuSizeTimes *sb[] = { &b->h2d_pageable_sizes, &b->d2h_pageable_sizes };
+  for (guint i = 0; i < G_N_ELEMENTS (sa); i++)
+    {
+      g_assert_cmpuint (sa[i]->n, ==, sb[i]->n);
+      for (guint j = 0; j < sb[i]->n; j++)
+        {
+          g_assert_cmpuint (sa[i]->bytes[j], ==, sb[i]->bytes[j]);
+          g_assert_cmpint (sa[i]->time[j], ==, sb[i]->time[j]);
+        }
+    }
   g_assert_cmpfloat (a->duplex_factor, ==, b->duplex_factor);
   g_assert_cmpint (a->host_kernel_launch, ==, b->host_kernel_launch);
   g_assert_cmpint (a->host_memcpy_async, ==, b->host_memcpy_async);
@@ -653,6 +684,7 @@ test_save_round_trip (void)
   p.max_smem_per_block = 1000;
   p.duplex_factor = 0.123456789;
   p.assign_on_submit = TRUE;
+  p.h2d_pageable_sizes = (GpuSizeTimes) { 2, { 4096, 65537 }, { 1835, 16735 } };
   g_free (p.description);
   p.description = g_strdup ("  leading blanks, a # and\na newline");
   p.date = g_strdup ("2024-06-01");
@@ -683,6 +715,8 @@ test_save_round_trip (void)
   g_assert_nonnull (strstr (text, "max_smem_per_block=1000B\n"));
   g_assert_nonnull (strstr (text, "stream_wait=1.5us\n"));
   g_assert_nonnull (strstr (text, "kernel_gap=0\n"));
+  g_assert_nonnull (strstr (text, "h2d_pageable_sizes=4KiB 1.835us, 65537B 16.735us\n"));
+  g_assert_null (strstr (text, "d2h_pageable_sizes"));
   /* the calibration's comment lands on the optional boolean, which is
    * written whether true or false */
   g_assert_nonnull (strstr (text, "# measured (test)\nassign_on_submit=true\n"));
@@ -953,6 +987,7 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/bad-values", test_bad_values);
   g_test_add_func ("/profile/rate-errors", test_rate_errors);
   g_test_add_func ("/profile/bad-bytes", test_bad_bytes);
+  g_test_add_func ("/profile/size-times-errors", test_size_times_errors);
   g_test_add_func ("/profile/missing-key", test_missing);
   g_test_add_func ("/profile/cycle", test_cycle);
   g_test_add_func ("/profile/not-found", test_not_found);

@@ -246,22 +246,61 @@ untouched_link (const GpuProfile *p, SchedCopyDir dir)
   return link != NULL && link->bandwidth > 0 ? link : NULL;
 }
 
-/* The pageable link of a copy's resident bytes: the cached one where the
- * copy is `cached`, the profile has measured it, and it is the faster of
- * the two for the copy's bytes. Each link is a line fitted over its own
- * sizes, and below a few tens of KiB the cached line's intercept can lie
- * above the pageable one's, where small copies the CPU has just touched
- * take the same time whether copied again or written first
- * (validate/results/<gpu>/pageable-probe/small/). */
-static GpuLink
-pageable_link (const GpuLink *pageable, const GpuLink *cached, const SchedCopy *copy)
+/* A copy of `bytes` on `line` with its times by size (GpuSizeTimes), in ns:
+ * straight from (0, the line's latency) through each point, and beyond the
+ * last at the line's bandwidth. */
+static double
+sized_time (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
 {
-  if (!copy->cached || cached->bandwidth <= 0)
-    return *pageable;
+  double from_bytes = 0, from_time = (double) line->latency;
+  for (guint i = 0; i < sizes->n; i++)
+    {
+      double to_bytes = (double) sizes->bytes[i], to_time = (double) sizes->time[i];
+      if ((double) bytes <= to_bytes)
+        return from_time + (to_time - from_time) * ((double) bytes - from_bytes)
+                             / (to_bytes - from_bytes);
+      from_bytes = to_bytes;
+      from_time = to_time;
+    }
+  return from_time + ((double) bytes - from_bytes) / line->bandwidth * 1e9;
+}
+
+/* The link a copy of `bytes` runs on where `line` has times by size: the
+ * line's latency, and the rate that takes the copy's bytes the rest of its
+ * sized time (so that latency + bytes / bandwidth is that time, whatever
+ * shares of the bytes the callers split it into); no time at all beyond
+ * the latency where the sized time is no more than it. */
+static GpuLink
+sized_link (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
+{
+  if (sizes->n == 0)
+    return *line;
+  double beyond = sized_time (line, sizes, bytes) - (double) line->latency;
+  return (GpuLink) { beyond > 0 ? (double) bytes / beyond * 1e9 : INFINITY, line->latency };
+}
+
+/* The pageable link of a copy's resident bytes: its times by size where the
+ * profile has them and the copy is no larger than their last size, whether
+ * `cached` or not, since they were measured on buffers the CPU had just
+ * written or copied. Else the cached line where the copy is `cached`, the
+ * profile has measured it, and it is the faster of the two for the copy's
+ * bytes (each line is fitted over its own sizes, and below a few tens of
+ * KiB the cached line's intercept can lie above the pageable one's, where
+ * small copies the CPU has just touched take the same time whether copied
+ * again or written first: validate/results/<gpu>/pageable-probe/small/);
+ * else the pageable line, through its times by size. */
+static GpuLink
+pageable_link (const GpuLink *pageable, const GpuSizeTimes *sizes, const GpuLink *cached,
+               const SchedCopy *copy)
+{
+  GpuLink on_pageable = sized_link (pageable, sizes, copy->bytes);
+  if (!copy->cached || cached->bandwidth <= 0
+      || (sizes->n > 0 && copy->bytes <= sizes->bytes[sizes->n - 1]))
+    return on_pageable;
   double bytes = (double) copy->bytes;
-  double on_cached = (double) cached->latency + bytes / cached->bandwidth * 1e9;
-  double on_pageable = (double) pageable->latency + bytes / pageable->bandwidth * 1e9;
-  return on_cached <= on_pageable ? *cached : *pageable;
+  double cached_time = (double) cached->latency + bytes / cached->bandwidth * 1e9;
+  double pageable_time = (double) on_pageable.latency + bytes / on_pageable.bandwidth * 1e9;
+  return cached_time <= pageable_time ? *cached : on_pageable;
 }
 
 /* The link of the copy's touched bytes. */
@@ -271,11 +310,13 @@ resident_link (const GpuProfile *p, const SchedCopy *copy)
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
-      return copy->pageable ? pageable_link (&p->h2d_pageable, &p->h2d_cached, copy)
-                            : p->h2d_pinned;
+      return copy->pageable
+               ? pageable_link (&p->h2d_pageable, &p->h2d_pageable_sizes, &p->h2d_cached, copy)
+               : p->h2d_pinned;
     case SCHED_DIR_D2H:
-      return copy->pageable ? pageable_link (&p->d2h_pageable, &p->d2h_cached, copy)
-                            : p->d2h_pinned;
+      return copy->pageable
+               ? pageable_link (&p->d2h_pageable, &p->d2h_pageable_sizes, &p->d2h_cached, copy)
+               : p->d2h_pinned;
     default:
       return p->d2d;
     }

@@ -20,6 +20,21 @@ typedef struct
   SimTime latency;
 } GpuLink;
 
+/* Measured times of a link's copies by size, where they leave its line: a
+ * copy of `b` bytes takes the time interpolated linearly between the points
+ * either side of b, (0 bytes, the link's latency) being the first, and
+ * beyond the last point that point's time plus the further bytes at the
+ * link's bandwidth. The times need not rise with the sizes (a pageable H2D
+ * of 64 KiB took longer than one of 128 KiB on the H100 and H200). n 0: the
+ * line alone. Sizes rise (the loader checks). */
+#define GPU_SIZE_TIMES_MAX 16
+typedef struct
+{
+  guint n;
+  guint64 bytes[GPU_SIZE_TIMES_MAX];
+  SimTime time[GPU_SIZE_TIMES_MAX];
+} GpuSizeTimes;
+
 typedef struct
 {
   /* The profile's name and those it inherits from, most specific first,
@@ -34,6 +49,11 @@ typedef struct
   guint copy_engines;        /* 1: one engine and queue for both directions */
   GpuLink h2d_pinned, h2d_pageable;
   GpuLink d2h_pinned, d2h_pageable;
+  /* The pageable links' times by size where they leave the line (a step
+   * between 16 and 64 KiB on the H100 and H200, engines/MODEL.md); copies
+   * the CPU has just written or copied, so `cached` copies up to the last
+   * size take them too. */
+  GpuSizeTimes h2d_pageable_sizes, d2h_pageable_sizes;
   /* Pageable memory the program has not touched yet: the kernel faults each
    * page in while the driver stages the copy. Bandwidth 0 when the profile
    * has not measured it; such copies then run on the pageable link. */

@@ -22,6 +22,8 @@ const ProfileKey profile_keys[] = {
   { "copy", "d2h_pinned_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pinned.latency), 0, 0, FALSE },
   { "copy", "d2h_pageable_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_pageable.bandwidth), 0, 0, FALSE },
   { "copy", "d2h_pageable_latency", PROFILE_KEY_TIME, PROFILE_FIELD (d2h_pageable.latency), 0, 0, FALSE },
+  { "copy", "h2d_pageable_sizes", PROFILE_KEY_SIZE_TIMES, PROFILE_FIELD (h2d_pageable_sizes), 0, 0, TRUE },
+  { "copy", "d2h_pageable_sizes", PROFILE_KEY_SIZE_TIMES, PROFILE_FIELD (d2h_pageable_sizes), 0, 0, TRUE },
   { "copy", "h2d_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (h2d_untouched.bandwidth), 0, 0, TRUE },
   { "copy", "h2d_untouched_latency", PROFILE_KEY_TIME, PROFILE_FIELD (h2d_untouched.latency), 0, 0, TRUE },
   { "copy", "d2h_untouched_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (d2h_untouched.bandwidth), 0, 0, TRUE },
@@ -173,6 +175,8 @@ gboolean
 profile_key_is_set (const GpuProfile *profile, guint key)
 {
   const ProfileKey *k = &profile_keys[key];
+  if (k->type == PROFILE_KEY_SIZE_TIMES)
+    return G_STRUCT_MEMBER (GpuSizeTimes, profile, k->offset).n > 0;
   if (k->optional && k->type == PROFILE_KEY_UINT)
     return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
   if (k->optional && k->type == PROFILE_KEY_SIZE)
@@ -258,6 +262,10 @@ profile_key_allowed (const ProfileKey *key)
     case PROFILE_KEY_FLOPS:
       return g_strdup ("a FLOP rate above 0 and at most 10PFLOP/s (FLOP/s, MFLOP/s, GFLOP/s, "
                        "TFLOP/s, PFLOP/s; or GFLOPS, TFLOPS, PFLOPS), such as 67TFLOP/s");
+    case PROFILE_KEY_SIZE_TIMES:
+      return g_strdup_printf ("up to %d points separated by commas, each a size and a time, "
+                              "sizes rising, times from 0 to 1s, such as "
+                              "16KiB 5.3us, 64KiB 16.4us", GPU_SIZE_TIMES_MAX);
     }
   g_assert_not_reached ();
 }

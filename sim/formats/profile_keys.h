@@ -18,6 +18,7 @@ typedef enum
   PROFILE_KEY_FRACTION,  /* double, (0, 1] */
   PROFILE_KEY_FREQUENCY, /* double hertz, (0, 10 GHz] */
   PROFILE_KEY_FLOPS,     /* double floating-point operations per second, (0, 10 PFLOP/s] */
+  PROFILE_KEY_SIZE_TIMES, /* GpuSizeTimes: "SIZE TIME, SIZE TIME, ..." */
 } ProfileKeyType;
 
 typedef struct
@@ -46,7 +47,7 @@ typedef struct
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 88
+#define PROFILE_N_KEYS 90
 #define PROFILE_N_GROUPS 7
 
 /* In file order: profile_save writes groups and keys in this order. */
@@ -66,7 +67,8 @@ guint profile_key_partner (guint key);
 
 /* Whether a key has a value in `profile`: always for required keys and
  * optional booleans, for link keys when their link's bandwidth is above 0,
- * for optional counts, sizes, times and rates of their own when above 0. */
+ * for optional counts, sizes, times and rates of their own when above 0,
+ * for times by size when they have a point. */
 gboolean profile_key_is_set (const GpuProfile *profile, guint key);
 
 /* Index into profile_groups or profile_keys; -1 when unknown. */

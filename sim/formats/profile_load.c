@@ -274,6 +274,84 @@ parse_bool (const char *text, gboolean *value)
   return TRUE;
 }
 
+/* A list of "SIZE TIME" points, such as "4KiB 1.9us, 64KiB 16.4us", into
+ * `sizes`: at most GPU_SIZE_TIMES_MAX, sizes above 0 and rising, times from
+ * 0 to 1 s; empty for none. `column` is where `text`
+ * starts on `line`, for errors. */
+static gboolean
+parse_size_times (const char *text, const ProfileKey *key, const char *path, guint line,
+                  guint column, GpuSizeTimes *sizes, GError **error)
+{
+  GpuSizeTimes parsed = { 0 };
+  const char *p = text;
+  while (*p != '\0')
+    {
+      while (g_ascii_isspace (*p))
+        p++;
+      const char *start = p;
+      const char *end = strchr (p, ',');
+      if (end == NULL)
+        end = p + strlen (p);
+      g_autofree char *point = g_strstrip (g_strndup (start, end - start));
+      guint at = column + (guint) (start - text);
+      char **words = g_strsplit_set (point, " \t", -1);
+      char *size_word = NULL, *time_word = NULL;
+      guint n_words = 0;
+      for (guint i = 0; words[i] != NULL; i++)
+        if (*words[i] != '\0')
+          {
+            n_words++;
+            if (size_word == NULL)
+              size_word = words[i];
+            else if (time_word == NULL)
+              time_word = words[i];
+          }
+      guint64 bytes = 0;
+      SimTime ns = 0;
+      const char *why = NULL;
+      gboolean ok = FALSE;
+      if (n_words != 2)
+        set_error (error, PROFILE_ERROR_PARSE, path, line, at,
+                   "bad point '%s' in %s: a point is a size and a time, such as 64KiB 16.4us, "
+                   "and points are separated by commas", point, key->name);
+      else if (parsed.n == GPU_SIZE_TIMES_MAX)
+        set_error (error, PROFILE_ERROR_RANGE, path, line, at,
+                   "%s has more than %d points", key->name, GPU_SIZE_TIMES_MAX);
+      else if (!units_parse_size (size_word, &bytes, &why) || bytes == 0)
+        set_error (error, PROFILE_ERROR_PARSE, path, line, at,
+                   "bad size '%s' in %s: %s; a size above 0 with a unit (B, KB, KiB, MB, MiB), "
+                   "such as 64KiB", size_word, key->name, why != NULL ? why : "it is 0");
+      else if (!units_parse_time (time_word, &ns, &why) || ns > PROFILE_MAX_TIME)
+        set_error (error, PROFILE_ERROR_PARSE, path, line,
+                   at + (guint) (strstr (point, time_word) - point),
+                   "bad time '%s' in %s: %s; a time from 0 to 1s with a unit (ns, us, ms, s), "
+                   "such as 16.4us", time_word, key->name, why != NULL ? why : "above 1s");
+      else if (parsed.n > 0 && bytes <= parsed.bytes[parsed.n - 1])
+        set_error (error, PROFILE_ERROR_RANGE, path, line, at,
+                   "%s's sizes must rise: %s after %" G_GUINT64_FORMAT " B", key->name,
+                   size_word, parsed.bytes[parsed.n - 1]);
+      else
+        {
+          parsed.bytes[parsed.n] = bytes;
+          parsed.time[parsed.n] = ns;
+          parsed.n++;
+          ok = TRUE;
+        }
+      g_strfreev (words);
+      if (!ok)
+        return FALSE;
+      p = *end == ',' ? end + 1 : end;
+      if (*end == ',' && *p == '\0')
+        {
+          set_error (error, PROFILE_ERROR_PARSE, path, line, column + (guint) (end - text),
+                     "%s ends with a comma; a point (size and time) must follow it", key->name);
+          return FALSE;
+        }
+    }
+  *sizes = parsed;
+  return TRUE;
+}
+
 /* Parses one key of `src` into the loader's profile, overriding what a
  * parent set. */
 static gboolean
@@ -302,6 +380,15 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
 
   char *raw = g_key_file_get_value (src->keys, key->group, key->name, NULL);
   const char *text = g_strstrip (raw);
+  if (key->type == PROFILE_KEY_SIZE_TIMES)
+    {
+      gboolean ok = parse_size_times (text, key, src->path, pos->line, pos->value_column,
+                                      (GpuSizeTimes *) field, error);
+      g_free (raw);
+      if (ok)
+        loader->origin[k] = (KeyOrigin) { src->path, pos->line, pos->value_column };
+      return ok;
+    }
   const char *why = NULL;
   gboolean parsed = FALSE, in_range = FALSE;
 
@@ -381,6 +468,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
       }
     case PROFILE_KEY_TEXT:
     case PROFILE_KEY_INHERITS:
+    case PROFILE_KEY_SIZE_TIMES:
       g_assert_not_reached ();
     }
 

@@ -130,6 +130,18 @@ format_value (const GpuProfile *profile, const ProfileKey *key)
       return format_frequency (*(const double *) field);
     case PROFILE_KEY_FLOPS:
       return format_flops (*(const double *) field);
+    case PROFILE_KEY_SIZE_TIMES:
+      {
+        const GpuSizeTimes *sizes = field;
+        GString *s = g_string_new (NULL);
+        for (guint i = 0; i < sizes->n; i++)
+          {
+            g_autofree char *size = units_format_exact_size (sizes->bytes[i]);
+            g_autofree char *time = format_time (sizes->time[i]);
+            g_string_append_printf (s, "%s%s %s", i > 0 ? ", " : "", size, time);
+          }
+        return g_string_free (s, FALSE);
+      }
     case PROFILE_KEY_TEXT:
     case PROFILE_KEY_INHERITS:
       break;

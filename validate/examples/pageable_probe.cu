@@ -21,7 +21,12 @@
 // over 15 copies after 3 untimed. `pageable_probe sweep` times malloc'd
 // buffers only, hot, again and cold, at every size the calibration uses (4 KiB to
 // 256 MiB by fours), for a line of each; `pageable_probe small` the same
-// below and around it, 4 B to 256 KiB by eights.
+// below and around it, 4 B to 256 KiB by eights; `pageable_probe sizes
+// BYTES...` the same at the sizes given, in one process (a profile's times
+// by size, validate/fit-pageable-sizes.sh, from one run), for malloc'd
+// buffers and for `page-aligned` ones (aligned_alloc to 4 KiB: malloc
+// returns heap memory below its mmap threshold, 128 KiB by default, and
+// whole pages above it).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,6 +44,8 @@ host_buffer (const char *kind, size_t bytes)
 {
   if (std::strcmp (kind, "malloc") == 0)
     return std::malloc (bytes);
+  if (std::strcmp (kind, "page-aligned") == 0)
+    return std::aligned_alloc (4096, (bytes + 4095) / 4096 * 4096);
   size_t rounded = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20);
   void *p = std::aligned_alloc (2u << 20, rounded);
   if (p != nullptr)
@@ -51,6 +58,7 @@ main (int argc, char **argv)
 {
   bool sweep = argc > 1 && std::strcmp (argv[1], "sweep") == 0;
   bool small = argc > 1 && std::strcmp (argv[1], "small") == 0;
+  bool given = argc > 2 && std::strcmp (argv[1], "sizes") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -77,8 +85,25 @@ main (int argc, char **argv)
         sizes.push_back (b);
       kinds = { "malloc" };
     }
+  if (given)
+    {
+      sizes.clear ();
+      for (int a = 2; a < argc; a++)
+        {
+          char *end = nullptr;
+          unsigned long long b = std::strtoull (argv[a], &end, 10);
+          if (end == argv[a] || *end != '\0' || b == 0 || b > EVICT)
+            {
+              std::fprintf (stderr, "pageable_probe: '%s' is not a size in bytes from 1 to %zu\n",
+                            argv[a], EVICT);
+              return 2;
+            }
+          sizes.push_back (b);
+        }
+      kinds = { "malloc", "page-aligned" };
+    }
   void *dev;
-  CHECK (cudaMalloc (&dev, sizes.back ()));
+  CHECK (cudaMalloc (&dev, *std::max_element (sizes.begin (), sizes.end ())));
   for (size_t bytes : sizes)
     for (const char *kind : kinds)
       {
