@@ -165,6 +165,12 @@ static const ErrorCase cases[] = {
     "predict in.sched", 2, "streamsim: in.sched:2:24: rows= is given twice", NULL },
   { "sched/untouched-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched untouched\n", NULL,
     NULL, "predict in.sched", 2, "streamsim: in.sched:3:31: untouched is given twice", NULL },
+  /* `huge` says how untouched pages fault in */
+  { "sched/huge-alone", "device k20\nstream s\nh2d s 1MiB pageable huge\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:21: huge says how an untouched buffer's pages",
+    "pageable untouched huge" },
+  { "sched/huge-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched huge huge\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:3:36: huge is given twice", NULL },
   /* ---- -D ---- */
   { "define/no-equals", OK_SCHED, NULL, NULL, "predict in.sched -D chunk", 2,
     "streamsim: -D chunk: expected -D NAME=VALUE", NULL },

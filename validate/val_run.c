@@ -301,7 +301,7 @@ map_untouched (ValRun *run, GError **error)
         continue;
       val_untouched_unmap (p->fresh, op->u.copy.bytes);
       GError *local = NULL;
-      p->fresh = val_untouched_map (op->u.copy.bytes, &local);
+      p->fresh = val_untouched_map (op->u.copy.bytes, op->u.copy.huge, &local);
       if (p->fresh == NULL)
         {
           op_error (run, op, error, "%s", local->message);

@@ -12,8 +12,12 @@
 #include <glib.h>
 
 /* `bytes` (> 0) of fresh memory, or NULL and a VAL_ERROR_CUDA error saying
- * why the mapping failed. */
-void *val_untouched_map (guint64 bytes, GError **error);
+ * why the mapping failed. 2 MiB-aligned and advised MADV_HUGEPAGE where
+ * `huge` (`pageable untouched huge`: its pages fault in as transparent huge
+ * pages, as NumPy's arrays of 4 MiB or more do), MADV_NOHUGEPAGE otherwise,
+ * so that plain untouched memory faults in small pages whatever the
+ * machine's THP setting. */
+void *val_untouched_map (guint64 bytes, gboolean huge, GError **error);
 
 /* Gives back what val_untouched_map returned for the same `bytes`. */
 void val_untouched_unmap (void *memory, guint64 bytes);

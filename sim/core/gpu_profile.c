@@ -246,6 +246,24 @@ untouched_link (const GpuProfile *p, SchedCopyDir dir)
   return link != NULL && link->bandwidth > 0 ? link : NULL;
 }
 
+static const GpuLink *
+untouched_huge_link (const GpuProfile *p, SchedCopyDir dir)
+{
+  const GpuLink *link = dir == SCHED_DIR_H2D   ? &p->h2d_untouched_huge
+                        : dir == SCHED_DIR_D2H ? &p->d2h_untouched_huge
+                                               : NULL;
+  return link != NULL && link->bandwidth > 0 ? link : NULL;
+}
+
+/* The link of a copy's untouched bytes: the huge-page one for `huge` where
+ * the profile has it, else the untouched one; NULL where it has neither. */
+static const GpuLink *
+copy_untouched_link (const GpuProfile *p, const SchedCopy *copy)
+{
+  const GpuLink *huge = copy->huge ? untouched_huge_link (p, copy->dir) : NULL;
+  return huge != NULL ? huge : untouched_link (p, copy->dir);
+}
+
 /* A copy of `bytes` on `line` with its times by size (GpuSizeTimes), in ns:
  * straight from (0, the line's latency) through each point, and beyond the
  * last at the line's bandwidth. */
@@ -325,7 +343,7 @@ resident_link (const GpuProfile *p, const SchedCopy *copy)
 GpuLink
 gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
 {
-  const GpuLink *untouched = copy->untouched > 0 ? untouched_link (p, copy->dir) : NULL;
+  const GpuLink *untouched = copy->untouched > 0 ? copy_untouched_link (p, copy) : NULL;
   return untouched != NULL ? *untouched : resident_link (p, copy);
 }
 
@@ -335,7 +353,7 @@ bytes_time (const GpuProfile *p, const SchedCopy *copy, const GpuLink *link)
 {
   /* A buffer partly untouched: its untouched bytes at the untouched link's
    * rate, the others at the pageable link's, and the untouched latency. */
-  guint64 untouched = copy->untouched > 0 && untouched_link (p, copy->dir) != NULL
+  guint64 untouched = copy->untouched > 0 && copy_untouched_link (p, copy) != NULL
                         ? MIN (copy->untouched, copy->bytes) : copy->bytes;
   double transfer = (double) untouched / link->bandwidth * 1e9;
   if (untouched < copy->bytes)
@@ -400,6 +418,12 @@ gboolean
 gpu_profile_knows_untouched (const GpuProfile *p, SchedCopyDir dir)
 {
   return dir == SCHED_DIR_D2D || untouched_link (p, dir) != NULL;
+}
+
+gboolean
+gpu_profile_knows_untouched_huge (const GpuProfile *p, SchedCopyDir dir)
+{
+  return dir == SCHED_DIR_D2D || untouched_huge_link (p, dir) != NULL;
 }
 
 gboolean

@@ -58,6 +58,9 @@ typedef struct
    * page in while the driver stages the copy. Bandwidth 0 when the profile
    * has not measured it; such copies then run on the pageable link. */
   GpuLink h2d_untouched, d2h_untouched;
+  /* The same where the untouched pages fault in as huge pages (`huge`).
+   * Bandwidth 0 when not measured: such copies take the untouched link. */
+  GpuLink h2d_untouched_huge, d2h_untouched_huge;
   /* Pageable memory in the CPU's caches (`cached`: a buffer copied or written
    * shortly before). Bandwidth 0 when not measured: the pageable link. */
   GpuLink h2d_cached, d2h_cached;
@@ -268,6 +271,9 @@ gpu_profile_copy_blocks (const SchedOp *op)
 /* Whether the profile can tell an untouched copy from a pageable one; when
  * it cannot, the prediction should say so (sim/prediction.c does). */
 gboolean gpu_profile_knows_untouched (const GpuProfile *profile, SchedCopyDir dir);
+/* Whether it has the huge-page untouched link of `dir` (`untouched huge`);
+ * without one such copies take the untouched link. */
+gboolean gpu_profile_knows_untouched_huge (const GpuProfile *profile, SchedCopyDir dir);
 /* Whether `profile` has a cached link for `dir` (always for d2d, which has
  * no host memory); without one, `pageable cached` copies run on the pageable
  * link. */

@@ -78,6 +78,11 @@ typedef struct
    * the copy takes the profile's *_cached link. Only with pageable, never
    * with untouched, never for d2d. */
   guint cached : 1;
+  /* `huge`: the untouched bytes fault in as transparent huge pages (2 MiB;
+   * memory advised MADV_HUGEPAGE, as NumPy advises arrays of 4 MiB or more,
+   * or any memory where THP is `always`): the copy takes the profile's
+   * *_untouched_huge link. Only with untouched. */
+  guint huge : 1;
   /* Bytes of the pageable host buffer that the program has not touched yet
    * (0 to bytes): the copy pays the kernel's first-touch page faults on
    * them (profile's *_untouched_bandwidth). Only with pageable, never for

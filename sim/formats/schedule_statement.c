@@ -420,13 +420,14 @@ parser_host_state (Parser *p, const Token *t, const SchedOp *op, const char *why
 }
 
 /* The optional tokens after a copy's size: pageable or pinned, untouched
- * or untouched=SIZE, cached, rows=N, label=. */
+ * or untouched=SIZE, huge, cached, rows=N, label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
   gboolean have_memory = FALSE;
   const Token *untouched = NULL;
   const Token *cached = NULL;
+  const Token *huge = NULL;
   const Token *rows = NULL;
 
   for (guint i = first; i < p->n_tokens; i++)
@@ -463,6 +464,13 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                                     " bytes; it is the part of the host buffer not yet touched",
                                     value, op->u.copy.bytes);
             }
+        }
+      else if (strcmp (t->s, "huge") == 0)
+        {
+          if (huge != NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col, "huge is given twice");
+          huge = t;
+          op->u.copy.huge = TRUE;
         }
       else if (strcmp (t->s, "cached") == 0)
         {
@@ -510,6 +518,10 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, cached->col,
                         "cached and untouched contradict each other: memory the program "
                         "has not touched yet is in no cache");
+  if (huge != NULL && untouched == NULL)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, huge->col,
+                        "huge says how an untouched buffer's pages fault in; write "
+                        "`pageable untouched huge`");
   return TRUE;
 }
 
@@ -527,8 +539,8 @@ static gboolean
 stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`",
     "`d2d STREAM SIZE [pageable|pinned] [rows=N] [label=NAME]`",
   };
   const Token *t = p->tokens;
@@ -546,7 +558,7 @@ stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 static gboolean
 stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE]|cached]|pinned] [rows=N] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

@@ -41,6 +41,8 @@ append_copy_tail (GString *s, const SchedCopy *copy)
           g_string_append (s, " untouched=");
           append_size (s, copy->untouched);
         }
+      if (copy->huge)
+        g_string_append (s, " huge");
     }
   if (copy->rows > 0)
     g_string_append_printf (s, " rows=%u", copy->rows);

@@ -385,7 +385,7 @@ prediction_notes (const Prediction *p)
   const SchedOp *ops = schedule_ops (p->sched);
   for (gsize d = 0; d < G_N_ELEMENTS (dirs); d++)
     {
-      gsize count = 0, first = 0, n_cached = 0, first_cached = 0;
+      gsize count = 0, first = 0, n_cached = 0, first_cached = 0, n_huge = 0, first_huge = 0;
       for (gsize i = 0; i < n; i++)
         if ((ops[i].kind == SCHED_OP_COPY || ops[i].kind == SCHED_OP_MEMCPY)
             && ops[i].u.copy.dir == dirs[d].dir)
@@ -394,6 +394,8 @@ prediction_notes (const Prediction *p)
               first = i;
             if (ops[i].u.copy.cached && n_cached++ == 0)
               first_cached = i;
+            if (ops[i].u.copy.huge && n_huge++ == 0)
+              first_huge = i;
           }
       if (n_cached > 0 && !gpu_profile_knows_cached (&p->profile, dirs[d].dir))
         g_ptr_array_add (notes, g_strdup_printf (
@@ -411,6 +413,15 @@ prediction_notes (const Prediction *p)
           schedule_path (p->sched), ops[first].line, ops[first].column, count, dirs[d].name,
           count == 1 ? "y is" : "ies are", count == 1 ? "its" : "their",
           gpu_profile_name (&p->profile), dirs[d].name));
+      else if (n_huge > 0 && !gpu_profile_knows_untouched_huge (&p->profile, dirs[d].dir))
+        g_ptr_array_add (notes, g_strdup_printf (
+          "%s:%u:%u: note: %" G_GSIZE_FORMAT " untouched huge-page %s cop%s predicted at the "
+          "untouched link, whose pages are small: profile %s has no "
+          "%s_untouched_huge_bandwidth and _latency (validate/fit-untouched-huge.sh fits them "
+          "from pageable_probe.cu's untouched runs)",
+          schedule_path (p->sched), ops[first_huge].line, ops[first_huge].column, n_huge,
+          dirs[d].name, n_huge == 1 ? "y is" : "ies are", gpu_profile_name (&p->profile),
+          dirs[d].name));
     }
   char *carried = p->carried != NULL ? kernel_times_note (p->carried, &p->profile) : NULL;
   if (carried != NULL)

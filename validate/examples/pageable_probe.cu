@@ -26,7 +26,13 @@
 // by size, validate/fit-pageable-sizes.sh, from one run), for malloc'd
 // buffers and for `page-aligned` ones (aligned_alloc to 4 KiB: malloc
 // returns heap memory below its mmap threshold, 128 KiB by default, and
-// whole pages above it).
+// whole pages above it). `pageable_probe untouched BYTES...` times copies
+// from and into memory no page of which was touched yet, each trial in a
+// fresh mapping: `small-pages` (MADV_NOHUGEPAGE) and `huge`
+// (MADV_HUGEPAGE, as NumPy asks for arrays of 4 MiB or more), printed
+// with the state `untouched`.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -53,12 +59,80 @@ host_buffer (const char *kind, size_t bytes)
   return p;
 }
 
+/* One synchronous copy between `host` and `dev`, H2D for dir 0, D2H for 1:
+ * the host's time of the call, us. */
+static double
+timed_copy (int dir, void *dev, void *host, size_t bytes)
+{
+  double t0 = now_us ();
+  if (dir == 0)
+    CHECK (cudaMemcpy (dev, host, bytes, cudaMemcpyHostToDevice));
+  else
+    CHECK (cudaMemcpy (host, dev, bytes, cudaMemcpyDeviceToHost));
+  return now_us () - t0;
+}
+
+/* The sizes in bytes after the mode's name, each from 1 to EVICT. */
+static bool
+sizes_from (int argc, char **argv, std::vector<size_t> &sizes)
+{
+  for (int a = 2; a < argc; a++)
+    {
+      char *end = nullptr;
+      unsigned long long b = std::strtoull (argv[a], &end, 10);
+      if (end == argv[a] || *end != '\0' || b == 0 || b > EVICT)
+        {
+          std::fprintf (stderr, "pageable_probe: '%s' is not a size in bytes from 1 to %zu\n",
+                        argv[a], EVICT);
+          return false;
+        }
+      sizes.push_back (b);
+    }
+  return true;
+}
+
+/* Each trial's buffer fresh from mmap, 2 MiB-aligned, advised as `kind`
+ * says, never touched before the copy; unmapped after it. */
+static int
+untouched_copies (const std::vector<size_t> &sizes)
+{
+  void *dev;
+  CHECK (cudaMalloc (&dev, *std::max_element (sizes.begin (), sizes.end ())));
+  for (size_t bytes : sizes)
+    for (const char *kind : { "small-pages", "huge" })
+      for (int dir = 0; dir < 2; dir++)
+        {
+          std::vector<double> t;
+          for (int i = 0; i < WARMUP + TRIALS; i++)
+            {
+              size_t span = (bytes + (4u << 20) - 1) / (2u << 20) * (2u << 20);
+              void *map = mmap (nullptr, span, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+              if (map == MAP_FAILED)
+                return 1;
+              char *host = reinterpret_cast<char *> (
+                (reinterpret_cast<uintptr_t> (map) + (2u << 20) - 1) & ~uintptr_t ((2u << 20) - 1));
+              madvise (host, bytes, std::strcmp (kind, "huge") == 0 ? MADV_HUGEPAGE
+                                                                    : MADV_NOHUGEPAGE);
+              double us = timed_copy (dir, dev, host, bytes);
+              munmap (map, span);
+              if (i >= WARMUP)
+                t.push_back (us);
+            }
+          std::printf ("%s %s untouched %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h", kind, bytes,
+                       median (t), *std::min_element (t.begin (), t.end ()));
+        }
+  CHECK (cudaFree (dev));
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   bool sweep = argc > 1 && std::strcmp (argv[1], "sweep") == 0;
   bool small = argc > 1 && std::strcmp (argv[1], "small") == 0;
   bool given = argc > 2 && std::strcmp (argv[1], "sizes") == 0;
+  bool untouched = argc > 2 && std::strcmp (argv[1], "untouched") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -67,6 +141,11 @@ main (int argc, char **argv)
       std::fclose (f);
     }
   std::printf ("thp %s", thp);
+  if (untouched)
+    {
+      std::vector<size_t> asked;
+      return sizes_from (argc, argv, asked) ? untouched_copies (asked) : 2;
+    }
   char *evict = static_cast<char *> (std::malloc (EVICT));
   std::memset (evict, 1, EVICT);
   std::vector<size_t> sizes = { 256u << 10, 4u << 20, 64u << 20 };
@@ -88,18 +167,8 @@ main (int argc, char **argv)
   if (given)
     {
       sizes.clear ();
-      for (int a = 2; a < argc; a++)
-        {
-          char *end = nullptr;
-          unsigned long long b = std::strtoull (argv[a], &end, 10);
-          if (end == argv[a] || *end != '\0' || b == 0 || b > EVICT)
-            {
-              std::fprintf (stderr, "pageable_probe: '%s' is not a size in bytes from 1 to %zu\n",
-                            argv[a], EVICT);
-              return 2;
-            }
-          sizes.push_back (b);
-        }
+      if (!sizes_from (argc, argv, sizes))
+        return 2;
       kinds = { "malloc", "page-aligned" };
     }
   void *dev;
@@ -122,14 +191,9 @@ main (int argc, char **argv)
                     std::memset (host, i, bytes);
                   else if (temp == 2)
                     std::memset (evict, i, EVICT);
-                  double t0 = now_us ();
-                  if (dir == 0)
-                    CHECK (cudaMemcpy (dev, host, bytes, cudaMemcpyHostToDevice));
-                  else
-                    CHECK (cudaMemcpy (host, dev, bytes, cudaMemcpyDeviceToHost));
-                  double t1 = now_us ();
+                  double us = timed_copy (dir, dev, host, bytes);
                   if (i >= WARMUP)
-                    t.push_back (t1 - t0);
+                    t.push_back (us);
                 }
               std::printf ("%s %s %s %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h", kind,
                            temps[temp], bytes, median (t),
