@@ -4,7 +4,7 @@ yet, on plain pages and on transparent huge pages: a measurement program of its 
 The calibration's untouched sweep maps plain pages; NumPy asks the kernel for huge
 pages (madvise MADV_HUGEPAGE) for arrays of 4 MiB and more, and the kernel may give
 them to any mapping when /sys/kernel/mm/transparent_hugepage/enabled says "always".
-For each size, a fresh anonymous mapping (mmap), aligned to 2 MiB, with MADV_HUGEPAGE
+For each size, a fresh private anonymous mapping (mmap), aligned to 2 MiB, with MADV_HUGEPAGE
 ("huge") or MADV_NOHUGEPAGE ("plain"), is the destination of a cudaMemcpy from device
 memory (cupy's ndarray.get(out=...)) or the source of one to it (ndarray.set), timed
 on the host around the call and a synchronize, 7 times, each with a fresh mapping.
@@ -31,7 +31,10 @@ def thp(name):
 
 def fresh(size, huge):
     """A fresh mapping of `size` bytes starting on a 2 MiB boundary, as float32s."""
-    m = mmap.mmap(-1, size + ALIGN)
+    # Private, as malloc's memory is: an anonymous mmap.mmap is shared by
+    # default, shmem, where MADV_HUGEPAGE follows shmem_enabled ("never" by
+    # default) and changes nothing.
+    m = mmap.mmap(-1, size + ALIGN, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     base = np.frombuffer(m, dtype=np.uint8)
     skip = (-base.ctypes.data) % ALIGN
     m.madvise(mmap.MADV_HUGEPAGE if huge else mmap.MADV_NOHUGEPAGE)
