@@ -235,24 +235,26 @@ gpu_profile_submit_latency (const GpuProfile *p, SchedOpKind kind)
     }
 }
 
-/* The profile's untouched link for a direction, NULL for d2d (no host
- * memory) or where the profile has not measured it (bandwidth 0). */
+/* Of a host-memory link measured per direction (`h2d`, `d2h`), the one for
+ * `dir`: NULL for d2d (no host memory) or where the profile has not
+ * measured it (bandwidth 0). */
+static const GpuLink *
+measured_link (const GpuLink *h2d, const GpuLink *d2h, SchedCopyDir dir)
+{
+  const GpuLink *link = dir == SCHED_DIR_H2D ? h2d : dir == SCHED_DIR_D2H ? d2h : NULL;
+  return link != NULL && link->bandwidth > 0 ? link : NULL;
+}
+
 static const GpuLink *
 untouched_link (const GpuProfile *p, SchedCopyDir dir)
 {
-  const GpuLink *link = dir == SCHED_DIR_H2D   ? &p->h2d_untouched
-                        : dir == SCHED_DIR_D2H ? &p->d2h_untouched
-                                               : NULL;
-  return link != NULL && link->bandwidth > 0 ? link : NULL;
+  return measured_link (&p->h2d_untouched, &p->d2h_untouched, dir);
 }
 
 static const GpuLink *
 untouched_huge_link (const GpuProfile *p, SchedCopyDir dir)
 {
-  const GpuLink *link = dir == SCHED_DIR_H2D   ? &p->h2d_untouched_huge
-                        : dir == SCHED_DIR_D2H ? &p->d2h_untouched_huge
-                                               : NULL;
-  return link != NULL && link->bandwidth > 0 ? link : NULL;
+  return measured_link (&p->h2d_untouched_huge, &p->d2h_untouched_huge, dir);
 }
 
 /* The link of a copy's untouched bytes: the huge-page one for `huge` where
@@ -429,8 +431,7 @@ gpu_profile_knows_untouched_huge (const GpuProfile *p, SchedCopyDir dir)
 gboolean
 gpu_profile_knows_cached (const GpuProfile *p, SchedCopyDir dir)
 {
-  return dir == SCHED_DIR_D2D
-         || (dir == SCHED_DIR_H2D ? p->h2d_cached : p->d2h_cached).bandwidth > 0;
+  return dir == SCHED_DIR_D2D || measured_link (&p->h2d_cached, &p->d2h_cached, dir) != NULL;
 }
 
 gboolean
