@@ -99,7 +99,7 @@ memcheck () {
 }
 
 fuzz () {
-  local log="$base-fuzz.log" ok=0
+  local log="$base/fuzz.log" ok=0
   mkdir -p "$(dirname "$log")"
   STREAMSIM_FUZZ_DIR="$base-fuzz" ./scripts/fuzz.sh >"$log" 2>&1 || ok=$?
   cat "$log"
