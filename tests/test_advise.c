@@ -84,6 +84,37 @@ test_schematic (void)
   g_assert_cmpint (advice_best (b), ==, 8 * MS);
 }
 
+/* A pageable H2D that holds the host, then a launch into another stream, on
+ * tests/profiles/spread.ini (every latency free; a launch holds the host 1,
+ * 0.5 and 2 ms, the 4 MiB copy takes 2, 1 and 4 ms, at the profile's own
+ * host, its fast one and its slow one). A pageable copy returns only once
+ * the host has staged its data, so no op moves past it and the advice keeps
+ * the program (schedule_order.h). By hand: the copy from 0, the launch after
+ * it returns, the 3 ms kernel from the launch's end: 6 ms (fast: 1 + 0.5 +
+ * 3 = 4.5; slow: 4 + 2 + 3 = 9), as given and as advised. */
+static const char pageable_first[] = "stream s1\n"
+                                     "stream s2\n"
+                                     "h2d s1 4MiB pageable\n"
+                                     "kernel s2 grid=1 block=32 time=3ms\n";
+
+static void
+test_host_spread (void)
+{
+  g_autoptr (Advice) a = advise_text (pageable_first, "spread", FALSE, TRUE);
+  g_assert_cmpint (advice_original (a), ==, 6 * MS);
+  g_assert_cmpint (advice_best (a), ==, 6 * MS);
+  SimTime given[2], best[2];
+  g_assert_true (advice_host_spread (a, given, best));
+  g_assert_cmpint (given[GPU_HOST_FAST], ==, 4500000);
+  g_assert_cmpint (given[GPU_HOST_SLOW], ==, 9 * MS);
+  g_assert_cmpint (best[GPU_HOST_FAST], ==, 4500000);
+  g_assert_cmpint (best[GPU_HOST_SLOW], ==, 9 * MS);
+
+  /* a profile without [spread] has none */
+  g_autoptr (Advice) b = advise_text (pageable_first, "schematic-k20", FALSE, TRUE);
+  g_assert_false (advice_host_spread (b, given, best));
+}
+
 /* The seed's lesson (issue 40): each version wants the other's order on
  * the other Tesla. The bound is the other version's prediction. */
 static void
@@ -393,6 +424,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
   g_test_add_func ("/advise/pinned", test_pinned);
+  g_test_add_func ("/advise/host-spread", test_host_spread);
   g_test_add_func ("/advise/command", test_command);
   return g_test_run ();
 }

@@ -589,6 +589,51 @@ test_critical_path_past_overtaken_kernel (void)
 
 /* A schedule without ops: nothing waited and the critical path is empty,
  * in the JSON and in --critical-path's text. */
+/* The makespan at both ends of the profile's host (tests/profiles/spread.ini:
+ * a launch holds the host 1 ms, 0.5 ms on the fast host and 2 ms on the
+ * slow one; a 4 MiB pageable H2D takes 2, 1 and 4 ms; all else free). By
+ * hand: the copy from 0, holding the host; the launch from its end; the
+ * 3 ms kernel from the launch's end: 2 + 1 + 3 = 6 ms, fast 1 + 0.5 + 3 =
+ * 4.5 ms, slow 4 + 2 + 3 = 9 ms. The JSON summary carries the two ends;
+ * a profile without [spread] none. */
+static void
+test_host_spread_by_hand (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-spread");
+  temp_dir_write (dir, "s.sched",
+                  "stream s1\nstream s2\nh2d s1 4MiB pageable\n"
+                  "kernel s2 grid=1 block=32 time=3ms\n");
+  g_autofree char *sched_path = g_build_filename (dir, "s.sched", NULL);
+  PredictionOptions options = { "spread", 0, NULL, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Prediction) p = prediction_run (sched_path, &options, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (prediction_makespan (p), ==, 6000000);
+  SimTime ends[2];
+  g_assert_true (prediction_host_spread (p, ends));
+  g_assert_cmpint (ends[GPU_HOST_FAST], ==, 4500000);
+  g_assert_cmpint (ends[GPU_HOST_SLOW], ==, 9000000);
+
+  PredictionSummary summary;
+  prediction_summarize (p, &summary);
+  g_autoptr (GArray) path = prediction_critical_path (p);
+  g_auto (GStrv) notes = prediction_notes (p);
+  gsize length = 0;
+  g_autofree char *data = prediction_json_to_data (p, &summary, path, (const char *const *) notes,
+                                                   &length);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (parser, data, (gssize) length, &error));
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_fast_host_ns"), ==, 4500000);
+  g_assert_cmpint (json_object_get_int_member (o, "makespan_slow_host_ns"), ==, 9000000);
+
+  PredictionOptions plain = { "schematic-k20", 0, NULL, 0 };
+  g_autoptr (Prediction) q = prediction_run (sched_path, &plain, &error);
+  g_assert_no_error (error);
+  g_assert_false (prediction_host_spread (q, ends));
+  temp_dir_remove (dir);
+}
+
 static void
 test_no_ops (void)
 {
@@ -800,6 +845,7 @@ main (int argc, char **argv)
   g_test_add_func ("/predict-output/explain-rows", test_explain_rows);
   g_test_add_func ("/predict-output/join-cause", test_join_cause);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
+  g_test_add_func ("/predict-output/host-spread-by-hand", test_host_spread_by_hand);
   g_test_add_func ("/predict-output/csv-blocks-as-rows", test_csv_blocks_as_rows);
   g_test_add_func ("/predict-output/untouched-note", test_untouched_note);
   g_test_add_func ("/predict-output/cached-note", test_cached_note);

@@ -273,6 +273,18 @@ test_size_times_errors (void)
                 "h2d_pageable_sizes ends with a comma", NULL);
 }
 
+/* [spread] comes whole: one key of eight names a missing one, at the first
+ * key given ("kernel_launch_fast = " is 21 characters: its value in column
+ * 22); a slow end faster than the fast one is refused at the slow key. */
+static void
+test_spread_errors (void)
+{
+  expect_error (BAD "/spread_partial.ini", PROFILE_ERROR_PARSE, BAD "/spread_partial.ini:4:22: ",
+                "[spread] needs memcpy_async_fast too", "all eight keys or none", NULL);
+  expect_error (BAD "/spread_inverted.ini", PROFILE_ERROR_RANGE, BAD "/spread_inverted.ini:8:22: ",
+                "kernel_launch_slow is below kernel_launch_fast", NULL);
+}
+
 /* Bytes a text editor would not show: written here rather than kept as
  * fixtures. "description = a" is 15 characters, so the bad byte is in
  * column 16; "é" counts as one column. */
@@ -634,6 +646,21 @@ assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
   g_assert_cmpint (a->connection_serializes, ==, b->connection_serializes);
   g_assert_cmpint (a->assign_on_submit, ==, b->assign_on_submit);
   g_assert_cmpint (a->calibrated, ==, b->calibrated);
+  const GpuHostSpeed *ha[] = { &a->host_fast, &a->host_slow };
+  const GpuHostSpeed *hb[] = { &b->host_fast, &b->host_slow };
+  for (guint i = 0; i < G_N_ELEMENTS (ha); i++)
+    {
+      g_assert_cmpint (ha[i]->kernel_launch, ==, hb[i]->kernel_launch);
+      g_assert_cmpint (ha[i]->memcpy_async, ==, hb[i]->memcpy_async);
+      /* within 0.1%, as the links; 0 where the profile gives no spread */
+      const double bw[2][2] = { { ha[i]->h2d_pageable_bandwidth, hb[i]->h2d_pageable_bandwidth },
+                                { ha[i]->d2h_pageable_bandwidth, hb[i]->d2h_pageable_bandwidth } };
+      for (guint d = 0; d < 2; d++)
+        if (bw[d][1] == 0)
+          g_assert_cmpfloat (bw[d][0], ==, 0);
+        else
+          g_assert_cmpfloat_with_epsilon (bw[d][0], bw[d][1], bw[d][1] * 1e-3);
+    }
   /* Within 0.1%, as the links; an unknown rate stays 0. */
   const double ra[] = { a->sm_clock, a->memory_bandwidth, a->fp32_flops };
   const double rb[] = { b->sm_clock, b->memory_bandwidth, b->fp32_flops };
@@ -794,6 +821,60 @@ test_untouched_keys (void)
   g_assert_nonnull (strstr (saved, "h2d_untouched_bandwidth=2.5GB/s\n"));
   g_assert_nonnull (strstr (saved, "h2d_untouched_latency=12us\n"));
   g_assert_null (strstr (saved, "d2h_untouched"));
+  g_free (saved);
+  gpu_profile_clear (&p);
+
+  g_remove (path);
+  temp_dir_remove_empty (dir);
+  g_free (path);
+  g_free (dir);
+}
+
+/* [spread] read, saved and read back, and a profile at each end of it:
+ * the four costs replaced, nothing else (test_base's sync kept). Without
+ * the group, no spread. */
+static void
+test_spread_keys (void)
+{
+  GpuProfile p, at;
+  char *dir = temp_dir_new ("test_profile");
+  char *path = g_build_filename (dir, "spread.ini", NULL);
+  const char text[] = "[device]\ninherits = test_base\n[spread]\n"
+                      "kernel_launch_fast = 3us\nmemcpy_async_fast = 1.5us\n"
+                      "h2d_pageable_bandwidth_fast = 8GB/s\nd2h_pageable_bandwidth_fast = 12GB/s\n"
+                      "kernel_launch_slow = 6us\nmemcpy_async_slow = 3.5us\n"
+                      "h2d_pageable_bandwidth_slow = 6GB/s\nd2h_pageable_bandwidth_slow = 9GB/s\n";
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  load_ok (path, &p);
+  g_assert_true (gpu_profile_has_host_spread (&p));
+  g_assert_cmpint (p.host_fast.kernel_launch, ==, 3000);
+  g_assert_cmpint (p.host_slow.memcpy_async, ==, 3500);
+  g_assert_cmpfloat (p.host_fast.d2h_pageable_bandwidth, ==, 12e9);
+  g_assert_cmpfloat (p.host_slow.h2d_pageable_bandwidth, ==, 6e9);
+
+  gpu_profile_at_host_speed (&at, &p, GPU_HOST_SLOW);
+  g_assert_cmpint (at.host_kernel_launch, ==, 6000);
+  g_assert_cmpint (at.host_memcpy_async, ==, 3500);
+  g_assert_cmpfloat (at.h2d_pageable.bandwidth, ==, 6e9);
+  g_assert_cmpfloat (at.d2h_pageable.bandwidth, ==, 9e9);
+  g_assert_cmpint (at.host_sync, ==, p.host_sync);
+  g_assert_cmpint (at.h2d_pageable.latency, ==, p.h2d_pageable.latency);
+  gpu_profile_clear (&at);
+  gpu_profile_at_host_speed (&at, &p, GPU_HOST_FAST);
+  g_assert_cmpint (at.host_kernel_launch, ==, 3000);
+  g_assert_cmpfloat (at.h2d_pageable.bandwidth, ==, 8e9);
+  gpu_profile_clear (&at);
+
+  char *saved = save_round_trip (&p, path);
+  g_assert_nonnull (strstr (saved, "[spread]\n"));
+  g_assert_nonnull (strstr (saved, "kernel_launch_slow=6us\n"));
+  g_free (saved);
+  gpu_profile_clear (&p);
+
+  load_ok ("test_base", &p);
+  g_assert_false (gpu_profile_has_host_spread (&p));
+  saved = save_round_trip (&p, path);
+  g_assert_null (strstr (saved, "[spread]"));
   g_free (saved);
   gpu_profile_clear (&p);
 
@@ -988,6 +1069,8 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/rate-errors", test_rate_errors);
   g_test_add_func ("/profile/bad-bytes", test_bad_bytes);
   g_test_add_func ("/profile/size-times-errors", test_size_times_errors);
+  g_test_add_func ("/profile/spread-errors", test_spread_errors);
+  g_test_add_func ("/profile/spread-keys", test_spread_keys);
   g_test_add_func ("/profile/missing-key", test_missing);
   g_test_add_func ("/profile/cycle", test_cycle);
   g_test_add_func ("/profile/not-found", test_not_found);

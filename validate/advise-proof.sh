@@ -20,6 +20,12 @@
 #       as a share of the original's makespan, and whether the advice holds:
 #       measured faster, and the measured gain within 5% of the original's
 #       measured makespan of the predicted gain (issue 40).
+#   validate/advise-proof.sh report-spread GPU DIR
+#       the gains predicted at the fast and the slow end of the profile's
+#       host ([spread], sim/front/host_spread.h) beside the measured one, and
+#       whether the advised schedule measured faster with a gain no further
+#       than 5% of the original's measured makespan outside the two ends
+#       (the rounds as `report` kept them; run `report` first).
 #   validate/advise-proof.sh report-run GPU DIR
 #       the same table with each schedule predicted on the profile with the
 #       host call costs and pageable links its own measured run recorded
@@ -35,7 +41,7 @@ cd "$(dirname "$0")/.."
 streamsim=${STREAMSIM:-build/bin/streamsim}
 
 usage () {
-  echo "usage: $0 prepare GPU DIR SCHEDULE... | run GPU DIR [ROUNDS] | report GPU DIR | report-run GPU DIR" >&2
+  echo "usage: $0 prepare GPU DIR SCHEDULE... | run GPU DIR [ROUNDS] | report GPU DIR | report-spread GPU DIR | report-run GPU DIR" >&2
   exit 2
 }
 
@@ -57,6 +63,15 @@ profile_file () {
   done
   echo "$0: no profile $1.ini in STREAMSIM_PROFILE_PATH or engines/profiles" >&2
   return 2
+}
+
+# predicted makespans of SCHEDULE on GPU at the fast and the slow end of
+# its host ([spread]), in ns: "FAST SLOW"; nothing where GPU has no spread
+predicted_ends () {
+  "$streamsim" predict "$1" -d "$2" --json - -q | awk '
+    /"makespan_fast_host_ns"/ { gsub(/[^0-9]/, ""); fast = $0 }
+    /"makespan_slow_host_ns"/ { gsub(/[^0-9]/, ""); slow = $0 }
+    END { if (fast != "" && slow != "") print fast, slow }'
 }
 
 # predicted makespan of SCHEDULE on GPU with the host its run MEASURED.csv
@@ -132,6 +147,32 @@ case $mode in
         ok = (ma < mg && d <= 5 && d >= -5) ? "yes" : "no"
         printf "| %s | %.1f us | %.1f us | %.1f us | %.1f us | %.1f%% | %.1f%% | %+.1f%% | %s |\n",
                s, pg / 1000, mg / 1000, pa / 1000, ma / 1000, gp, gm, d, ok }'
+    done
+    ;;
+  report-spread)
+    printf '| schedule | as given: fast host | slow host | measured | advised: fast host | slow host | measured | gain predicted, fast to slow host | gain measured | holds within the spread |\n'
+    printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n'
+    for sched in "$dir"/*.sched; do
+      case $sched in *.advised.sched) continue ;; esac
+      stem=$(basename "$sched" .sched)
+      if [ ! -f "$dir/$stem.measured.csv" ] || [ ! -f "$dir/$stem.advised.measured.csv" ]; then
+        echo "| $stem | not measured | | | | | | | | |"
+        continue
+      fi
+      given=$(predicted_ends "$dir/$stem.sched" "$gpu") advised=$(predicted_ends "$dir/$stem.advised.sched" "$gpu")
+      if [ -z "$given" ] || [ -z "$advised" ]; then
+        echo "$0: profile $gpu gives no [spread]" >&2
+        exit 2
+      fi
+      mg=$(measured "$dir/$stem.measured.csv") ma=$(measured "$dir/$stem.advised.measured.csv")
+      awk -v s="$stem" -v given="$given" -v advised="$advised" -v mg="$mg" -v ma="$ma" 'BEGIN {
+        split(given, g, " "); split(advised, a, " ")
+        gf = 100 * (g[1] - a[1]) / g[1]; gs = 100 * (g[2] - a[2]) / g[2]
+        lo = gf < gs ? gf : gs; hi = gf < gs ? gs : gf
+        gm = 100 * (mg - ma) / mg
+        ok = (ma < mg && gm >= lo - 5 && gm <= hi + 5) ? "yes" : "no"
+        printf "| %s | %.1f us | %.1f us | %.1f us | %.1f us | %.1f us | %.1f us | %.1f%% to %.1f%% | %.1f%% | %s |\n",
+               s, g[1] / 1000, g[2] / 1000, mg / 1000, a[1] / 1000, a[2] / 1000, ma / 1000, gf, gs, gm, ok }'
     done
     ;;
   *)

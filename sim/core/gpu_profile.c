@@ -37,6 +37,24 @@ gpu_profile_copy (GpuProfile *dest, const GpuProfile *src)
   dest->source = g_strdup (src->source);
 }
 
+gboolean
+gpu_profile_has_host_spread (const GpuProfile *profile)
+{
+  return profile->host_fast.kernel_launch > 0;
+}
+
+void
+gpu_profile_at_host_speed (GpuProfile *dest, const GpuProfile *src, GpuHostEnd end)
+{
+  g_return_if_fail (gpu_profile_has_host_spread (src));
+  gpu_profile_copy (dest, src);
+  const GpuHostSpeed *speed = end == GPU_HOST_FAST ? &src->host_fast : &src->host_slow;
+  dest->host_kernel_launch = speed->kernel_launch;
+  dest->host_memcpy_async = speed->memcpy_async;
+  dest->h2d_pageable.bandwidth = speed->h2d_pageable_bandwidth;
+  dest->d2h_pageable.bandwidth = speed->d2h_pageable_bandwidth;
+}
+
 /* The occupancy rule of the CUDA occupancy calculator, without its allocation
  * granularities: an SM holds as many blocks as the tightest of its block,
  * thread, shared-memory and register limits allows. Threads are counted in

@@ -35,6 +35,22 @@ typedef struct
   SimTime time[GPU_SIZE_TIMES_MAX];
 } GpuSizeTimes;
 
+/* The host costs that set a process's speed, as streamsim-validate measures
+ * them in every run (validate/val_hostcost.c): what a launch and a
+ * cudaMemcpyAsync hold the host, and the pageable links' rates, which the
+ * CPU's copying through the staging buffer sets. */
+typedef struct
+{
+  SimTime kernel_launch, memcpy_async;
+  double h2d_pageable_bandwidth, d2h_pageable_bandwidth; /* bytes per second */
+} GpuHostSpeed;
+
+typedef enum
+{
+  GPU_HOST_FAST,
+  GPU_HOST_SLOW,
+} GpuHostEnd;
+
 typedef struct
 {
   /* The profile's name and those it inherits from, most specific first,
@@ -155,12 +171,25 @@ typedef struct
    * nothing taken off. */
   SimTime trace_extra;
 
+  /* [spread]: the host as the machines this profile stands for ran it, at
+   * its fast and its slow end (gpu_profile_at_host_speed). Lent cloud
+   * machines run a process's host at one of two speeds, and the costs that
+   * move with it move together (validate/FINDINGS.md, "The host's two
+   * speeds"). kernel_launch 0: the profile gives no spread. */
+  GpuHostSpeed host_fast, host_slow;
+
   /* [info]: where the numbers come from (free text, may be NULL) */
   char *gpu, *driver, *cuda, *date, *source;
 } GpuProfile;
 
 void gpu_profile_clear (GpuProfile *profile);
 void gpu_profile_copy (GpuProfile *dest, const GpuProfile *src);
+
+/* Whether the profile gives its host's spread ([spread]). */
+gboolean gpu_profile_has_host_spread (const GpuProfile *profile);
+/* A copy of `src` (gpu_profile_clear it) with the host costs of its spread's
+ * `end` in place of its own; `src` must have a spread. */
+void gpu_profile_at_host_speed (GpuProfile *dest, const GpuProfile *src, GpuHostEnd end);
 
 /* What one block of a kernel takes from its SM: threads in whole warps (a
  * partial warp still takes a warp's slots), dynamic shared memory, and

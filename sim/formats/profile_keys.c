@@ -104,6 +104,15 @@ const ProfileKey profile_keys[] = {
   { "kernel", "fp32_flops", PROFILE_KEY_FLOPS, PROFILE_FIELD (fp32_flops), 0, 0, TRUE },
   { "kernel", "trace_extra", PROFILE_KEY_TIME, PROFILE_FIELD (trace_extra), 0, 0, TRUE },
 
+  { "spread", "kernel_launch_fast", PROFILE_KEY_TIME, PROFILE_FIELD (host_fast.kernel_launch), 0, 0, TRUE },
+  { "spread", "memcpy_async_fast", PROFILE_KEY_TIME, PROFILE_FIELD (host_fast.memcpy_async), 0, 0, TRUE },
+  { "spread", "h2d_pageable_bandwidth_fast", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (host_fast.h2d_pageable_bandwidth), 0, 0, TRUE },
+  { "spread", "d2h_pageable_bandwidth_fast", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (host_fast.d2h_pageable_bandwidth), 0, 0, TRUE },
+  { "spread", "kernel_launch_slow", PROFILE_KEY_TIME, PROFILE_FIELD (host_slow.kernel_launch), 0, 0, TRUE },
+  { "spread", "memcpy_async_slow", PROFILE_KEY_TIME, PROFILE_FIELD (host_slow.memcpy_async), 0, 0, TRUE },
+  { "spread", "h2d_pageable_bandwidth_slow", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (host_slow.h2d_pageable_bandwidth), 0, 0, TRUE },
+  { "spread", "d2h_pageable_bandwidth_slow", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (host_slow.d2h_pageable_bandwidth), 0, 0, TRUE },
+
   { "info", "gpu", PROFILE_KEY_TEXT, PROFILE_FIELD (gpu), 0, 0, FALSE },
   { "info", "driver", PROFILE_KEY_TEXT, PROFILE_FIELD (driver), 0, 0, FALSE },
   { "info", "cuda", PROFILE_KEY_TEXT, PROFILE_FIELD (cuda), 0, 0, FALSE },
@@ -112,7 +121,7 @@ const ProfileKey profile_keys[] = {
 };
 
 const char *const profile_groups[] = {
-  "device", "copy", "host", "latency", "queues", "kernel", "info",
+  "device", "copy", "host", "latency", "queues", "kernel", "spread", "info",
 };
 
 /* The header's counts size the loader's arrays; a key added to the table

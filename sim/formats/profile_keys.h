@@ -47,8 +47,8 @@ typedef struct
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 94
-#define PROFILE_N_GROUPS 7
+#define PROFILE_N_KEYS 102
+#define PROFILE_N_GROUPS 8
 
 /* In file order: profile_save writes groups and keys in this order. */
 extern const ProfileKey profile_keys[PROFILE_N_KEYS];

@@ -650,6 +650,65 @@ load_file (Loader *loader, const char *path, const char *from, guint from_line,
   return ok;
 }
 
+/* [spread] is a whole: its eight keys all set (here or in a profile
+ * inherited) or none, and each fast end no slower than its slow end. */
+static gboolean
+spread_finish (Loader *loader, GError **error)
+{
+  /* the table holds the group's keys in a row */
+  guint first = (guint) profile_key_index ("spread", "kernel_launch_fast"), set = 0;
+  guint missing = G_MAXUINT; /* the first key left out */
+  for (guint k = first; k < first + 8; k++)
+    {
+      if (loader->origin[k].file != NULL)
+        set++;
+      else if (missing == G_MAXUINT)
+        missing = k;
+    }
+  if (set == 0)
+    return TRUE;
+  if (set < 8)
+    {
+      guint k = first;
+      while (loader->origin[k].file == NULL)
+        k++;
+      const KeyOrigin *o = &loader->origin[k];
+      set_error (error, PROFILE_ERROR_PARSE, o->file, o->line, o->column,
+                 "[spread] needs %s too: the spread is the host's fast and slow end, "
+                 "kernel_launch, memcpy_async and the pageable bandwidths of each; give "
+                 "all eight keys or none", profile_keys[missing].name);
+      return FALSE;
+    }
+  const GpuProfile *p = &loader->profile;
+  struct
+  {
+    gboolean inverted;
+    gsize slow_field;
+    const char *what;
+  } ends[] = {
+    { p->host_fast.kernel_launch > p->host_slow.kernel_launch,
+      PROFILE_FIELD (host_slow.kernel_launch), "kernel_launch_slow is below kernel_launch_fast" },
+    { p->host_fast.memcpy_async > p->host_slow.memcpy_async,
+      PROFILE_FIELD (host_slow.memcpy_async), "memcpy_async_slow is below memcpy_async_fast" },
+    { p->host_fast.h2d_pageable_bandwidth < p->host_slow.h2d_pageable_bandwidth,
+      PROFILE_FIELD (host_slow.h2d_pageable_bandwidth),
+      "h2d_pageable_bandwidth_slow is above h2d_pageable_bandwidth_fast" },
+    { p->host_fast.d2h_pageable_bandwidth < p->host_slow.d2h_pageable_bandwidth,
+      PROFILE_FIELD (host_slow.d2h_pageable_bandwidth),
+      "d2h_pageable_bandwidth_slow is above d2h_pageable_bandwidth_fast" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    if (ends[i].inverted)
+      {
+        const KeyOrigin *o = &loader->origin[profile_key_index_by_field (ends[i].slow_field)];
+        set_error (error, PROFILE_ERROR_RANGE, o->file, o->line, o->column,
+                   "%s: the slow end's costs must be no lower, and its rates no higher, "
+                   "than the fast end's", ends[i].what);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* The checks that need the whole chain: every required key set somewhere,
  * and the limits between keys. */
 static gboolean
@@ -682,6 +741,9 @@ loader_finish (Loader *loader, GError **error)
                    profile_keys[profile_key_partner (k)].name, profile_keys[k].group);
         return FALSE;
       }
+
+  if (!spread_finish (loader, error))
+    return FALSE;
 
   if (profile->default_connections > profile->max_connections)
     {

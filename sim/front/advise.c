@@ -3,6 +3,7 @@
 
 #include <string.h>
 #include "cause_text.h"
+#include "host_spread.h"
 #include "op_name.h"
 #include "prediction.h"
 #include "sweep.h"
@@ -68,6 +69,8 @@ struct Advice
   gboolean exhaustive;
   char *explain;
   char *order_kept;  /* why the issue order was not searched though asked, or NULL */
+  gboolean has_spread; /* the profile gives its host's spread: */
+  SimTime spread_original[2], spread_best[2]; /* the makespans at each end (GpuHostEnd) */
 };
 
 static void
@@ -1053,6 +1056,11 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
   advice->best_makespan = chosen_best.makespan;
   advice->best_connections = chosen_best.connections;
   advice->best = schedule_of (chosen, &chosen_best);
+  advice->has_spread
+    = host_spread_makespans (&profile, advice->original, advice->original_connections,
+                             advice->spread_original)
+      && host_spread_makespans (&profile, advice->best, advice->best_connections,
+                                advice->spread_best);
   /* the steps that gained, in order; the value's only when it gained */
   guint largest = G_MAXUINT;
   for (guint i = 0; i < chosen_steps->len; i++)
@@ -1200,4 +1208,14 @@ char *
 advice_explain (const Advice *advice)
 {
   return g_strdup (advice->explain);
+}
+
+gboolean
+advice_host_spread (const Advice *advice, SimTime original[2], SimTime best[2])
+{
+  if (!advice->has_spread)
+    return FALSE;
+  memcpy (original, advice->spread_original, sizeof advice->spread_original);
+  memcpy (best, advice->spread_best, sizeof advice->spread_best);
+  return TRUE;
 }

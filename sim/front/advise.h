@@ -108,6 +108,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Advice, advice_free)
 const char *advice_device (const Advice *advice);
 SimTime advice_original (const Advice *advice);
 SimTime advice_best (const Advice *advice);
+/* The program as given and as advised at the fast and the slow end of the
+ * profile's host (host_spread.h), indexed by GpuHostEnd; FALSE where the
+ * profile gives no spread. An advice whose gain is found at the profile's
+ * own host costs may shrink at the slow end, or turn into a loss. */
+gboolean advice_host_spread (const Advice *advice, SimTime original[2], SimTime best[2]);
 guint advice_n_changes (const Advice *advice);
 const AdviseChange *advice_change (const Advice *advice, guint index);
 guint advice_n_hints (const Advice *advice);

@@ -21,6 +21,29 @@ print_gain (SimTime before, SimTime after)
           before > 0 ? 100.0 * (double) (before - after) / (double) before : 0.0);
 }
 
+/* The advice at both ends of the profile's host (host_spread.h), and a
+ * warning where it would not gain at one of them. */
+static void
+print_host_spread (const Advice *advice)
+{
+  SimTime given[2], best[2];
+  if (!advice_host_spread (advice, given, best))
+    return;
+  static const char *const ends[2] = { "fast", "slow" };
+  for (guint e = GPU_HOST_FAST; e <= GPU_HOST_SLOW; e++)
+    {
+      g_autofree char *g = units_format_time (given[e]);
+      g_autofree char *b = units_format_time (best[e]);
+      printf ("%s host    %s -> %s (%.1f%% less)\n", ends[e], g, b,
+              given[e] > 0 ? 100.0 * (double) (given[e] - best[e]) / (double) given[e] : 0.0);
+    }
+  for (guint e = GPU_HOST_FAST; e <= GPU_HOST_SLOW; e++)
+    if (best[e] >= given[e])
+      printf ("warning: on %s's %s host ([spread]) the advised schedule is no faster: its "
+              "gain depends on how fast the machine runs the host, and may not show\n",
+              advice_device (advice), ends[e]);
+}
+
 static void
 print_advice (const Advice *advice, const char *path, gboolean explain, double seconds)
 {
@@ -38,6 +61,7 @@ print_advice (const Advice *advice, const char *path, gboolean explain, double s
       printf ("advised      %s (%.1f%% less)\n", best,
               100.0 * (double) (advice_original (advice) - advice_best (advice))
                 / (double) advice_original (advice));
+      print_host_spread (advice);
       printf ("\nchanges, each with those above it:\n");
       for (guint i = 0; i < advice_n_changes (advice); i++)
         {

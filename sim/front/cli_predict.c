@@ -8,6 +8,7 @@
 #include "output_kind.h"
 #include "sim/formats/output_file.h"
 #include "plot.h"
+#include "host_spread.h"
 #include "prediction.h"
 #include "prediction_json.h"
 #include "sim/formats/units.h"
@@ -105,6 +106,12 @@ print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
              gpu_profile_name (prediction_profile (p)), conns, copy_conns);
   fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
   fprintf (out, "makespan     %s\n", makespan);
+  SimTime spread[2];
+  if (prediction_host_spread (p, spread))
+    {
+      g_autofree char *text = host_spread_text (prediction_profile (p), spread);
+      fprintf (out, "host spread  %s\n", text);
+    }
   print_elapsed (p, out);
   fputc ('\n', out);
   /* the waits' table below keeps these columns: name, ops, a time */

@@ -1,6 +1,8 @@
 /* prediction.c: one `predict` run, from schedule file to timeline rows and summary. */
 #include <string.h>
 #include "prediction.h"
+
+#include "host_spread.h"
 #include "cause_text.h"
 #include "kernel_times.h"
 #include "device_name.h"
@@ -20,6 +22,7 @@ struct Prediction
   GpuProfile profile;
   EngSim *sim;
   GArray *carried;  /* KernelTimeCarried: kernels whose time came from another GPU */
+  guint connections; /* as eng_sim_new took it: 0, the schedule's */
 };
 
 gboolean
@@ -115,6 +118,7 @@ prediction_run_schedule (Schedule *sched, const GpuProfile *profile, guint conne
   g_return_val_if_fail (sched != NULL && profile != NULL, NULL);
   Prediction *p = g_new0 (Prediction, 1);
   p->sched = sched;
+  p->connections = connections;
   gpu_profile_copy (&p->profile, profile);
   p->sim = eng_sim_new (&p->profile, p->sched, connections, error);
   if (p->sim == NULL)
@@ -124,6 +128,12 @@ prediction_run_schedule (Schedule *sched, const GpuProfile *profile, guint conne
     }
   eng_sim_run (p->sim);
   return p;
+}
+
+gboolean
+prediction_host_spread (const Prediction *p, SimTime makespan[2])
+{
+  return host_spread_makespans (&p->profile, p->sched, p->connections, makespan);
 }
 
 void

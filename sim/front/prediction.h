@@ -45,6 +45,10 @@ const Schedule *prediction_schedule (const Prediction *prediction);
 const EngSim *prediction_sim (const Prediction *prediction);
 const GpuProfile *prediction_profile (const Prediction *prediction);
 SimTime prediction_makespan (const Prediction *prediction);
+/* The makespan at the fast and the slow end of the profile's host spread
+ * (host_spread.h), indexed by GpuHostEnd; FALSE where the profile gives
+ * none. Runs the schedule twice more. */
+gboolean prediction_host_spread (const Prediction *prediction, SimTime makespan[2]);
 /* The schedule's `elapsed` statement `index` (schedule_elapsed): the end of
  * its second event's record minus that of its first, which is negative
  * when the second completed first, as cudaEventElapsedTime gives it. */

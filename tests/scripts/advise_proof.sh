@@ -18,6 +18,13 @@
 # when its 100-us launch returns: the last at 400 and 200 us, ends 410 and 210 us; gain
 # 200 / 410 = 48.8%, difference (200 - 200) / 400 = +0.0%: holds. Schedule "bare" has no
 # host_calls line: predicted on the profile alone.
+#
+# report-spread, on tests/profiles/spread (a launch holds the host 0.5 ms on its fast host,
+# 2 ms on its slow one; all else free): the same four kernels against two, whose last
+# kernel ends 10 us after the last launch: 2010 and 1010 us on the fast host, 8010 and 4010
+# us on the slow one; gains 1000 / 2010 = 49.8% and 4000 / 8010 = 49.9%. Schedule "paced"
+# measured 4000 and 2000 us, 50.0%: within 5 points of that range, holds; "short" measured
+# 4000 and 3500 us, 12.5%: no.
 set -euo pipefail
 src=${1:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
 streamsim=${2:?usage: advise_proof.sh SOURCE_DIR STREAMSIM}
@@ -84,4 +91,24 @@ want="$head
 | bare | 40.0 us | 400.0 us | 20.0 us | 200.0 us | 50.0% | 50.0% | +45.0% | no |
 | paced | 410.0 us | 400.0 us | 210.0 us | 200.0 us | 48.8% | 50.0% | +0.0% | yes |"
 same "report-run" "$got" "$want"
+spread=$work/spread
+mkdir -p "$spread"
+for stem in paced short; do
+  kernels 4 > "$spread/$stem.sched"
+  kernels 2 > "$spread/$stem.advised.sched"
+done
+measured "$spread/paced.measured.csv" 4000000
+measured "$spread/paced.advised.measured.csv" 2000000
+measured "$spread/short.measured.csv" 4000000
+measured "$spread/short.advised.measured.csv" 3500000
+got=$(STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report-spread spread "$spread")
+want='| schedule | as given: fast host | slow host | measured | advised: fast host | slow host | measured | gain predicted, fast to slow host | gain measured | holds within the spread |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |
+| paced | 2010.0 us | 8010.0 us | 4000.0 us | 1010.0 us | 4010.0 us | 2000.0 us | 49.8% to 49.9% | 50.0% | yes |
+| short | 2010.0 us | 8010.0 us | 4000.0 us | 1010.0 us | 4010.0 us | 3500.0 us | 49.8% to 49.9% | 12.5% | no |'
+same "report-spread" "$got" "$want"
+if STREAMSIM=$streamsim bash "$src/validate/advise-proof.sh" report-spread scale-a "$spread" > /dev/null 2>&1; then
+  echo "advise-proof.sh report-spread accepted a profile without [spread]"
+  exit 1
+fi
 echo "advise-proof.sh report: as worked out by hand"
