@@ -179,6 +179,9 @@ cli_advise_main (int argc, char **argv)
     "CUDA_DEVICE_MAX_CONNECTIONS and stream priorities for the one predicted to\n"
     "finish soonest on the device, and prints each change with its gain; then,\n"
     "as hints, changes of what the program does (pinned memory, fewer syncs).\n"
+    "With a profile that gives its host's spread (h100, h200), the program as\n"
+    "given and as advised on the fast and the slow host too, and a warning where\n"
+    "the advice would not gain on one of them.\n"
     "Exit status: 0 done, 2 bad input, 3 gnuplot or a file failed.");
   g_option_context_set_description (context,
     "Examples:\n"
