@@ -36,8 +36,9 @@
  *  - copy-time: a copy lasts latency + bytes / bandwidth of its direction and
  *    memory kind, stretched by (1 - duplex_factor) of the time a copy of the
  *    other direction ran beside it, within rounding; a staged copy also by
- *    every moment a direct copy ran on its engine (it is paused then, and
- *    not slowed by duplex while paused).
+ *    every moment a direct copy ran on its engine after the first
+ *    pageable_overlap of it (the profile's, by the staged copy's direction:
+ *    it is paused then, and not slowed by duplex while paused).
  *  - kernel-limit: at most max_concurrent_kernels kernels run at once; with
  *    connection_serializes, kernels of one connection never overlap.
  *  - kernel-time: a kernel lasts at least waves x block time (no schedule of
@@ -844,13 +845,13 @@ union_of (const GArray *a, const GArray *b)
   return all;
 }
 
-/* A staged copy runs only while no direct copy runs on its engine: it
- * starts outside them, and every direct copy it meets pauses it. Returns the
- * time it was paused, and the part of that time `other` (the other
- * direction) was busy. */
+/* A staged copy starts while no direct copy runs on its engine, and every
+ * direct copy it meets pauses it from `window` after that copy's start.
+ * Returns the time it was paused, and the part of that time `other` (the
+ * other direction) was busy. */
 static SimTime
 paused_time (EngCheck *check, const Span *s, const GArray *direct, const GArray *other,
-             SimTime *paused_shared, guint *met)
+             SimTime window, SimTime *paused_shared, guint *met)
 {
   SimTime paused = 0;
   *paused_shared = 0;
@@ -870,7 +871,12 @@ paused_time (EngCheck *check, const Span *s, const GArray *direct, const GArray 
                    "a staged (pageable) copy started at %" G_GINT64_FORMAT
                    " ns while op %u, a direct copy, ran on its engine until %" G_GINT64_FORMAT " ns",
                    s->start, d->op, d->end);
-      Span part = { d->op, MAX (s->start, d->start), MIN (s->end, d->end) };
+      Span part = { d->op, MAX (s->start, d->start + window), MIN (s->end, d->end) };
+      if (part.end <= part.start)
+        {
+          *met += 1;
+          continue;
+        }
       guint shared_met = 0;
       paused += part.end - part.start;
       if (other != NULL)
@@ -930,7 +936,8 @@ check_copies (EngCheck *check)
             if (other != NULL)
               shared = overlap_with (s, other, &met);
             if (staging)
-              paused = paused_time (check, s, direct[e], other, &paused_shared, &paused_met);
+              paused = paused_time (check, s, direct[e], other, p->pageable_overlap[sop->u.copy.dir],
+                                    &paused_shared, &paused_met);
             /* Alone a copy progresses at 1, beside the other direction at
              * the duplex factor f, and a staged copy not at all while a
              * direct one runs on its engine: took = solo + paused + (shared

@@ -6,6 +6,7 @@
  * shows the working. Times are in milliseconds. */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include "engines/eng_check.h"
 #include "engines/eng_sim.h"
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
@@ -663,6 +664,50 @@ test_pageable_sizes (void)
     }
   g_assert_cmpint (op (run, 7)->start, ==, 3125 * US);
   g_assert_cmpint (op (run, 7)->end, ==, 3187500);
+  run_free (run);
+}
+
+/* A pinned copy inside a pageable one of its direction (schematic-overlap:
+ * 4 MiB pinned in 1 ms, pageable in 2 ms, d2h_pageable_overlap 0.25 ms,
+ * calls and latencies free), by hand. D2H: the pageable copy runs from 0;
+ * the pinned one, behind a 0.5 ms kernel, runs 0.5..1.5 at once; the
+ * pageable copy goes on through its first 0.25 ms (0.75 ms of its 2 done),
+ * is held up 0.75..1.5 and ends 1.25 ms later, at 2.75 (3 where held at
+ * once). A 1 MiB pageable D2H (0.5 ms) with the pinned copy from 0.4 ends
+ * inside the window, at 0.5, as alone. H2D has no overlap: the pageable
+ * H2D is held up for all of the pinned one, 0.5..1.5, and ends at 3. The
+ * checker holds the run to the same rule. */
+static void
+test_pageable_overlap (void)
+{
+  Run *run = run_text ("schematic-overlap", "stream s1\n"
+                                            "stream s2\n"
+                                            "kernel s2 grid=1 block=32 time=0.5ms\n"
+                                            "d2h s2 4MiB\n"
+                                            "d2h s1 4MiB pageable\n"
+                                            "sync device\n"
+                                            "kernel s2 grid=1 block=32 time=0.4ms\n"
+                                            "d2h s2 4MiB\n"
+                                            "d2h s1 1MiB pageable\n"
+                                            "sync device\n"
+                                            "kernel s2 grid=1 block=32 time=0.5ms\n"
+                                            "h2d s2 4MiB\n"
+                                            "h2d s1 4MiB pageable\n");
+  g_assert_cmpint (op (run, 1)->start, ==, 500 * US);
+  g_assert_cmpint (op (run, 1)->end, ==, 1500 * US);
+  g_assert_cmpint (op (run, 2)->start, ==, 0);
+  g_assert_cmpint (op (run, 2)->end, ==, 2750 * US);
+  SimTime t = op (run, 3)->end;
+  g_assert_cmpint (op (run, 6)->start, ==, t);
+  g_assert_cmpint (op (run, 6)->end, ==, t + 500 * US);
+  g_assert_cmpint (op (run, 5)->start, ==, t + 400 * US);
+  t = op (run, 7)->end;
+  g_assert_cmpint (op (run, 10)->start, ==, t);
+  g_assert_cmpint (op (run, 10)->end, ==, t + 3 * MS);
+  g_autoptr (EngCheck) check
+    = eng_check_results (&run->profile, run->sched, eng_sim_connections (run->sim),
+                         eng_sim_copy_connections (run->sim), eng_sim_results (run->sim));
+  g_assert_cmpuint (eng_check_n_violations (check), ==, 0);
   run_free (run);
 }
 
@@ -1407,6 +1452,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/untouched-link", test_untouched_link);
   g_test_add_func ("/model/cached-link", test_cached_link);
   g_test_add_func ("/model/pageable-sizes", test_pageable_sizes);
+  g_test_add_func ("/model/pageable-overlap", test_pageable_overlap);
   g_test_add_func ("/model/copy-rows", test_copy_rows);
   g_test_add_func ("/model/partly-untouched", test_partly_untouched);
   g_test_add_func ("/model/untouched-huge", test_untouched_huge);

@@ -86,6 +86,13 @@ typedef struct
    * (indexed by SchedCopyDir), pinned or pageable; 0 where the profile has
    * not measured it: such a copy then takes what a copy of its bytes does. */
   double row_rate[3];
+  /* How long a direct copy (pinned or device memory) that starts while a
+   * copy staged from pageable memory is under way on its engine runs before
+   * it holds that copy up, by the staged copy's direction (indexed by
+   * SchedCopyDir; d2d never): the first part of it goes by while the engine
+   * would have idled between the staged copy's chunks (eng_copy.c). 0 where
+   * the profile has not measured it: held up at once. */
+  SimTime pageable_overlap[3];
 
   /* [kernel] memset_bandwidth and memset_latency: a memset of device memory
    * runs on the SMs, as a kernel of one block per SM for latency + bytes /

@@ -42,6 +42,8 @@ const ProfileKey profile_keys[] = {
   { "copy", "h2d_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_H2D]), 0, 0, TRUE },
   { "copy", "d2h_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_D2H]), 0, 0, TRUE },
   { "copy", "d2d_row_rate", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (row_rate[SCHED_DIR_D2D]), 0, 0, TRUE },
+  { "copy", "h2d_pageable_overlap", PROFILE_KEY_TIME, PROFILE_FIELD (pageable_overlap[SCHED_DIR_H2D]), 0, 0, TRUE },
+  { "copy", "d2h_pageable_overlap", PROFILE_KEY_TIME, PROFILE_FIELD (pageable_overlap[SCHED_DIR_D2H]), 0, 0, TRUE },
 
   { "host", "kernel_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_launch), 0, 0, FALSE },
   { "host", "memcpy_async", PROFILE_KEY_TIME, PROFILE_FIELD (host_memcpy_async), 0, 0, FALSE },
