@@ -45,7 +45,8 @@
  * Measured in one process (validate/examples/pageable-inside-d2h.sched,
  * validate/results/<gpu>/pageable-inside/): a 16 MiB pageable D2H was held
  * up by a 4, 8 or 16 MiB pinned D2H inside it for the pinned copy's time
- * less 63 us on the H100 and 39 us on the H200 (medians of 90). The staged
+ * less 63 us on the H100 and 39 us on the H200 (medians of 90), an H2D by
+ * a pinned H2D for its time less 116 and 114 us. The staged
  * lane's end timer fires at that point (HOLD_TAG) when the copy would not
  * end before it. */
 #include <math.h>
