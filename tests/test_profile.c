@@ -560,8 +560,11 @@ test_devices_source (void)
   g_autofree char *out = NULL;
   g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
   g_test_message ("%s", out);
-  /* The ninth column: name, CEs, conns, assign, SMs, kconc, h2d, d2h, source
-   * (the header's "h2d GB/s" and "d2h GB/s" are two words each). */
+  /* The eleventh column: name, CEs, conns, assign, SMs, kconc, h2d, d2h,
+   * launch, spread, source (the header's "h2d GB/s", "d2h GB/s", "launch us"
+   * and "spread us" are two words each). h100 and h200 give a spread (the
+   * launch's fast and slow end, h200.ini's 3.853 and 6.246 us); the others
+   * none. */
   g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
   guint seen = 0;
   for (guint i = 0; lines[i] != NULL; i++)
@@ -571,20 +574,24 @@ test_devices_source (void)
       for (guint w = 0; split[w] != NULL; w++)
         if (split[w][0] != '\0')
           g_ptr_array_add (words, split[w]);
-      if (words->len < 9)
+      if (words->len < 11)
         continue;
-      const char *name = g_ptr_array_index (words, 0), *source = g_ptr_array_index (words, 8);
+      const char *name = g_ptr_array_index (words, 0), *source = g_ptr_array_index (words, 10);
+      const char *spread = g_ptr_array_index (words, 9);
       if (i == 0)
-        g_assert_nonnull (strstr (lines[0], " d2h GB/s source "));
+        g_assert_nonnull (strstr (lines[0], " d2h GB/s launch us spread us "));
       else if (strcmp (name, "h100") == 0 || strcmp (name, "h200") == 0)
         {
           g_assert_cmpstr (source, ==, "calibrated");
+          if (strcmp (name, "h200") == 0)
+            g_assert_cmpstr (spread, ==, "3.85-6.25");
           seen++;
         }
       else if (strcmp (name, "a100") == 0 || strcmp (name, "k20") == 0
                || strcmp (name, "test_base") == 0)
         {
           g_assert_cmpstr (source, ==, "estimate");
+          g_assert_cmpstr (spread, ==, "-");
           seen++;
         }
     }

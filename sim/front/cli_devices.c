@@ -22,8 +22,11 @@ cli_devices_main (int argc, char **argv)
                                 "(connections, default/max) and when a stream is assigned to one\n"
                                 "(assign: \"create\", round-robin in creation order; \"submit\",\n"
                                 "each time it submits with nothing in flight, as on the H100 and\n"
-                                "H200), SMs, the concurrent-kernel limit, and pinned link bandwidth\n"
-                                "each way. Profiles are searched in $STREAMSIM_PROFILE_PATH\n"
+                                "H200), SMs, the concurrent-kernel limit, pinned link bandwidth\n"
+                                "each way, what a kernel launch holds the host (launch us) and, for\n"
+                                "a profile that gives its host's spread, the launch at its fast and\n"
+                                "slow host (spread us; predict and advise run both). Profiles are\n"
+                                "searched in $STREAMSIM_PROFILE_PATH\n"
                                 "(':'-separated), then the built-in folder.\n"
                                 "source: \"calibrated\" for a profile measured on its device by\n"
                                 "streamsim-validate --calibrate ([device] calibrated = true),\n"
@@ -53,8 +56,9 @@ cli_devices_main (int argc, char **argv)
         printf ("# searched: %s\n", dirs[i]);
     }
   g_auto (GStrv) names = chosen != NULL ? g_strdupv (chosen) : profile_list ();
-  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s %-10s  %s\n", "name", "CEs", "conns", "assign",
-          "SMs", "kconc", "h2d GB/s", "d2h GB/s", "source", "description");
+  printf ("%-10s %4s %5s %-6s %4s %5s %9s %9s %9s %-11s %-10s  %s\n", "name", "CEs", "conns",
+          "assign", "SMs", "kconc", "h2d GB/s", "d2h GB/s", "launch us", "spread us", "source",
+          "description");
   int status = CLI_EXIT_OK;
   for (guint i = 0; names[i] != NULL; i++)
     {
@@ -67,10 +71,16 @@ cli_devices_main (int argc, char **argv)
           status = CLI_EXIT_INPUT;
           continue;
         }
-      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f %-10s  %s\n", names[i], p.copy_engines,
-              p.default_connections, p.max_connections, p.assign_on_submit ? "submit" : "create",
-              p.sm_count, p.max_concurrent_kernels,
+      g_autofree char *spread
+        = gpu_profile_has_host_spread (&p)
+            ? g_strdup_printf ("%.2f-%.2f", (double) p.host_fast.kernel_launch / 1e3,
+                               (double) p.host_slow.kernel_launch / 1e3)
+            : g_strdup ("-");
+      printf ("%-10s %4u %2u/%-2u %-6s %4u %5u %9.2f %9.2f %9.2f %-11s %-10s  %s\n", names[i],
+              p.copy_engines, p.default_connections, p.max_connections,
+              p.assign_on_submit ? "submit" : "create", p.sm_count, p.max_concurrent_kernels,
               p.h2d_pinned.bandwidth / 1e9, p.d2h_pinned.bandwidth / 1e9,
+              (double) p.host_kernel_launch / 1e3, spread,
               p.calibrated ? "calibrated" : "estimate", p.description != NULL ? p.description : "");
       gpu_profile_clear (&p);
     }
