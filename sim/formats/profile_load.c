@@ -655,24 +655,26 @@ load_file (Loader *loader, const char *path, const char *from, guint from_line,
 static gboolean
 spread_finish (Loader *loader, GError **error)
 {
-  /* the table holds the group's keys in a row */
-  guint first = (guint) profile_key_index ("spread", "kernel_launch_fast"), set = 0;
-  guint missing = G_MAXUINT; /* the first key left out */
-  for (guint k = first; k < first + 8; k++)
+  guint set = 0, keys = 0;
+  guint first_set = G_MAXUINT, missing = G_MAXUINT; /* the first key given, the first left out */
+  for (guint k = 0; k < PROFILE_N_KEYS; k++)
     {
-      if (loader->origin[k].file != NULL)
-        set++;
-      else if (missing == G_MAXUINT)
-        missing = k;
+      if (strcmp (profile_keys[k].group, "spread") != 0)
+        continue;
+      keys++;
+      if (loader->origin[k].file == NULL)
+        missing = MIN (missing, k);
+      else
+        {
+          set++;
+          first_set = MIN (first_set, k);
+        }
     }
   if (set == 0)
     return TRUE;
-  if (set < 8)
+  if (set < keys)
     {
-      guint k = first;
-      while (loader->origin[k].file == NULL)
-        k++;
-      const KeyOrigin *o = &loader->origin[k];
+      const KeyOrigin *o = &loader->origin[first_set];
       set_error (error, PROFILE_ERROR_PARSE, o->file, o->line, o->column,
                  "[spread] needs %s too: the spread is the host's fast and slow end, "
                  "kernel_launch, memcpy_async and the pageable bandwidths of each; give "
