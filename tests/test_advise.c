@@ -55,7 +55,7 @@ advise_text (const char *text, const char *device, gboolean fixed_order,
 static SimTime
 predict (const char *path, const char *device)
 {
-  PredictionOptions options = { device, 0, NULL, 0 };
+  PredictionOptions options = { device, 0, NULL, 0, PREDICTION_HOST_OWN };
   GError *error = NULL;
   g_autoptr (Prediction) p = prediction_run (path, &options, &error);
   g_assert_no_error (error);
@@ -350,7 +350,7 @@ test_vary (void)
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     {
       const char *defines[] = { values[i], NULL };
-      PredictionOptions p = { "k20", 0, defines, 0 };
+      PredictionOptions p = { "k20", 0, defines, 0, PREDICTION_HOST_OWN };
       g_autoptr (Prediction) prediction = prediction_run (path, &p, &error);
       g_assert_no_error (error);
       best = MIN (best, prediction_makespan (prediction));

@@ -26,7 +26,7 @@ path_of (const char *device, guint connections)
 {
   g_autofree char *path = g_build_filename (SRCDIR, "traces", "examples", "false-dependency.sched",
                                             NULL);
-  PredictionOptions options = { device, connections, NULL, 0 };
+  PredictionOptions options = { device, connections, NULL, 0, PREDICTION_HOST_OWN };
   g_autoptr (GError) error = NULL;
   g_autoptr (Prediction) p = prediction_run (path, &options, &error);
   g_assert_no_error (error);

@@ -65,7 +65,7 @@ test_summary_by_hand (void)
   g_autofree char *dir = temp_dir_new ("streamsim-json");
   temp_dir_write (dir, "two.sched", schedule_text);
   g_autofree char *sched_path = g_build_filename (dir, "two.sched", NULL);
-  PredictionOptions options = { NULL, 0, NULL, 0 };
+  PredictionOptions options = { NULL, 0, NULL, 0, PREDICTION_HOST_OWN };
   g_autoptr (GError) error = NULL;
   g_autoptr (Prediction) p = prediction_run (sched_path, &options, &error);
   g_assert_no_error (error);
@@ -594,8 +594,9 @@ test_critical_path_past_overtaken_kernel (void)
  * slow one; a 4 MiB pageable H2D takes 2, 1 and 4 ms; all else free). By
  * hand: the copy from 0, holding the host; the launch from its end; the
  * 3 ms kernel from the launch's end: 2 + 1 + 3 = 6 ms, fast 1 + 0.5 + 3 =
- * 4.5 ms, slow 4 + 2 + 3 = 9 ms. The JSON summary carries the two ends;
- * a profile without [spread] none. */
+ * 4.5 ms, slow 4 + 2 + 3 = 9 ms. The JSON summary carries the two ends,
+ * and a run at one end (--host) takes its makespan; a profile without
+ * [spread] has none, and refuses --host. */
 static void
 test_host_spread_by_hand (void)
 {
@@ -604,7 +605,7 @@ test_host_spread_by_hand (void)
                   "stream s1\nstream s2\nh2d s1 4MiB pageable\n"
                   "kernel s2 grid=1 block=32 time=3ms\n");
   g_autofree char *sched_path = g_build_filename (dir, "s.sched", NULL);
-  PredictionOptions options = { "spread", 0, NULL, 0 };
+  PredictionOptions options = { "spread", 0, NULL, 0, PREDICTION_HOST_OWN };
   g_autoptr (GError) error = NULL;
   g_autoptr (Prediction) p = prediction_run (sched_path, &options, &error);
   g_assert_no_error (error);
@@ -627,10 +628,25 @@ test_host_spread_by_hand (void)
   g_assert_cmpint (json_object_get_int_member (o, "makespan_fast_host_ns"), ==, 4500000);
   g_assert_cmpint (json_object_get_int_member (o, "makespan_slow_host_ns"), ==, 9000000);
 
-  PredictionOptions plain = { "schematic-k20", 0, NULL, 0 };
+  /* --host runs at one end: its makespan is that end's */
+  PredictionOptions fast = { "spread", 0, NULL, 0, PREDICTION_HOST_FAST };
+  g_autoptr (Prediction) f = prediction_run (sched_path, &fast, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (prediction_makespan (f), ==, 4500000);
+  PredictionOptions slow = { "spread", 0, NULL, 0, PREDICTION_HOST_SLOW };
+  g_autoptr (Prediction) sl = prediction_run (sched_path, &slow, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (prediction_makespan (sl), ==, 9000000);
+
+  PredictionOptions plain = { "schematic-k20", 0, NULL, 0, PREDICTION_HOST_OWN };
   g_autoptr (Prediction) q = prediction_run (sched_path, &plain, &error);
   g_assert_no_error (error);
   g_assert_false (prediction_host_spread (q, ends));
+  /* and a profile without [spread] has no end to run at */
+  plain.host = PREDICTION_HOST_SLOW;
+  g_assert_null (prediction_run (sched_path, &plain, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "--host slow: profile schematic-k20 gives no [spread]"));
   temp_dir_remove (dir);
 }
 

@@ -29,7 +29,7 @@ test_measured_table (void)
       g_autofree char *sched = g_strdup_printf ("%s/traces/seed/%s.sched", SRCDIR, f[1]);
       double measured_ms = g_ascii_strtod (f[2], NULL);
       g_autoptr (GError) error = NULL;
-      PredictionOptions options = { f[0], 0, NULL, 0 };
+      PredictionOptions options = { f[0], 0, NULL, 0, PREDICTION_HOST_OWN };
       g_autoptr (Prediction) p = prediction_run (sched, &options, &error);
       g_assert_no_error (error);
       double predicted_ms = prediction_makespan (p) / 1e6;

@@ -894,7 +894,8 @@ Advice *
 advise_run (const char *schedule_path, const AdviseOptions *options, GError **error)
 {
   g_return_val_if_fail (schedule_path != NULL && options != NULL, NULL);
-  PredictionOptions prediction = { options->device, options->connections, options->defines, 0 };
+  PredictionOptions prediction = { options->device, options->connections, options->defines, 0,
+                                   PREDICTION_HOST_OWN };
   Schedule *original = NULL;
   GpuProfile profile;
   if (!prediction_prepare (schedule_path, &prediction, &original, &profile, NULL, error))

@@ -286,6 +286,7 @@ cli_predict_main (int argc, char **argv)
   guint64 connections = 0;
   guint64 max_ops = 0;
   gboolean check = FALSE;
+  g_autofree char *host_arg = NULL;
   gboolean explain = FALSE;
   g_autofree char *explain_only = NULL;
   gboolean critical_path = FALSE;
@@ -303,6 +304,9 @@ cli_predict_main (int argc, char **argv)
       "Hardware queues, as CUDA_DEVICE_MAX_CONNECTIONS (1..32); overrides the schedule's `connections`", "N" },
     { "define", 'D', 0, G_OPTION_ARG_STRING_ARRAY, &defines,
       "Set a `let` parameter, e.g. -D chunk=8MiB (repeatable)", "NAME=VALUE" },
+    { "host", 0, 0, G_OPTION_ARG_STRING, &host_arg,
+      "Run with the host costs of the fast or the slow end of the profile's [spread] "
+      "(launch, cudaMemcpyAsync, pageable links) in place of its own", "fast|slow" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
       "The main output, its kind by its extension: FILE.csv the timeline CSV (- for stdout), "
       "FILE.png or FILE.svg the picture (as --plot)", "FILE" },
@@ -352,6 +356,19 @@ cli_predict_main (int argc, char **argv)
   if (max_ops_arg != NULL && !parse_count_option ("max-ops", max_ops_arg, 1, G_MAXUINT32 - 1,
                                                   &max_ops))
     return CLI_EXIT_INPUT;
+  PredictionHost host = PREDICTION_HOST_OWN;
+  if (host_arg != NULL)
+    {
+      if (strcmp (host_arg, "fast") == 0)
+        host = PREDICTION_HOST_FAST;
+      else if (strcmp (host_arg, "slow") == 0)
+        host = PREDICTION_HOST_SLOW;
+      else
+        {
+          cli_error ("streamsim predict: --host %s: fast or slow", host_arg);
+          return CLI_EXIT_INPUT;
+        }
+    }
   gboolean show[ENG_N_CAUSES] = { FALSE };
   if (explain_only != NULL && !parse_causes (explain_only, show))
     return CLI_EXIT_INPUT;
@@ -363,7 +380,7 @@ cli_predict_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
   PredictionOptions options = { devices != NULL ? devices[0] : NULL, (guint) connections,
-                                (const char *const *) defines, (guint64) max_ops };
+                                (const char *const *) defines, (guint64) max_ops, host };
   if (devices != NULL && devices[1] != NULL)
     {
       const char *given[] = { output, csv, json, chrome, plot, explain ? "" : NULL,

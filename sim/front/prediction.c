@@ -85,6 +85,24 @@ prediction_prepare (const char *schedule_path, const PredictionOptions *options,
       gpu_profile_clear (profile);
       return FALSE;
     }
+  if (options->host != PREDICTION_HOST_OWN)
+    {
+      const char *end = options->host == PREDICTION_HOST_FAST ? "fast" : "slow";
+      if (!gpu_profile_has_host_spread (profile))
+        {
+          g_set_error (error, PROFILE_ERROR, PROFILE_ERROR_NOT_FOUND,
+                       "--host %s: profile %s gives no [spread], the host's fast and slow end "
+                       "(engines/profiles/README.md; h100 and h200 have one)",
+                       end, gpu_profile_name (profile));
+          gpu_profile_clear (profile);
+          return FALSE;
+        }
+      GpuProfile at;
+      gpu_profile_at_host_speed (&at, profile,
+                                 options->host == PREDICTION_HOST_FAST ? GPU_HOST_FAST : GPU_HOST_SLOW);
+      gpu_profile_clear (profile);
+      *profile = at;
+    }
   GArray *times = kernel_times_carry (sched, profile);
   if (carried != NULL)
     *carried = times;

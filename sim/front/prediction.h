@@ -13,12 +13,22 @@
 
 typedef struct Prediction Prediction;
 
+/* Whose host costs a prediction runs with: the profile's own, or those of
+ * one end of its [spread] (host_spread.h). */
+typedef enum
+{
+  PREDICTION_HOST_OWN = 0,
+  PREDICTION_HOST_FAST,
+  PREDICTION_HOST_SLOW,
+} PredictionHost;
+
 typedef struct
 {
   const char *device;          /* profile name or path; NULL: the schedule's `device` */
   guint connections;           /* 0: the schedule's, else the profile's default */
   const char *const *defines;  /* -D name=value, NULL-ended, or NULL */
   guint64 max_ops;             /* 0: SCHEDULE_DEFAULT_MAX_OPS */
+  PredictionHost host;         /* an end of the profile's [spread], which it must have */
 } PredictionOptions;
 
 /* What prediction_run does before it simulates: parses the schedule into
