@@ -617,6 +617,10 @@ test_host_spread_by_hand (void)
 
   PredictionSummary summary;
   prediction_summarize (p, &summary);
+  g_assert_false (summary.has_spread);
+  prediction_summarize_spread (p, &summary);
+  g_assert_true (summary.has_spread);
+  g_assert_cmpint (summary.spread[GPU_HOST_SLOW], ==, 9000000);
   g_autoptr (GArray) path = prediction_critical_path (p);
   g_auto (GStrv) notes = prediction_notes (p);
   gsize length = 0;

@@ -108,10 +108,9 @@ print_summary (const Prediction *p, const PredictionSummary *s, FILE *out)
              gpu_profile_name (prediction_profile (p)), conns, copy_conns);
   fprintf (out, "ops          %" G_GSIZE_FORMAT "\n", schedule_n_ops (prediction_schedule (p)));
   fprintf (out, "makespan     %s\n", makespan);
-  SimTime spread[2];
-  if (prediction_host_spread (p, spread))
+  if (s->has_spread)
     {
-      g_autofree char *text = host_spread_text (prediction_profile (p), spread);
+      g_autofree char *text = host_spread_text (prediction_profile (p), s->spread);
       fprintf (out, "host spread  %s\n", text);
     }
   print_elapsed (p, out);
@@ -429,7 +428,10 @@ cli_predict_main (int argc, char **argv)
   /* one summary for the text and the JSON: it merges every engine's spans */
   PredictionSummary summary;
   if (!quiet || json != NULL)
-    prediction_summarize (p, &summary);
+    {
+      prediction_summarize (p, &summary);
+      prediction_summarize_spread (p, &summary);
+    }
   /* one critical path for the JSON, the pictures and --critical-path */
   g_autoptr (GArray) path = NULL;
   if (json != NULL || plot != NULL || chrome != NULL || critical_path)

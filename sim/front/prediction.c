@@ -544,6 +544,12 @@ prediction_timeline (const Prediction *p)
 }
 
 void
+prediction_summarize_spread (const Prediction *p, PredictionSummary *s)
+{
+  s->has_spread = prediction_host_spread (p, s->spread);
+}
+
+void
 prediction_summarize (const Prediction *p, PredictionSummary *s)
 {
   memset (s, 0, sizeof *s);

@@ -148,9 +148,17 @@ typedef struct
   guint waits[ENG_N_CAUSES];
   SimTime waited[ENG_N_CAUSES];
   SimTime longest_wait[ENG_N_CAUSES];
+  /* The makespan at the fast and the slow end of the profile's host
+   * (prediction_host_spread), once prediction_summarize_spread has run
+   * them; has_spread FALSE before that and where the profile gives none. */
+  gboolean has_spread;
+  SimTime spread[2];
 } PredictionSummary;
 
 void prediction_summarize (const Prediction *prediction, PredictionSummary *summary);
+/* Adds the makespans at the two ends of the host to a summary: two more
+ * runs of the schedule, for the outputs that show them. */
+void prediction_summarize_spread (const Prediction *prediction, PredictionSummary *summary);
 
 /* The causes some op waited for (ENG_CAUSE_NONE left out), the longest total
  * wait first, ties in the order of EngCause; returns how many. The text

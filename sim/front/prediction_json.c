@@ -60,11 +60,10 @@ prediction_json_to_data (const Prediction *p, const PredictionSummary *s, const 
     }
   add_int (b, "ops", (gint64) schedule_n_ops (prediction_schedule (p)));
   add_int (b, "makespan_ns", s->makespan);
-  SimTime spread[2];
-  if (prediction_host_spread (p, spread))
+  if (s->has_spread)
     {
-      add_int (b, "makespan_fast_host_ns", spread[GPU_HOST_FAST]);
-      add_int (b, "makespan_slow_host_ns", spread[GPU_HOST_SLOW]);
+      add_int (b, "makespan_fast_host_ns", s->spread[GPU_HOST_FAST]);
+      add_int (b, "makespan_slow_host_ns", s->spread[GPU_HOST_SLOW]);
     }
 
   json_builder_set_member_name (b, "engines");
