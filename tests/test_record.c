@@ -748,6 +748,56 @@ test_hostfn (void)
   assert_op_times (rec, 12, 120000, 2130000, 2130000);
 }
 
+/* A call that waits for its own work (a blocking copy) finds the host's
+ * short gaps before it unabsorbed where its stream had nothing left to
+ * run: its copy could not start before the call. Worked out by hand, in
+ * us from the H2D's call at 1000: the pinned H2D (call 1000-1001) runs on
+ * the GPU 1001.2-1002 in one log and 1001.2-1004 in the other; the
+ * blocking D2H's call comes 1.5 us after the H2D's returned, at 1002.5.
+ * With the H2D done by then the 1.5 us gap is host time before the D2H
+ * (a `host`, though under the 2 us minimum); with the H2D still running
+ * it is absorbed by the D2H's wait behind it and left out. In a third log
+ * the stream had no copy of its own but waits for an event recorded
+ * behind a kernel of a nonblocking stream that runs to 1010 (its first
+ * launch: `loads`): not idle either. */
+static void
+test_idle_blocking_copy (void)
+{
+  const char *calls =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t2048\t1\t0\n"
+    "call\t1\tcudaMemcpy\t1000002500\t1000009000\t2\t0x0\t0x0\t2048\t2\t0\n"
+    "copy\t2\t0\t1000005000\t1000006000\t2048\t2\t3\t2\n";
+  const char *ends[] = { "1000002000", "1000004000" };
+  const char *expect[] = { "h2d default 2KiB\nhost 1.500us\nmemcpy d2h 2KiB\n",
+                           "h2d default 2KiB\nmemcpy d2h 2KiB\n" };
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    {
+      g_autofree char *text = g_strdup_printf ("%scopy\t1\t0\t1000001200\t%s\t2048\t1\t2\t3\n"
+                                               "end\t2\t2\n", calls, ends[i]);
+      g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+      g_autofree char *got = schedule_text_statements (rec->text);
+      g_assert_cmpstr (got, ==, expect[i]);
+    }
+  const char *waits =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreateWithFlags\t999000000\t999001000\t5\t0xa1\t0x0\t1\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1000001000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000001000\t1000001500\t2\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaStreamWaitEvent\t1000001500\t1000002000\t3\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaMemcpy\t1000003500\t1000012000\t4\t0x0\t0x0\t2048\t2\t0\n"
+    "kernel\t1\t1000002000\t1000010000\t1\t32\t0\t16\tk\n"
+    "copy\t4\t0\t1000010500\t1000011000\t2048\t2\t3\t2\n"
+    "end\t5\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (waits, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1 nonblocking\n"
+                            "kernel s1 grid=1 block=32 regs=16 time=8.000us loads label=k\n"
+                            "record e1 s1\n"
+                            "wait default e1\n"
+                            "memcpy d2h 2KiB\n");
+}
+
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
  * with cudaMemcpyDefault takes its direction from CUPTI's record. */
 static void
@@ -2266,6 +2316,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/never-recorded", test_never_recorded);
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
+  g_test_add_func ("/record/idle-blocking-copy", test_idle_blocking_copy);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/rows-copies", test_rows_copies);

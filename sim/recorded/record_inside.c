@@ -2,20 +2,41 @@
 #include "record_inside.h"
 
 /* When the GPU work each blocking call waited for ended (0: none), from
- * the work of the calls before it, in the order they began. */
+ * the work of the calls before it, in the order they began; and in
+ * `before`, where not NULL, when the work its stream had been given before
+ * it ended (a call's own work starts after that). */
 static guint64 *
-find_ready (const InsideCall *calls, guint n)
+find_ready (const InsideCall *calls, guint n, guint64 *before)
 {
   guint64 *ready = g_new0 (guint64, MAX (n, 1));
   /* stream key -> the latest end of its work so far; event -> its record's */
   g_autoptr (GHashTable) streams = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   g_autoptr (GHashTable) events = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   guint64 all = 0, blocking = 0; /* every stream's work; the blocking streams' */
+  /* streams given work CUPTI did not time, since their last timed work
+   * (which ran after it): when their work ends is not known */
+  g_autoptr (GHashTable) untimed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  gboolean blocking_untimed = FALSE;
   for (guint i = 0; i < n; i++)
     {
       const InsideCall *c = &calls[i];
       const guint64 *mine = g_hash_table_lookup (streams, &c->stream);
       guint64 in_stream = c->stream == INSIDE_STREAM_LEGACY ? blocking : mine != NULL ? *mine : 0;
+      gboolean unknown = c->stream == INSIDE_STREAM_LEGACY ? blocking_untimed
+                         : g_hash_table_contains (untimed, &c->stream);
+      if (before != NULL)
+        before[i] = unknown ? G_MAXUINT64 : in_stream;
+      if (c->untimed_work)
+        {
+          g_hash_table_add (untimed, g_memdup2 (&c->stream, sizeof c->stream));
+          blocking_untimed |= !c->nonblocking;
+        }
+      else if (c->timed)
+        {
+          g_hash_table_remove (untimed, &c->stream);
+          if (c->stream == INSIDE_STREAM_LEGACY)
+            blocking_untimed = FALSE;
+        }
       if (c->kind == INSIDE_FREE)
         ready[i] = all;
       else if (c->kind == INSIDE_BLOCKING)
@@ -29,6 +50,15 @@ find_ready (const InsideCall *calls, guint n)
       if (c->records)
         g_hash_table_replace (events, g_memdup2 (&c->event, sizeof c->event),
                               g_memdup2 (&in_stream, sizeof in_stream));
+      const guint64 *waited = c->waits_event ? g_hash_table_lookup (events, &c->event) : NULL;
+      if (waited != NULL && *waited > in_stream)
+        {
+          /* the stream's later work runs after the event's */
+          g_hash_table_replace (streams, g_memdup2 (&c->stream, sizeof c->stream),
+                                g_memdup2 (waited, sizeof *waited));
+          if (c->stream == INSIDE_STREAM_LEGACY)
+            blocking = MAX (blocking, *waited);
+        }
       if (c->timed)
         {
           guint64 end = MAX (in_stream, c->end);
@@ -95,7 +125,7 @@ group_measures (const InsideCall *calls, guint n, const guint64 *ready)
 gint64 *
 record_inside_usual (const InsideCall *calls, guint n)
 {
-  g_autofree guint64 *ready = find_ready (calls, n);
+  g_autofree guint64 *ready = find_ready (calls, n, NULL);
   g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
   gint64 *usual = g_new (gint64, MAX (n, 1));
   for (guint i = 0; i < n; i++)
@@ -153,13 +183,16 @@ InsideHost *
 record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
 {
   InsideHost *host = g_new0 (InsideHost, MAX (n, 1));
-  g_autofree guint64 *ready = find_ready (calls, n);
+  g_autofree guint64 *before = g_new0 (guint64, MAX (n, 1));
+  g_autofree guint64 *ready = find_ready (calls, n, before);
   g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
   for (guint i = 0; i < n; i++)
     {
       const InsideCall *c = &calls[i];
+      gboolean waits_other = (c->kind == INSIDE_BLOCKING && c->waits != INSIDE_WAITS_OWN)
+                             || c->kind == INSIDE_FREE;
       host[i].kind = c->kind;
-      host[i].idle = (c->kind == INSIDE_BLOCKING || c->kind == INSIDE_FREE) && ready[i] < c->enter;
+      host[i].idle = (waits_other ? ready[i] : before[i]) < c->enter;
       if (c->exit <= c->enter)
         continue;
       switch (c->kind)

@@ -76,7 +76,9 @@ typedef struct
   gboolean nonblocking; /* that stream was created nonblocking */
   guint64 event;        /* an event record's or synchronize's event; 0: none */
   gboolean records;     /* an event record: `event` takes what `stream` had */
+  gboolean waits_event; /* a stream's wait for `event`: its later work follows the event's */
   gboolean timed;       /* CUPTI timed its own GPU work, from start to end */
+  gboolean untimed_work; /* it gave the GPU work that CUPTI did not time */
   guint64 charged;      /* ASYNC: what the model charges it beyond its group's usual cost
                            (a launch that loads its kernel's code: kernel_load); FREE:
                            what the model charges its `sync device` on an idle device */
@@ -91,7 +93,10 @@ typedef struct
   guint64 after;        /* host time after it */
   guint64 usual;        /* what the comparison took as usual */
   gboolean no_usual;    /* an async call alone in its group */
-  gboolean idle;        /* BLOCKING, FREE: what it waits for had ended before the call began */
+  gboolean idle;        /* a synchronize, FREE: what it waits for had ended before the call
+                           began; any other call: the work its stream had been given
+                           before it had (a blocking copy's or a graph's own work could
+                           not start before the call) */
   guint64 traced;       /* host time after the op besides `after`: the call's time up to
                            its usual beyond the model's charge (record_schedule.h,
                            traced_calls); set by the caller, never by record_inside_find */

@@ -954,9 +954,10 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
  * are added up in `*short_gaps` (between two calls that wait for the GPU),
  * and become one when their sum reaches the minimum, so that a stretch of
  * launches loses less than the minimum in all, not that much per launch.
- * Before a call that waits for GPU work that had already ended (`flush`),
- * they are written whatever their sum: no wait absorbs them, and the
- * interval that call closes is all host time. */
+ * Before a call that waits for GPU work that had already ended, or for
+ * its own work on a stream with nothing left to run (`flush`: the inside
+ * rules' `idle`), they are written whatever their sum: no wait absorbs
+ * them. */
 static void
 write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps, gboolean flush)
 {
@@ -1012,6 +1013,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     .group = c->name, .enter = c->enter, .exit = MAX (c->exit, c->enter), .event = c->event,
     .timed = w->timed && !b->captured[index], .start = w->start, .end = w->end,
     .records = kind == RECORD_CALL_RECORD && !b->captured[index],
+    .waits_event = kind == RECORD_CALL_WAIT && !b->captured[index],
   };
   ic->stream = stream_key (b, c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
@@ -1019,6 +1021,9 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
     return;
   guint64 bytes;
   guint copy_kind;
+  ic->untimed_work = !ic->timed && (kind == RECORD_CALL_KERNEL || kind == RECORD_CALL_MEMSET
+                                     || kind == RECORD_CALL_COPY || kind == RECORD_CALL_MEMCPY
+                                     || kind == RECORD_CALL_GRAPH);
   switch (kind)
     {
     case RECORD_CALL_KERNEL:
