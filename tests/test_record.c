@@ -798,6 +798,36 @@ test_idle_blocking_copy (void)
                             "memcpy d2h 2KiB\n");
 }
 
+/* Short gaps added up before a long one are written with it where the
+ * call after both finds nothing to wait behind. By hand, in us: two pinned
+ * H2Ds of s1 (calls 1000-1001 and 1002-1003, 1 us apart; on the GPU
+ * 1001.2-1002 and 1003.2-1004), then 10 us of host time, then s1's
+ * synchronize at 1013, long after s1's work ended: the 1 us is host time
+ * no wait absorbs, written before the 10 us; with the synchronize at 1003.5
+ * instead (0.5 us after the second call, s1 still copying) both gaps are
+ * short and the wait absorbs them. */
+static void
+test_short_gaps_before_long (void)
+{
+  const char *sync_at[] = { "1000013000\t1000013500", "1000003500\t1000004500" };
+  const char *expect[] = { "stream s1\nh2d s1 1KiB\nh2d s1 1KiB\nhost 1.000us\nhost 10.000us\nsync s1\n",
+                           "stream s1\nh2d s1 1KiB\nh2d s1 1KiB\nsync s1\n" };
+  for (guint i = 0; i < G_N_ELEMENTS (sync_at); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "streamsim-record\t1\n"
+        "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0xa1\t0x0\t1024\t1\t0\n"
+        "call\t1\tcudaMemcpyAsync\t1000002000\t1000003000\t2\t0xa1\t0x0\t1024\t1\t0\n"
+        "call\t1\tcudaStreamSynchronize\t%s\t3\t0xa1\t0x0\t0\t0\t0\n"
+        "copy\t1\t0\t1000001200\t1000002000\t1024\t1\t2\t3\n"
+        "copy\t2\t0\t1000003200\t1000004000\t1024\t1\t2\t3\n"
+        "end\t3\t2\n", sync_at[i]);
+      g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+      g_autofree char *got = schedule_text_statements (rec->text);
+      g_assert_cmpstr (got, ==, expect[i]);
+    }
+}
+
 /* A copy CUPTI did not report is kept, as pinned and untimed; cudaMemcpy
  * with cudaMemcpyDefault takes its direction from CUPTI's record. */
 static void
@@ -2317,6 +2347,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/idle-blocking-copy", test_idle_blocking_copy);
+  g_test_add_func ("/record/short-gaps-before-long", test_short_gaps_before_long);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/rows-copies", test_rows_copies);

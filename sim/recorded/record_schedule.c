@@ -963,6 +963,9 @@ write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps, gboolean f
 {
   if (to > from && to - from >= b->opt->min_host_ns)
     {
+      /* the short gaps before it, where no wait absorbs them, first */
+      if (flush && *short_gaps > 0)
+        write_gap (b, from, from, short_gaps, TRUE);
       write_host (b, from, to, NULL);
       return;
     }
