@@ -32,6 +32,8 @@ grep -qF '| 1105.0, 1050.0 us (2 runs); predicted 1000.0: outside |' "$work/runs
   || { echo "runs-3: the timed interval is not 1105.0, 1050.0 us, outside"; cat "$work/runs3.md"; exit 1; }
 grep -qF 'measured over the runs: 1.' "$work/runs3.md" \
   || { echo "runs-3: a counted among the programs within their runs"; exit 1; }
+grep -qF '| a | 3 | 2 | 9.50% | 9.50% |' "$work/runs3.md" \
+  || { echo "runs-3: a's median with regions inside their runs met is not 9.50%"; cat "$work/runs3.md"; exit 1; }
 # runs-4 closed a's timed interval before it opened (-50 us): no interval, no
 # match, so with runs-3 the prediction stays outside (README).
 validate/real-report.sh --predicted "$dir/predicted" --runs "$dir/runs-3" --runs "$dir/runs-4" \

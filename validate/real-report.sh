@@ -23,7 +23,10 @@
 # (<program>.measured.csv or .csv.gz): the table then gets a column with the
 # region that is the worst of 0.5 ms or more, as every run measured it, and
 # counts the programs whose worst region is within 5% or whose prediction of
-# it lies within the lengths the runs measured (the program's own spread).
+# it lies within the lengths the runs measured (the program's own spread);
+# and a column with the median |error| where each region predicted within
+# the lengths it measured over the runs counts as met (issue 37 lets a
+# region miss by as much as the same region varies between runs).
 # The same region is the one of the same kind (sync or elapsed) at the same
 # place among them; a run with another number of regions of that kind has no
 # match (ops of different runs of a program need not correspond), and so
@@ -93,8 +96,8 @@ table=$work/table.md
     echo "| program | regions | of 0.5 ms or more | median \|error\| | the same over regions with GPU work | median \|wait part\| | worst of 0.5 ms or more | worst of any length | makespan error | not modelled |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: | ---: |"
   else
-    echo "| program | regions | of 0.5 ms or more | median \|error\| | the same over regions with GPU work | median \|wait part\| | worst of 0.5 ms or more | the same region over the runs | worst of any length | makespan error | not modelled |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |"
+    echo "| program | regions | of 0.5 ms or more | median \|error\| | the same, a region inside its runs met | the same over regions with GPU work | median \|wait part\| | worst of 0.5 ms or more | the same region over the runs | worst of any length | makespan error | not modelled |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- | ---: | ---: |"
   fi
 } > "$table"
 # lower_median: the median of the numbers on standard input, one a line (the
@@ -128,19 +131,16 @@ wait_median() {
       w = $9; sub(/%$/, "", w); sub(/^[-+]/, "", w); print w + 0 }' <<< "$1" | lower_median
 }
 
-# kind_lengths CSV KIND: the measured lengths (us) of CSV's regions of KIND, in order
-kind_lengths() {
-  "$STREAMSIM" compare "$1" "$1" --regions --max-error 1e9 \
-    | awk -v kind="$2" '$1 ~ /^[0-9]+$/ && $2 == kind { print $6 }'
-}
-
-# spread NAME KIND ORDINAL LENGTH COUNT PREDICTED: "L1, L2, ... us (N runs);
-# predicted P: inside|outside", the region's measured lengths in this run
-# (LENGTH, the ORDINAL-th of COUNT regions of KIND) and in the --runs that
-# match it, and whether PREDICTED lies within them; "no other run" when none
-# matches.
-spread() {
-  local name=$1 kind=$2 ordinal=$3 length=$4 count=$5 predicted=$6 all=$4 r m lengths length_r
+# run_lengths NAME LISTING: the measured lengths (us) of the regions of
+# NAME's --runs, as "KIND ORDINAL LENGTH" lines (ORDINAL counting from 0
+# among the regions of KIND), from each run that has as many regions of a
+# kind as this recording (LISTING: its compare rows' "INDEX KIND ..."), and
+# only where the region is an interval there (a run where two threads'
+# synchronizations closed it before it opened has none: its length 0 or
+# less). Ops of different runs of a program need not correspond, so the
+# same region is the one of the same kind at the same place.
+run_lengths() {
+  local name=$1 listing=$2 r m
   for r in "${runs[@]}"; do
     if [ -f "$r/$name.measured.csv" ]; then
       m=$r/$name.measured.csv
@@ -150,18 +150,45 @@ spread() {
     else
       continue
     fi
-    lengths=$(kind_lengths "$m" "$kind")
-    [ "$(grep -c . <<< "$lengths")" -eq "$count" ] || continue
-    # a region that closed before it opened in that run (two threads'
-    # synchronizations ending the other way round) was no interval there
-    length_r=$(sed -n "$((ordinal + 1))p" <<< "$lengths")
-    awk -v l="$length_r" 'BEGIN { exit !(l > 0) }' || continue
-    all="$all $length_r"
+    { awk '{ print "R", $2 }' <<< "$listing"
+      "$STREAMSIM" compare "$m" "$m" --regions --max-error 1e9 \
+        | awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") { print "M", $2, $6 }'; } \
+      | awk '$1 == "R" { want[$2]++; next }
+             { got[$2]++; kind[++n] = $2; len[n] = $3 }
+             END { for (i = 1; i <= n; i++) {
+                     k = kind[i]; ord = seen[k]++
+                     if (got[k] == want[k] && len[i] > 0) print k, ord, len[i] } }'
   done
-  awk -v all="$all" -v p="$predicted" 'BEGIN { n = split(all, v, " "); if (n < 2) { print "no other run"; exit }
-    lo = hi = v[1]; s = v[1]
-    for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s ", " v[i] }
-    printf "%s us (%d runs); predicted %.1f: %s\n", s, n, p, (p >= lo && p <= hi) ? "inside" : "outside" }'
+}
+
+# spread KIND ORDINAL LENGTH PREDICTED LENGTHS: "L1, L2, ... us (N runs);
+# predicted P: inside|outside", the region's measured lengths in this run
+# (LENGTH, the ORDINAL-th region of KIND) and in the runs' LENGTHS
+# (run_lengths), and whether PREDICTED lies within them; "no other run" when
+# no run has it.
+spread() {
+  awk -v kind="$1" -v ord="$2" -v all="$3" -v p="$4" '
+    $1 == kind && $2 == ord { all = all " " $3 }
+    END { n = split(all, v, " "); if (n < 2) { print "no other run"; exit }
+      lo = hi = v[1]; s = v[1]
+      for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s ", " v[i] }
+      printf "%s us (%d runs); predicted %.1f: %s\n", s, n, p, (p >= lo && p <= hi) ? "inside" : "outside" }' <<< "$5"
+}
+
+# runs_median LISTING LENGTHS: the median |error| of the regions of
+# LISTING (compare's rows) where a region whose prediction lies within the
+# lengths it measured here and over the runs (LENGTHS, run_lengths) counts
+# as met, 0; a region no run has keeps its error. Issue 37 lets a region
+# miss where the same region varies as much between runs of the program.
+runs_median() {
+  { sed 's/^/L /' <<< "$2"; awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") && $7 ~ /%$/ {
+      print "R", $2, $5, $6, $7 }' <<< "$1"; } \
+    | awk '$1 == "L" { k = $2 SUBSEP $3; if (!(k in lo) || $4 < lo[k]) lo[k] = $4
+                       if (!(k in hi) || $4 > hi[k]) hi[k] = $4; next }
+           { k = $2 SUBSEP (seen[$2]++); e = $5; sub(/%$/, "", e); sub(/^[-+]/, "", e)
+             if (k in lo) { l = lo[k] < $4 ? lo[k] : $4; h = hi[k] > $4 ? hi[k] : $4
+                            if ($3 >= l && $3 <= h) e = 0 }
+             print e + 0 }' | lower_median
 }
 
 programs=0
@@ -170,6 +197,7 @@ gpu_ok=0
 wait_ok=0
 worst_ok=0
 spread_ok=0
+runs_median_ok=0
 for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u); do
   name=$sched_path
   sched=$(plain "$dir/$name.sched")
@@ -199,17 +227,22 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
   same=
   if [ ${#runs[@]} -gt 0 ]; then
     same=none
+    listing=$(awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") { print $1, $2, $6 }' <<< "$out")
+    lengths=$(run_lengths "$name" "$listing")
+    over_runs=$(runs_median "$out" "$lengths")
     index=$(sed -n 's/^worst long *[-+][0-9.]*% (region \([0-9]*\): ops [0-9]* to [0-9]*, \([a-z]*\),.*/\1 \2/p' <<< "$out")
     if [ -n "$index" ]; then
       read -r index kind <<< "$index"
-      listing=$(awk -v kind="$kind" '$1 ~ /^[0-9]+$/ && $2 == kind { print $1, $6 }' <<< "$out")
-      ordinal=$(awk -v i="$index" '$1 < i { n++ } END { print n + 0 }' <<< "$listing")
-      length=$(awk -v i="$index" '$1 == i { print $2 }' <<< "$listing")
+      ordinal=$(awk -v i="$index" -v kind="$kind" '$1 < i && $2 == kind { n++ } END { print n + 0 }' <<< "$listing")
+      length=$(awk -v i="$index" '$1 == i { print $3 }' <<< "$listing")
       predicted_us=$(awk -v i="$index" '$1 == i { print $5 }' <<< "$out")
-      same=$(spread "$name" "$kind" "$ordinal" "$length" "$(grep -c . <<< "$listing")" "$predicted_us")
+      same=$(spread "$kind" "$ordinal" "$length" "$predicted_us" "$lengths")
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
-      "$gpu" "$wait" "${worst_long:--}" "$same" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
+      "$over_runs" "$gpu" "$wait" "${worst_long:--}" "$same" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
+    if [ "$over_runs" != - ] && awk -v m="${over_runs%\%}" 'BEGIN { exit !(m <= 2) }'; then
+      runs_median_ok=$((runs_median_ok + 1))
+    fi
   else
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
       "$gpu" "$wait" "${worst_long:--}" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"
@@ -242,6 +275,7 @@ done
   echo "Median |wait part| <= 2% (each region's error less what the host's calls before its closing op made of it; or none): $wait_ok."
   if [ ${#runs[@]} -gt 0 ]; then
     echo "Worst region of 0.5 ms or more <= 5% (or none), or predicted within the lengths the same region measured over the runs: $spread_ok."
+    echo "Region error median <= 2% where a region predicted within the lengths it measured over the runs counts as met: $runs_median_ok."
   fi
 } >> "$table"
 
