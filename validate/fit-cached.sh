@@ -14,21 +14,15 @@
 # direction. Exit 2 on a missing file, a profile without those keys, or a
 # direction with fewer than two sizes.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-cached.sh PROFILE.ini SWEEP.txt..." >&2; exit 2; }
+FIT_NAME=fit-cached.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-cached.sh: cannot read $profile" >&2; exit 2; }
-key () { sed -n "s/^$1 *= *\([0-9.]*\)us *$/\1/p" "$profile" | head -n 1; }
-call=$(key memcpy_async)
-submit=$(key copy_submit)
-[ -n "$call" ] && [ -n "$submit" ] ||
-  { echo "fit-cached.sh: $profile lacks memcpy_async or copy_submit in us" >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-cached.sh: cannot read $f" >&2; exit 2; }; done
-cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" '
-  function median(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return a[int((k + 1) / 2)]
-  }
+fit_readable "$profile" "$@"
+call=$(fit_need "$profile" memcpy_async us)
+submit=$(fit_need "$profile" copy_submit us)
+cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" "$FIT_MEDIAN_AWK"'
   $2 == "malloc" && $3 == "again" && $4 <= 16777216 { n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5; sizes[$1, $4] = 1 }
   END {
     split("h2d d2h", dirs, " ")
@@ -39,7 +33,7 @@ cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b
         if (parts[1] != dir) continue
         cnt = n[dir, parts[2]]; delete a
         for (i = 1; i <= cnt; i++) a[i] = v[dir, parts[2], i]
-        t = median(a, cnt); x = parts[2]; w = 1 / (t * t); m++
+        t = lower_median(a, cnt); x = parts[2]; w = 1 / (t * t); m++
         sw += w; swx += w * x; swy += w * t; swxx += w * x * x; swxy += w * x * t
       }
       if (m < 2) { printf "fit-cached.sh: %s: %d sizes, need two\n", dir, m > "/dev/stderr"; exit 2 }

@@ -12,23 +12,25 @@
 # and the key: graph_engine_gap=X.XXXus. Exit 2 on a run without both
 # variants or a profile without d2h_pinned_latency.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-graph-copy.sh PROFILE.ini RUN.out..." >&2; exit 2; }
+FIT_NAME=fit-graph-copy.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini RUN.out..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-graph-copy.sh: cannot read $profile" >&2; exit 2; }
-latency=$(sed -n 's/^d2h_pinned_latency *= *\([0-9.]*\)us *$/\1/p' "$profile")
-[ -n "$latency" ] || { echo "fit-graph-copy.sh: $profile has no d2h_pinned_latency in us" >&2; exit 2; }
-for f in "$@"; do
-  [ -r "$f" ] || { echo "fit-graph-copy.sh: cannot read $f" >&2; exit 2; }
+fit_readable "$profile" "$@"
+latency=$(fit_need "$profile" d2h_pinned_latency us)
+# each run's difference first, so that a run without both variants stops
+# the script before it prints anything
+diffs=$(for f in "$@"; do
   awk -v f="$f" '$1 == "variant" { m[$2] = $3 }
     END {
       if (!("pinned" in m) || !("none" in m)) { printf "fit-graph-copy.sh: %s lacks the pinned or none variant\n", f > "/dev/stderr"; exit 2 }
       printf "%s %.2f\n", f, m["pinned"] - m["none"]
-    }' "$f"
-done | awk -v latency="$latency" '
-  { run[++n] = $1; d[n] = $2; printf "%s: pinned - none %.2f us\n", $1, $2 }
+    }' "$f" || exit 2
+done)
+awk -v latency="$latency" "$FIT_MEDIAN_AWK"'
+  { d[++n] = $2; printf "%s: pinned - none %.2f us\n", $1, $2 }
   END {
-    for (i = 2; i <= n; i++) { x = d[i]; for (j = i - 1; j > 0 && d[j] > x; j--) d[j + 1] = d[j]; d[j + 1] = x }
-    med = d[int((n + 1) / 2)]
+    med = lower_median(d, n)
     printf "median %.2f us, less d2h_pinned_latency %.3f us\ngraph_engine_gap=%.3fus\n", med, latency, med - latency
-  }'
+  }' <<< "$diffs"

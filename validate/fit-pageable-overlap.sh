@@ -18,13 +18,11 @@
 # pairs would read the window as the pinned copy's own length.
 # Exit 2 on a missing file, copies of both directions, or fewer than 3 pairs.
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: validate/fit-pageable-overlap.sh MEASURED.csv..." >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-pageable-overlap.sh: cannot read $f" >&2; exit 2; }; done
-for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, '
-  function sort(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-  }
-  function median(a, k) { sort(a, k); return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+FIT_NAME=fit-pageable-overlap.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 1 "MEASURED.csv..." "$@"
+fit_readable "$@"
+for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, "$FIT_MEDIAN_AWK"'
   # the pairs of the file read so far
   function flush(   i, a, b, lab, parts, hold, p) {
     for (i = 1; i <= n; i++) {

@@ -21,21 +21,15 @@
 # Prints the key. Exit 2 on a missing file, a profile without
 # memcpy_async or copy_submit in us, or no H2D row in that range.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-pageable-sizes.sh PROFILE.ini SWEEP.txt..." >&2; exit 2; }
+FIT_NAME=fit-pageable-sizes.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-pageable-sizes.sh: cannot read $profile" >&2; exit 2; }
-key () { sed -n "s|^$1 *= *\([0-9.]*\)$2 *$|\1|p" "$profile" | head -n 1; }
-call=$(key memcpy_async us)
-submit=$(key copy_submit us)
-[ -n "$call" ] && [ -n "$submit" ] ||
-  { echo "fit-pageable-sizes.sh: $profile lacks memcpy_async or copy_submit in us" >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-pageable-sizes.sh: cannot read $f" >&2; exit 2; }; done
-cat "$@" | awk -v call="$call" -v submit="$submit" '
-  function median(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-  }
+fit_readable "$profile" "$@"
+call=$(fit_need "$profile" memcpy_async us)
+submit=$(fit_need "$profile" copy_submit us)
+cat "$@" | awk -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
   $1 == "h2d" && $2 == "malloc" && ($3 == "hot" || $3 == "again") && NF == 6 \
     && $4 >= 4096 && $4 <= 262144 {
     if (!($4 in n)) sizes[++k] = $4

@@ -19,23 +19,17 @@
 # fit-cached.sh. Prints both keys. Exit 2 on a missing file, a profile
 # without those keys, or a direction with no rows.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-pageable-small.sh PROFILE.ini SMALL.txt..." >&2; exit 2; }
+FIT_NAME=fit-pageable-small.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini SMALL.txt..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-pageable-small.sh: cannot read $profile" >&2; exit 2; }
-key () { sed -n "s|^$1 *= *\([0-9.]*\)$2 *$|\1|p" "$profile" | head -n 1; }
-call=$(key memcpy_async us)
-submit=$(key copy_submit us)
-h2d_bw=$(key h2d_pageable_bandwidth GB/s)
-d2h_bw=$(key d2h_pageable_bandwidth GB/s)
-[ -n "$call" ] && [ -n "$submit" ] && [ -n "$h2d_bw" ] && [ -n "$d2h_bw" ] ||
-  { echo "fit-pageable-small.sh: $profile lacks memcpy_async or copy_submit in us, or a pageable bandwidth in GB/s" >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-pageable-small.sh: cannot read $f" >&2; exit 2; }; done
-cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" '
-  function median(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-  }
+fit_readable "$profile" "$@"
+call=$(fit_need "$profile" memcpy_async us)
+submit=$(fit_need "$profile" copy_submit us)
+h2d_bw=$(fit_need "$profile" h2d_pageable_bandwidth GB/s)
+d2h_bw=$(fit_need "$profile" d2h_pageable_bandwidth GB/s)
+cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
   $2 == "malloc" && ($3 == "hot" || $3 == "again") && $4 <= 2048 && NF == 6 {
     bw = $1 == "h2d" ? h2d_bw : d2h_bw
     n[$1]++; v[$1, n[$1]] = $5 - $4 / (bw * 1e3)

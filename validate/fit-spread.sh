@@ -17,23 +17,18 @@
 # counts in comments. Exit 2 on a missing file, a profile without the
 # pageable latencies in us, or fewer than 10 values of a quantity.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-spread.sh PROFILE.ini MEASURED.csv..." >&2; exit 2; }
+FIT_NAME=fit-spread.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini MEASURED.csv..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-spread.sh: cannot read $profile" >&2; exit 2; }
-key () { sed -n "s/^$1 *= *\([0-9.]*\)us *$/\1/p" "$profile" | head -n 1; }
-h2d_latency=$(key h2d_pageable_latency)
-d2h_latency=$(key d2h_pageable_latency)
-[ -n "$h2d_latency" ] && [ -n "$d2h_latency" ] ||
-  { echo "fit-spread.sh: $profile lacks h2d_pageable_latency or d2h_pageable_latency in us" >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-spread.sh: cannot read $f" >&2; exit 2; }; done
+fit_readable "$profile" "$@"
+h2d_latency=$(fit_need "$profile" h2d_pageable_latency us)
+d2h_latency=$(fit_need "$profile" d2h_pageable_latency us)
 # a run's line once, where a file was kept twice (a round and its copy as
 # the median one)
 for f in "$@"; do gzip -cdf "$f" | sed -n 's/^# host_calls_untimed: //p'; done | sort -u |
-awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" '
-  function sort(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-  }
+awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" "$FIT_MEDIAN_AWK"'
   # nearest rank: the smallest value with at least p of the values at or below it
   function rank(k, p,   r) { r = int(p * k); if (r < p * k) r++; return r < 1 ? 1 : r }
   {
@@ -57,7 +52,7 @@ awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" '
       }
       k = n[q]
       for (i = 1; i <= k; i++) a[i] = v[q, i]
-      sort(a, k)
+      sort_values(a, k)
       fast[q] = a[rank(k, 0.1)]; slow[q] = a[rank(k, 0.9)]; count[q] = k
     }
     for (e = 1; e <= 2; e++) {

@@ -15,21 +15,15 @@
 # a profile without memcpy_async or copy_submit in us, or a direction with
 # fewer than two sizes.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: validate/fit-untouched-huge.sh PROFILE.ini UNTOUCHED.txt..." >&2; exit 2; }
+FIT_NAME=fit-untouched-huge.sh
+. "$(dirname "$0")/fit-lib.sh"
+fit_usage 2 "PROFILE.ini UNTOUCHED.txt..." "$@"
 profile=$1
 shift
-[ -r "$profile" ] || { echo "fit-untouched-huge.sh: cannot read $profile" >&2; exit 2; }
-key () { sed -n "s/^$1 *= *\([0-9.]*\)us *$/\1/p" "$profile" | head -n 1; }
-call=$(key memcpy_async)
-submit=$(key copy_submit)
-[ -n "$call" ] && [ -n "$submit" ] ||
-  { echo "fit-untouched-huge.sh: $profile lacks memcpy_async or copy_submit in us" >&2; exit 2; }
-for f in "$@"; do [ -r "$f" ] || { echo "fit-untouched-huge.sh: cannot read $f" >&2; exit 2; }; done
-cat "$@" | awk -v call="$call" -v submit="$submit" '
-  function median(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-  }
+fit_readable "$profile" "$@"
+call=$(fit_need "$profile" memcpy_async us)
+submit=$(fit_need "$profile" copy_submit us)
+cat "$@" | awk -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
   $2 == "huge" && $3 == "untouched" && NF == 6 && $4 >= 4194304 {
     if (!(($1, $4) in n)) { m[$1]++; size[$1, m[$1]] = $4 }
     n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5
