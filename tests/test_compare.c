@@ -441,6 +441,95 @@ test_by_order (void)
 /* The CLI's --by-order on test_by_order's timelines: the table names both
  * timelines' ops; --ops with it, and two schedules without it, are bad input,
  * the latter pointing to --by-order. */
+/* Other runs of the program, worked out by hand from by_order_timeline:
+ * the measured timeline's regions are sync 1 to 5 (220), elapsed 6 to 9
+ * (210) and sync 5 to 10 (270), predicted 170, 170 and 200. A run with one
+ * synchronization region, the short predicted timeline, says nothing of
+ * the two sync regions; its elapsed one, 330 to 500 = 170, makes that
+ * region's lengths 170 to 210, which hold its prediction, 170: one region
+ * of three inside, and the median |error| with it as 0 is that of 0,
+ * 22.727 and 25.926, 22.727%. The predicted timeline as a run (its sync
+ * regions 170 and 200, its elapsed 170) puts every region inside: 0%. */
+static void
+test_runs (void)
+{
+  g_autoptr (Timeline) p = by_order_timeline ("pred.csv", TRUE, TRUE);
+  g_autoptr (Timeline) m = by_order_timeline ("meas.csv", FALSE, TRUE);
+  g_autoptr (Timeline) short_p = by_order_timeline ("short.csv", TRUE, FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (Compare) cmp = compare_by_order (p, m, &error);
+  g_assert_no_error (error);
+  g_assert_null (compare_region_runs (cmp, 0));
+  g_assert_false (compare_region_inside_runs (cmp, 1));
+  g_assert_true (compare_add_run (cmp, short_p, &error));
+  g_assert_no_error (error);
+  const CompareRunSpread *sync = compare_region_runs (cmp, 0);
+  g_assert_cmpuint (sync->runs, ==, 0);
+  g_assert_cmpint (sync->shortest, ==, 220);
+  g_assert_cmpint (sync->longest, ==, 220);
+  const CompareRunSpread *elapsed = compare_region_runs (cmp, 1);
+  g_assert_cmpuint (elapsed->runs, ==, 1);
+  g_assert_cmpint (elapsed->shortest, ==, 170);
+  g_assert_cmpint (elapsed->longest, ==, 210);
+  g_assert_false (compare_region_inside_runs (cmp, 0));
+  g_assert_true (compare_region_inside_runs (cmp, 1));
+  g_assert_false (compare_region_inside_runs (cmp, 2));
+  g_assert_cmpuint (compare_n_regions_inside_runs (cmp, 0), ==, 1);
+  assert_near (compare_region_error_over_runs (cmp, 0.5, 0), 22.727273);
+  assert_near (compare_region_error (cmp, 0.5, 0), 22.727273);
+  g_assert_true (compare_add_run (cmp, p, &error));
+  g_assert_cmpuint (compare_n_regions_inside_runs (cmp, 0), ==, 3);
+  assert_near (compare_region_error_over_runs (cmp, 0.5, 0), 0);
+  g_assert_cmpint (compare_region_runs (cmp, 2)->shortest, ==, 200);
+  g_assert_cmpint (compare_region_runs (cmp, 2)->longest, ==, 270);
+}
+
+/* The same from the command line; --runs needs regions, and an unreadable
+ * run is a file that cannot be read. */
+static void
+test_cli_runs (void)
+{
+  g_autofree char *dir = temp_dir_new ("streamsim-runs");
+  g_autofree char *pred = g_build_filename (dir, "pred.csv", NULL);
+  g_autofree char *meas = g_build_filename (dir, "meas.csv", NULL);
+  g_autofree char *run = g_build_filename (dir, "run.csv", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.csv", NULL);
+  g_autoptr (Timeline) p = by_order_timeline ("pred.csv", TRUE, TRUE);
+  g_autoptr (Timeline) m = by_order_timeline ("meas.csv", FALSE, TRUE);
+  g_autoptr (Timeline) r = by_order_timeline ("run.csv", TRUE, FALSE);
+  g_assert_true (timeline_write (p, pred, NULL));
+  g_assert_true (timeline_write (m, meas, NULL));
+  g_assert_true (timeline_write (r, run, NULL));
+  const char *const args[] = { "compare", pred, meas, "--by-order", "--max-error", "21", "--runs",
+                               run, NULL };
+  g_autofree char *out = NULL;
+  g_assert_cmpint (cli_run (NULL, args, NULL, &out, NULL), ==, 0);
+  /* the elapsed region's row: 170 to 210 ns over one run, inside; the sync
+   * regions' rows: no run */
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  guint rows = 0;
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], "     1 elapsed ") || g_str_has_prefix (lines[i], "     0 sync ")
+        || g_str_has_prefix (lines[i], "     2 sync "))
+      {
+        gboolean elapsed = strstr (lines[i], " elapsed ") != NULL;
+        g_assert_nonnull (strstr (lines[i], elapsed ? "%          0.2          0.2    1 inside "
+                                                    : "%            -            -    0 -      "));
+        rows++;
+      }
+  g_assert_cmpuint (rows, ==, 3);
+  g_assert_nonnull (strstr (out, "over runs   1 of 3 regions predicted within the lengths they "
+                                 "measured over 1 more run; median |error| 22.73% with those "
+                                 "counted as met\n"));
+  const char *const no_regions[] = { "compare", pred, meas, "--runs", run, NULL };
+  g_autofree char *err = NULL;
+  g_assert_cmpint (cli_run (NULL, no_regions, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "--runs compares regions over runs: it goes with --regions"));
+  const char *const gone[] = { "compare", pred, meas, "--by-order", "--runs", missing, NULL };
+  g_assert_cmpint (cli_run (NULL, gone, NULL, NULL, NULL), ==, 3);
+  temp_dir_remove (dir);
+}
+
 static void
 test_cli_by_order (void)
 {
@@ -509,5 +598,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/cli-regions", test_cli_regions);
   g_test_add_func ("/compare/by-order", test_by_order);
   g_test_add_func ("/compare/cli-by-order", test_cli_by_order);
+  g_test_add_func ("/compare/runs", test_runs);
+  g_test_add_func ("/compare/cli-runs", test_cli_runs);
   return g_test_run ();
 }

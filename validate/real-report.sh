@@ -20,13 +20,15 @@
 # measured length), its makespan error, and how many `# not modelled`
 # comments its schedule has; then how many programs meet issue 37's bounds.
 # Each --runs DIR holds other recordings of the same programs
-# (<program>.measured.csv or .csv.gz): the table then gets a column with the
-# region that is the worst of 0.5 ms or more, as every run measured it, and
-# counts the programs whose worst region is within 5% or whose prediction of
-# it lies within the lengths the runs measured (the program's own spread);
-# and a column with the median |error| where each region predicted within
-# the lengths it measured over the runs counts as met (issue 37 lets a
-# region miss by as much as the same region varies between runs).
+# (<program>.measured.csv or .csv.gz), which `streamsim compare --runs`
+# reads: the table then gets a column with the region that is the worst of
+# 0.5 ms or more, its shortest and longest over this recording and the runs
+# that have it, and counts the programs whose worst region is within 5% or
+# whose prediction of it lies within those lengths (the program's own
+# spread); and a column with the median |error| where each region
+# predicted within the lengths it measured over the runs counts as met
+# (issue 37 lets a region miss by as much as the same region varies
+# between runs).
 # The same region is the one of the same kind (sync or elapsed) at the same
 # place among them; a run with another number of regions of that kind has no
 # match (ops of different runs of a program need not correspond), and so
@@ -131,64 +133,26 @@ wait_median() {
       w = $9; sub(/%$/, "", w); sub(/^[-+]/, "", w); print w + 0 }' <<< "$1" | lower_median
 }
 
-# run_lengths NAME LISTING: the measured lengths (us) of the regions of
-# NAME's --runs, as "KIND ORDINAL LENGTH" lines (ORDINAL counting from 0
-# among the regions of KIND), from each run that has as many regions of a
-# kind as this recording (LISTING: its compare rows' "INDEX KIND ..."), and
-# only where the region is an interval there (a run where two threads'
-# synchronizations closed it before it opened has none: its length 0 or
-# less). Ops of different runs of a program need not correspond, so the
-# same region is the one of the same kind at the same place.
-run_lengths() {
-  local name=$1 listing=$2 r m
+# run_args NAME: "--runs FILE" for each --runs folder that has NAME's
+# measured timeline (gzipped or not), one word a line.
+run_args() {
+  local r
   for r in "${runs[@]}"; do
-    if [ -f "$r/$name.measured.csv" ]; then
-      m=$r/$name.measured.csv
-    elif [ -f "$r/$name.measured.csv.gz" ]; then
-      m=$work/run-$name.measured.csv
-      gunzip -c "$r/$name.measured.csv.gz" > "$m"
-    else
-      continue
+    if [ -f "$r/$1.measured.csv" ]; then
+      printf -- '--runs\n%s\n' "$r/$1.measured.csv"
+    elif [ -f "$r/$1.measured.csv.gz" ]; then
+      printf -- '--runs\n%s\n' "$r/$1.measured.csv.gz"
     fi
-    { awk '{ print "R", $2 }' <<< "$listing"
-      "$STREAMSIM" compare "$m" "$m" --regions --max-error 1e9 \
-        | awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") { print "M", $2, $6 }'; } \
-      | awk '$1 == "R" { want[$2]++; next }
-             { got[$2]++; kind[++n] = $2; len[n] = $3 }
-             END { for (i = 1; i <= n; i++) {
-                     k = kind[i]; ord = seen[k]++
-                     if (got[k] == want[k] && len[i] > 0) print k, ord, len[i] } }'
   done
 }
 
-# spread KIND ORDINAL LENGTH PREDICTED LENGTHS: "L1, L2, ... us (N runs);
-# predicted P: inside|outside", the region's measured lengths in this run
-# (LENGTH, the ORDINAL-th region of KIND) and in the runs' LENGTHS
-# (run_lengths), and whether PREDICTED lies within them; "no other run" when
-# no run has it.
+# spread INDEX COMPARE_OUTPUT: "SHORTEST to LONGEST us (N runs); predicted
+# P: inside|outside" for region INDEX, from compare --runs' columns (its
+# length here and in the runs that have it); "no other run" when none has.
 spread() {
-  awk -v kind="$1" -v ord="$2" -v all="$3" -v p="$4" '
-    $1 == kind && $2 == ord { all = all " " $3 }
-    END { n = split(all, v, " "); if (n < 2) { print "no other run"; exit }
-      lo = hi = v[1]; s = v[1]
-      for (i = 2; i <= n; i++) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; s = s ", " v[i] }
-      printf "%s us (%d runs); predicted %.1f: %s\n", s, n, p, (p >= lo && p <= hi) ? "inside" : "outside" }' <<< "$5"
-}
-
-# runs_median LISTING LENGTHS: the median |error| of the regions of
-# LISTING (compare's rows) where a region whose prediction lies within the
-# lengths it measured here and over the runs (LENGTHS, run_lengths) counts
-# as met, 0; a region no run has keeps its error. Issue 37 lets a region
-# miss where the same region varies as much between runs of the program.
-runs_median() {
-  { sed 's/^/L /' <<< "$2"; awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") && $7 ~ /%$/ {
-      print "R", $2, $5, $6, $7 }' <<< "$1"; } \
-    | awk '$1 == "L" { k = $2 SUBSEP $3; if (!(k in lo) || $4 < lo[k]) lo[k] = $4
-                       if (!(k in hi) || $4 > hi[k]) hi[k] = $4; next }
-           { k = $2 SUBSEP (seen[$2]++); e = $5; sub(/%$/, "", e); sub(/^[-+]/, "", e)
-             if (k in lo) { l = lo[k] < $4 ? lo[k] : $4; h = hi[k] > $4 ? hi[k] : $4
-                            if ($3 >= l && $3 <= h) e = 0 }
-             print e + 0 }' | lower_median
+  awk -v i="$1" '$1 == i && $2 ~ /^(sync|elapsed)$/ {
+      if (NF < 13 || $12 == 0) { print "no other run"; exit }
+      printf "%s to %s us (%d runs); predicted %s: %s\n", $10, $11, $12 + 1, $5, $13; exit }' <<< "$2"
 }
 
 programs=0
@@ -210,7 +174,8 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
     "$STREAMSIM" predict "$sched" --device "$device" --csv "$pred" > /dev/null
   fi
   status=0
-  out=$("$STREAMSIM" compare "$pred" "$measured" --regions --max-error 1e9) || status=$?
+  mapfile -t others < <(run_args "$name")
+  out=$("$STREAMSIM" compare "$pred" "$measured" --regions --max-error 1e9 "${others[@]}") || status=$?
   if [ "$status" -gt 1 ]; then
     echo "real-report.sh: streamsim compare failed on $name" >&2
     exit 2
@@ -227,16 +192,11 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
   same=
   if [ ${#runs[@]} -gt 0 ]; then
     same=none
-    listing=$(awk '$1 ~ /^[0-9]+$/ && ($2 == "sync" || $2 == "elapsed") { print $1, $2, $6 }' <<< "$out")
-    lengths=$(run_lengths "$name" "$listing")
-    over_runs=$(runs_median "$out" "$lengths")
-    index=$(sed -n 's/^worst long *[-+][0-9.]*% (region \([0-9]*\): ops [0-9]* to [0-9]*, \([a-z]*\),.*/\1 \2/p' <<< "$out")
+    over_runs=$(sed -n 's/^over runs .*; median |error| \([0-9.]*%\) with those counted as met.*/\1/p' <<< "$out")
+    over_runs=${over_runs:-${median:--}}
+    index=$(sed -n 's/^worst long *[-+][0-9.]*% (region \([0-9]*\): .*/\1/p' <<< "$out")
     if [ -n "$index" ]; then
-      read -r index kind <<< "$index"
-      ordinal=$(awk -v i="$index" -v kind="$kind" '$1 < i && $2 == kind { n++ } END { print n + 0 }' <<< "$listing")
-      length=$(awk -v i="$index" '$1 == i { print $3 }' <<< "$listing")
-      predicted_us=$(awk -v i="$index" '$1 == i { print $5 }' <<< "$out")
-      same=$(spread "$kind" "$ordinal" "$length" "$predicted_us" "$lengths")
+      same=$(spread "$index" "$out")
     fi
     printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$regions" "$long" "${median:--}" \
       "$over_runs" "$gpu" "$wait" "${worst_long:--}" "$same" "${worst_any:--}" "$makespan" "$not_modelled" >> "$table"

@@ -145,8 +145,10 @@ print_region_line (const char *what, const Compare *cmp, gsize index, gboolean b
             meas);
 }
 
+/* With --runs: how many runs were added, else 0. */
 static void
-print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gboolean by_order)
+print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gboolean by_order,
+               guint n_runs)
 {
   gboolean any_label = FALSE;
   for (gsize i = 0; i < compare_n_regions (cmp) && !any_label; i++)
@@ -157,8 +159,10 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
   printf ("%6s %-8s %7s %7s", "region", "kind", "from_op", "to_op");
   if (by_order)
     printf (" %9s %9s", "pred_from", "pred_to");
-  printf (" %12s %12s %9s %8s %8s%s\n", "pred_us", "meas_us", "error", "host", "wait",
-          any_label ? "  from_label to_label" : "");
+  printf (" %12s %12s %9s %8s %8s", "pred_us", "meas_us", "error", "host", "wait");
+  if (n_runs > 0)
+    printf (" %12s %12s %4s %-7s", "runs_min_us", "runs_max_us", "runs", "over");
+  printf ("%s\n", any_label ? "  from_label to_label" : "");
   for (gsize i = 0; i < compare_n_regions (cmp); i++)
     {
       const CompareRegion *r = compare_region (cmp, i);
@@ -167,6 +171,12 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
         printf (" %9u %9u", r->pred_from_op, r->pred_to_op);
       printf (" %12.1f %12.1f %+8.2f%% %+7.2f%% %+7.2f%%", us (r->pred), us (r->meas), r->error,
               r->host_error, r->error - r->host_error);
+      const CompareRunSpread *spread = compare_region_runs (cmp, i);
+      if (spread != NULL && spread->runs > 0)
+        printf (" %12.1f %12.1f %4u %-7s", us (spread->shortest), us (spread->longest), spread->runs,
+                compare_region_inside_runs (cmp, i) ? "inside" : "outside");
+      else if (n_runs > 0)
+        printf (" %12s %12s %4u %-7s", "-", "-", 0u, "-");
       if (any_label)
         {
           printf (" ");
@@ -182,7 +192,12 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
   else
     printf ("(from the end of op from_op to the end of op to_op; error = (pred - meas) / meas");
   printf (", in two parts that add up to it: host, until the host issued the closing op "
-          "(the calls' costs and waits on the way), and wait, from there to its end)\n\n");
+          "(the calls' costs and waits on the way), and wait, from there to its end");
+  if (n_runs > 0)
+    printf ("; runs_min_us and runs_max_us, the region's shortest and longest here and in the "
+            "runs that have as many regions of its kind (runs: how many), over: whether pred_us "
+            "lies within them");
+  printf (")\n\n");
   double ms = us (min_meas) / 1000.0;
   gsize big = compare_n_regions_over (cmp, min_meas);
   printf ("%-11s %" G_GSIZE_FORMAT " (%" G_GSIZE_FORMAT " of %.2f ms or more)\n", "regions",
@@ -195,6 +210,18 @@ print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gbo
   printf ("\n");
   print_region_line ("worst", cmp, compare_worst_region (cmp, 0), by_order);
   print_region_line ("worst long", cmp, compare_worst_region (cmp, min_meas), by_order);
+  if (n_runs == 0)
+    return;
+  printf ("%-11s %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " regions predicted within the lengths "
+          "they measured over %u more run%s", "over runs", compare_n_regions_inside_runs (cmp, 0),
+          compare_n_regions (cmp), n_runs, n_runs == 1 ? "" : "s");
+  if (big > 0)
+    printf (" (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " of %.2f ms or more)",
+            compare_n_regions_inside_runs (cmp, min_meas), big, ms);
+  printf ("; median |error| %.2f%% with those counted as met", compare_region_error_over_runs (cmp, 0.5, 0));
+  if (big > 0)
+    printf (", %.2f%% over those of %.2f ms or more", compare_region_error_over_runs (cmp, 0.5, min_meas), ms);
+  printf ("\n");
 }
 
 static void
@@ -231,6 +258,7 @@ cli_compare_main (int argc, char **argv)
   double max_error = DEFAULT_MAX_ERROR;
   double region_min = DEFAULT_REGION_MIN_MS;
   gboolean ops = FALSE, regions = FALSE, quiet = FALSE, by_order = FALSE;
+  g_auto (GStrv) runs = NULL;
   GOptionEntry entries[] = {
     { "max-error", 0, 0, G_OPTION_ARG_DOUBLE, &max_error,
       "Exit 1 when |makespan error| passes PCT percent (default 10)", "PCT" },
@@ -245,6 +273,11 @@ cli_compare_main (int argc, char **argv)
       "another machine or GPU, so their host gaps and ops differ): pair their regions by "
       "order, the k-th of each kind in one with the k-th in the other, with no op matched "
       "(implies --regions)", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
+      "With --regions: another measured timeline of the same program (recorded again; "
+      "repeat the option for more): each region's shortest and longest over the runs, "
+      "whether the prediction lies within them, and the median |error| with those "
+      "regions counted as met (the program's own spread from run to run)", "FILE.csv" },
     { "region-min", 0, 0, G_OPTION_ARG_DOUBLE, &region_min,
       "With --regions, also the worst region measured at least MS milliseconds long "
       "(default 0.5)", "MS" },
@@ -290,6 +323,12 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
   regions = regions || by_order;
+  if (runs != NULL && !regions)
+    {
+      cli_error ("streamsim: --runs compares regions over runs: it goes with --regions or "
+                 "--by-order");
+      return CLI_EXIT_INPUT;
+    }
   if (!(max_error >= 0) || isinf (max_error))
     {
       cli_error ("streamsim: --max-error must be a percentage >= 0, not %g", max_error);
@@ -328,6 +367,24 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
+  guint n_runs = runs != NULL ? g_strv_length (runs) : 0;
+  for (guint i = 0; i < n_runs; i++)
+    {
+      if (strcmp (runs[i], "-") == 0 && (strcmp (args[1], "-") == 0 || strcmp (args[2], "-") == 0))
+        {
+          cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
+          return CLI_EXIT_INPUT;
+        }
+      g_autoptr (Timeline) run = input_gzip_timeline (runs[i], &error);
+      if (run == NULL)
+        return cli_report_error (error);
+      if (!compare_add_run (cmp, run, &error))
+        {
+          cli_error ("streamsim: %s: %s", runs[i], error->message);
+          return CLI_EXIT_INPUT;
+        }
+    }
+
   /* with --by-order, op numbers are the measured timeline's */
   OpLabels labels;
   op_labels_init (&labels, by_order ? measured : predicted, measured);
@@ -340,7 +397,7 @@ cli_compare_main (int argc, char **argv)
       print_summary (cmp, &labels, predicted, measured, by_order);
     }
   if (regions)
-    print_regions (cmp, (SimTime) llround (region_min * 1e6), &labels, by_order);
+    print_regions (cmp, (SimTime) llround (region_min * 1e6), &labels, by_order, n_runs);
   op_labels_clear (&labels);
 
   double err = compare_makespan_error (cmp);

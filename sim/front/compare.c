@@ -10,6 +10,7 @@ struct Compare
 {
   GArray *ops; /* CompareOp */
   GArray *regions; /* CompareRegion, once found */
+  GArray *runs;    /* CompareRunSpread per region, once a run is added */
   SimTime pred_makespan;
   SimTime meas_makespan;
 };
@@ -110,6 +111,8 @@ compare_free (Compare *cmp)
   g_array_unref (cmp->ops);
   if (cmp->regions != NULL)
     g_array_unref (cmp->regions);
+  if (cmp->runs != NULL)
+    g_array_unref (cmp->runs);
   g_free (cmp);
 }
 
@@ -308,6 +311,7 @@ compare_find_regions (Compare *cmp, GError **error)
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
   if (cmp->regions != NULL)
     g_array_unref (cmp->regions);
+  g_clear_pointer (&cmp->runs, g_array_unref);
   cmp->regions = g_array_new (FALSE, FALSE, sizeof (CompareRegion));
 
   guint n = cmp->ops->len;
@@ -368,8 +372,9 @@ compare_n_regions_over (const Compare *cmp, SimTime min_meas)
   return count;
 }
 
-double
-compare_region_error (const Compare *cmp, double quantile, SimTime min_meas)
+/* compare_region_error, or with `over_runs` compare_region_error_over_runs */
+static double
+region_error_quantile (const Compare *cmp, double quantile, SimTime min_meas, gboolean over_runs)
 {
   g_return_val_if_fail (quantile >= 0 && quantile <= 1, 0);
   gsize n = compare_n_regions_over (cmp, min_meas);
@@ -379,8 +384,15 @@ compare_region_error (const Compare *cmp, double quantile, SimTime min_meas)
   gsize k = 0;
   for (gsize i = 0; i < compare_n_regions (cmp); i++)
     if (compare_region (cmp, i)->meas >= min_meas)
-      v[k++] = fabs (compare_region (cmp, i)->error);
+      v[k++] = over_runs && compare_region_inside_runs (cmp, i)
+               ? 0 : fabs (compare_region (cmp, i)->error);
   return nearest_rank (v, n, quantile);
+}
+
+double
+compare_region_error (const Compare *cmp, double quantile, SimTime min_meas)
+{
+  return region_error_quantile (cmp, quantile, min_meas, FALSE);
 }
 
 gsize
@@ -472,4 +484,77 @@ compare_by_order (const Timeline *predicted, const Timeline *measured, GError **
       }
   g_array_sort (cmp->regions, cmp_region);
   return cmp;
+}
+
+gboolean
+compare_add_run (Compare *cmp, const Timeline *run, GError **error)
+{
+  g_return_val_if_fail (cmp != NULL && cmp->regions != NULL && run != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  g_autoptr (GArray) theirs = own_regions (run, error);
+  if (theirs == NULL)
+    return FALSE;
+  if (cmp->runs == NULL)
+    {
+      cmp->runs = g_array_sized_new (FALSE, FALSE, sizeof (CompareRunSpread), cmp->regions->len);
+      for (guint i = 0; i < cmp->regions->len; i++)
+        {
+          SimTime meas = g_array_index (cmp->regions, CompareRegion, i).meas;
+          CompareRunSpread spread = { .shortest = meas, .longest = meas };
+          g_array_append_val (cmp->runs, spread);
+        }
+    }
+  static const CompareRegionKind kinds[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      if (count_kind (theirs, kinds[k]) != count_kind (cmp->regions, kinds[k]))
+        continue;
+      /* the k-th of the kind in each: both arrays are in the order of their closing op */
+      for (guint i = 0, j = 0; i < cmp->regions->len; i++)
+        {
+          if (g_array_index (cmp->regions, CompareRegion, i).kind != kinds[k])
+            continue;
+          while (g_array_index (theirs, CompareRegion, j).kind != kinds[k])
+            j++;
+          SimTime length = g_array_index (theirs, CompareRegion, j++).meas;
+          if (length <= 0)
+            continue;
+          CompareRunSpread *spread = &g_array_index (cmp->runs, CompareRunSpread, i);
+          spread->shortest = MIN (spread->shortest, length);
+          spread->longest = MAX (spread->longest, length);
+          spread->runs++;
+        }
+    }
+  return TRUE;
+}
+
+const CompareRunSpread *
+compare_region_runs (const Compare *cmp, gsize index)
+{
+  g_return_val_if_fail (cmp != NULL && index < compare_n_regions (cmp), NULL);
+  return cmp->runs != NULL ? &g_array_index (cmp->runs, CompareRunSpread, index) : NULL;
+}
+
+gboolean
+compare_region_inside_runs (const Compare *cmp, gsize index)
+{
+  const CompareRunSpread *spread = compare_region_runs (cmp, index);
+  const CompareRegion *r = compare_region (cmp, index);
+  return spread != NULL && spread->runs > 0 && r->pred >= spread->shortest
+         && r->pred <= spread->longest;
+}
+
+gsize
+compare_n_regions_inside_runs (const Compare *cmp, SimTime min_meas)
+{
+  gsize count = 0;
+  for (gsize i = 0; i < compare_n_regions (cmp); i++)
+    count += compare_region (cmp, i)->meas >= min_meas && compare_region_inside_runs (cmp, i);
+  return count;
+}
+
+double
+compare_region_error_over_runs (const Compare *cmp, double quantile, SimTime min_meas)
+{
+  return region_error_quantile (cmp, quantile, min_meas, TRUE);
 }

@@ -139,4 +139,35 @@ double compare_region_error (const Compare *cmp, double quantile, SimTime min_me
  * `min_meas` long, or G_MAXSIZE when there is none. */
 gsize compare_worst_region (const Compare *cmp, SimTime min_meas);
 
+/* Other runs of the program whose run the measured timeline is (recorded
+ * again, on this machine or another): per region, the lengths the same
+ * region measured in them. The same region is the k-th of its kind in each,
+ * as compare_by_order pairs them; a run with another number of regions of a
+ * kind says nothing of that kind, and one where a region's length is 0 or
+ * less (two threads' synchronizations closing it before it opened) nothing
+ * of that region. Call after the regions are found (compare_find_regions,
+ * compare_by_order; finding them again forgets the runs); fails as
+ * compare_find_regions does on the run's labels. `run` need not stay alive. */
+gboolean compare_add_run (Compare *cmp, const Timeline *run, GError **error);
+
+typedef struct
+{
+  SimTime shortest, longest; /* over the measured timeline and the runs that have it */
+  guint runs;                /* the added runs that have it */
+} CompareRunSpread;
+
+/* Region `index`'s lengths over the runs; NULL when no run was added. */
+const CompareRunSpread *compare_region_runs (const Compare *cmp, gsize index);
+
+/* Whether region `index`'s prediction lies within the lengths it measured,
+ * in the measured timeline and the runs that have it (FALSE when none has):
+ * it misses by no more than the program varies from run to run. */
+gboolean compare_region_inside_runs (const Compare *cmp, gsize index);
+
+/* Of the regions measured at least `min_meas` long, those inside their runs. */
+gsize compare_n_regions_inside_runs (const Compare *cmp, SimTime min_meas);
+
+/* compare_region_error with each region inside its runs counted as 0. */
+double compare_region_error_over_runs (const Compare *cmp, double quantile, SimTime min_meas);
+
 #endif /* COMPARE_H */
