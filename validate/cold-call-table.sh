@@ -23,6 +23,11 @@ if [ "${1:-}" = "--max-gap" ]; then
   shift 2
 fi
 [ $# -ge 1 ] || { echo "usage: validate/cold-call-table.sh [--max-gap US] RUN..." >&2; exit 2; }
+for run in "$@"; do
+  [ -r "$run" ] || { echo "cold-call-table.sh: cannot read $run" >&2; exit 3; }
+done
+SCRIPT_NAME=cold-call-table.sh
+. "$(dirname "$0")/script-lib.sh"
 
 GAPS="0 0.5 1 2 4 8 16 32 64"
 ROUNDS=400
@@ -31,15 +36,11 @@ ROUNDS=400
 lines() {
   case "$1" in
     *.log | *.log.gz)
-      zcat -f "$1" | awk -F'\t' -v file="$1" -v gaps="$GAPS" -v rounds="$ROUNDS" '
+      zcat -f "$1" | awk -F'\t' -v file="$1" -v gaps="$GAPS" -v rounds="$ROUNDS" "$SCRIPT_MEDIAN_AWK"'
         BEGIN { split("cudaLaunchKernel launch cudaEventRecord record cudaMemsetAsync memset cudaMemcpyAsync h2d", m, " ")
                 for (i = 1; i < 8; i += 2) call[m[i]] = m[i + 1]
                 n_gaps = split(gaps, g, " ") }
         $1 == "call" && ($3 in call) { n++; name[n] = call[$3]; t[n] = ($5 - $4) / 1e3 }
-        function median(a, k,   i, j, x) {   # of a[1..k], sorted in place
-          for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-          return a[int((k + 1) / 2)]
-        }
         END {
           want = 4 + 2 * n_gaps * rounds * 4
           if (n != want) { printf "%s: %d launch, record, memset and copy calls, not the probe'\''s %d\n", file, n, want > "/dev/stderr"; exit 2 }
@@ -52,7 +53,7 @@ lines() {
               for (q = 1; q <= 4; q++) {
                 delete a
                 for (j = 1; j <= c[calls[q]]; j++) a[j] = v[calls[q], j]
-                printf "cold %s %s %s %.3f\n", (w == 1 ? "spin" : "touch"), g[k], calls[q], median(a, c[calls[q]])
+                printf "cold %s %s %s %.3f\n", (w == 1 ? "spin" : "touch"), g[k], calls[q], lower_median(a, c[calls[q]])
               }
             }
         }' ;;
@@ -63,7 +64,6 @@ lines() {
 echo "| run | work | call | mean of medians, gaps up to $max_gap us | at the longest gap |"
 echo "| --- | --- | --- | ---: | ---: |"
 for run in "$@"; do
-  [ -r "$run" ] || { echo "cold-call-table.sh: cannot read $run" >&2; exit 3; }
   out=$(lines "$run") || exit 2
   [ -n "$out" ] || { echo "cold-call-table.sh: $run has no cold lines" >&2; exit 2; }
   awk -v run="$(basename "$run")" -v max="$max_gap" '

@@ -14,15 +14,15 @@
 # direction. Exit 2 on a missing file, a profile without those keys, or a
 # direction with fewer than two sizes.
 set -euo pipefail
-FIT_NAME=fit-cached.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
+SCRIPT_NAME=fit-cached.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-call=$(fit_need "$profile" memcpy_async us)
-submit=$(fit_need "$profile" copy_submit us)
-cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" "$FIT_MEDIAN_AWK"'
+script_readable "$profile" "$@"
+call=$(script_need "$profile" memcpy_async us)
+submit=$(script_need "$profile" copy_submit us)
+cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" "$SCRIPT_MEDIAN_AWK"'
   $2 == "malloc" && $3 == "again" && $4 <= 16777216 { n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5; sizes[$1, $4] = 1 }
   END {
     split("h2d d2h", dirs, " ")

@@ -12,13 +12,13 @@
 # and the key: graph_engine_gap=X.XXXus. Exit 2 on a run without both
 # variants or a profile without d2h_pinned_latency.
 set -euo pipefail
-FIT_NAME=fit-graph-copy.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini RUN.out..." "$@"
+SCRIPT_NAME=fit-graph-copy.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini RUN.out..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-latency=$(fit_need "$profile" d2h_pinned_latency us)
+script_readable "$profile" "$@"
+latency=$(script_need "$profile" d2h_pinned_latency us)
 # each run's difference first, so that a run without both variants stops
 # the script before it prints anything
 diffs=$(for f in "$@"; do
@@ -28,7 +28,7 @@ diffs=$(for f in "$@"; do
       printf "%s %.2f\n", f, m["pinned"] - m["none"]
     }' "$f" || exit 2
 done)
-awk -v latency="$latency" "$FIT_MEDIAN_AWK"'
+awk -v latency="$latency" "$SCRIPT_MEDIAN_AWK"'
   { d[++n] = $2; printf "%s: pinned - none %.2f us\n", $1, $2 }
   END {
     med = lower_median(d, n)

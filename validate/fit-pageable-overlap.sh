@@ -18,11 +18,11 @@
 # pairs would read the window as the pinned copy's own length.
 # Exit 2 on a missing file, copies of both directions, or fewer than 3 pairs.
 set -euo pipefail
-FIT_NAME=fit-pageable-overlap.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 1 "MEASURED.csv..." "$@"
-fit_readable "$@"
-for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, "$FIT_MEDIAN_AWK"'
+SCRIPT_NAME=fit-pageable-overlap.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 1 "MEASURED.csv..." "$@"
+script_readable "$@"
+for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, "$SCRIPT_MEDIAN_AWK"'
   # the pairs of the file read so far
   function flush(   i, a, b, lab, parts, hold, p) {
     for (i = 1; i <= n; i++) {

@@ -21,15 +21,15 @@
 # Prints the key. Exit 2 on a missing file, a profile without
 # memcpy_async or copy_submit in us, or no H2D row in that range.
 set -euo pipefail
-FIT_NAME=fit-pageable-sizes.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
+SCRIPT_NAME=fit-pageable-sizes.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-call=$(fit_need "$profile" memcpy_async us)
-submit=$(fit_need "$profile" copy_submit us)
-cat "$@" | awk -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
+script_readable "$profile" "$@"
+call=$(script_need "$profile" memcpy_async us)
+submit=$(script_need "$profile" copy_submit us)
+cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $1 == "h2d" && $2 == "malloc" && ($3 == "hot" || $3 == "again") && NF == 6 \
     && $4 >= 4096 && $4 <= 262144 {
     if (!($4 in n)) sizes[++k] = $4

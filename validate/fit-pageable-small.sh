@@ -19,17 +19,17 @@
 # fit-cached.sh. Prints both keys. Exit 2 on a missing file, a profile
 # without those keys, or a direction with no rows.
 set -euo pipefail
-FIT_NAME=fit-pageable-small.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini SMALL.txt..." "$@"
+SCRIPT_NAME=fit-pageable-small.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini SMALL.txt..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-call=$(fit_need "$profile" memcpy_async us)
-submit=$(fit_need "$profile" copy_submit us)
-h2d_bw=$(fit_need "$profile" h2d_pageable_bandwidth GB/s)
-d2h_bw=$(fit_need "$profile" d2h_pageable_bandwidth GB/s)
-cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
+script_readable "$profile" "$@"
+call=$(script_need "$profile" memcpy_async us)
+submit=$(script_need "$profile" copy_submit us)
+h2d_bw=$(script_need "$profile" h2d_pageable_bandwidth GB/s)
+d2h_bw=$(script_need "$profile" d2h_pageable_bandwidth GB/s)
+cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $2 == "malloc" && ($3 == "hot" || $3 == "again") && $4 <= 2048 && NF == 6 {
     bw = $1 == "h2d" ? h2d_bw : d2h_bw
     n[$1]++; v[$1, n[$1]] = $5 - $4 / (bw * 1e3)

@@ -17,18 +17,18 @@
 # counts in comments. Exit 2 on a missing file, a profile without the
 # pageable latencies in us, or fewer than 10 values of a quantity.
 set -euo pipefail
-FIT_NAME=fit-spread.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini MEASURED.csv..." "$@"
+SCRIPT_NAME=fit-spread.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini MEASURED.csv..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-h2d_latency=$(fit_need "$profile" h2d_pageable_latency us)
-d2h_latency=$(fit_need "$profile" d2h_pageable_latency us)
+script_readable "$profile" "$@"
+h2d_latency=$(script_need "$profile" h2d_pageable_latency us)
+d2h_latency=$(script_need "$profile" d2h_pageable_latency us)
 # a run's line once, where a file was kept twice (a round and its copy as
 # the median one)
 for f in "$@"; do gzip -cdf "$f" | sed -n 's/^# host_calls_untimed: //p'; done | sort -u |
-awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" "$FIT_MEDIAN_AWK"'
+awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" "$SCRIPT_MEDIAN_AWK"'
   # nearest rank: the smallest value with at least p of the values at or below it
   function rank(k, p,   r) { r = int(p * k); if (r < p * k) r++; return r < 1 ? 1 : r }
   {

@@ -15,15 +15,15 @@
 # a profile without memcpy_async or copy_submit in us, or a direction with
 # fewer than two sizes.
 set -euo pipefail
-FIT_NAME=fit-untouched-huge.sh
-. "$(dirname "$0")/fit-lib.sh"
-fit_usage 2 "PROFILE.ini UNTOUCHED.txt..." "$@"
+SCRIPT_NAME=fit-untouched-huge.sh
+. "$(dirname "$0")/script-lib.sh"
+script_usage 2 "PROFILE.ini UNTOUCHED.txt..." "$@"
 profile=$1
 shift
-fit_readable "$profile" "$@"
-call=$(fit_need "$profile" memcpy_async us)
-submit=$(fit_need "$profile" copy_submit us)
-cat "$@" | awk -v call="$call" -v submit="$submit" "$FIT_MEDIAN_AWK"'
+script_readable "$profile" "$@"
+call=$(script_need "$profile" memcpy_async us)
+submit=$(script_need "$profile" copy_submit us)
+cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $2 == "huge" && $3 == "untouched" && NF == 6 && $4 >= 4194304 {
     if (!(($1, $4) in n)) { m[$1]++; size[$1, m[$1]] = $4 }
     n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5

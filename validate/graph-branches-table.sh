@@ -34,11 +34,9 @@ for f in "$@"; do
   [ -r "$f" ] || { echo "graph-branches-table.sh: cannot read $f" >&2; exit 3; }
 done
 
-awk -v nfiles=$# '
-  function median(a, k,   i, j, x) {
-    for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    return a[int((k + 1) / 2)]
-  }
+SCRIPT_NAME=graph-branches-table.sh
+. "$(dirname "$0")/script-lib.sh"
+awk -v nfiles=$# "$SCRIPT_MEDIAN_AWK"'
   function bad(why) { printf "%s: %s\n", FILENAME, why > "/dev/stderr"; failed = 1; exit 2 }
   function us(x) { return sprintf("%.2f", x / 1e3) }
   FNR == 1 {
@@ -117,16 +115,16 @@ awk -v nfiles=$# '
         for (b = 1; b <= nb; b++) {
           delete x
           for (c = 1; c <= k; c++) x[c] = gb[b, c]
-          cell = cell (b > 1 ? " / " : "") br[b] " " us(median(x, k))
+          cell = cell (b > 1 ? " / " : "") br[b] " " us(lower_median(x, k))
         }
         if (chain) { spread = "-"; overlap = "-" }
         else {
-          spread = us(median(a4, k))
-          ov = median(a5, k); sh = median(a9, k)
+          spread = us(lower_median(a4, k))
+          ov = lower_median(a5, k); sh = lower_median(a9, k)
           overlap = sprintf("%s (%d%%)", us(ov), ov > 0 && sh > 0 ? int(100 * ov / sh + 0.5) : 0)
         }
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", runname[f], g, us(median(a1, k)),
-               us(median(a2, k)), cell, spread, overlap, us(median(a6, k)), us(median(a7, k)), us(median(a8, k))
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", runname[f], g, us(lower_median(a1, k)),
+               us(lower_median(a2, k)), cell, spread, overlap, us(lower_median(a6, k)), us(lower_median(a7, k)), us(lower_median(a8, k))
       }
 
     print ""
@@ -145,7 +143,7 @@ awk -v nfiles=$# '
             if (a2[c] < 0) over++
           }
           if (c == 0) { printf "%s: graph %s has one %s launch, nothing to compare\n", file[f], g, m > "/dev/stderr"; exit 2 }
-          printf "| %s | %s | %s | %s | %s | %d/%d | %s |\n", runname[f], g, m, us(median(a1, c)),
-                 us(median(a2, c)), over, c, us(median(a3, c))
+          printf "| %s | %s | %s | %s | %s | %d/%d | %s |\n", runname[f], g, m, us(lower_median(a1, c)),
+                 us(lower_median(a2, c)), over, c, us(lower_median(a3, c))
         }
   }' "$@"

@@ -24,16 +24,16 @@ if [ "${1:-}" = "--update" ]; then
   shift
 fi
 [ $# -ge 1 ] || { echo "usage: validate/graph-nodes-table.sh [--update] RUN.measured.csv..." >&2; exit 2; }
+for f in "$@"; do
+  [ -r "$f" ] || { echo "graph-nodes-table.sh: cannot read $f" >&2; exit 3; }
+done
+SCRIPT_NAME=graph-nodes-table.sh
+. "$(dirname "$0")/script-lib.sh"
 
 echo "| run | chain | mode | first op | to the kernel | kernel to the copy | copy | copy end to the sync's return |"
 echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
 for f in "$@"; do
-  [ -r "$f" ] || { echo "graph-nodes-table.sh: cannot read $f" >&2; exit 3; }
-  zcat -f "$f" | awk -F, -v layout="$layout" -v file="$f" -v run="$(basename "${f%.gz}" .measured.csv)" '
-    function median(a, k,   i, j, x) {
-      for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-      return a[int((k + 1) / 2)]
-    }
+  zcat -f "$f" | awk -F, -v layout="$layout" -v file="$f" -v run="$(basename "${f%.gz}" .measured.csv)" "$SCRIPT_MEDIAN_AWK"'
     /^#/ { next }
     !header { for (i = 1; i <= NF; i++) col[$i] = i; header = 1; next }
     $col["kind"] != "host" { n++; kind[n] = $col["kind"]; s[n] = $col["start_ns"]; e[n] = $col["end_ns"] }
@@ -58,8 +58,8 @@ for f in "$@"; do
         printf "| %s | %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", run,
                layout == "update" ? "pageable-8B" : chains[int(c / 2) + 1],
                layout == "update" ? modes[c + 1] : c % 2 ? "one by one" : "graph",
-               median(a1, k) / 1e3, median(a2, k) / 1e3,
-               median(a3, k) / 1e3, median(a4, k) / 1e3, median(a5, k) / 1e3
+               lower_median(a1, k) / 1e3, lower_median(a2, k) / 1e3,
+               lower_median(a3, k) / 1e3, lower_median(a4, k) / 1e3, lower_median(a5, k) / 1e3
       }
     }' || exit 2
 done

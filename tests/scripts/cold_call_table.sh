@@ -57,4 +57,11 @@ if bash "$src/validate/cold-call-table.sh" "$work/short.log" > /dev/null 2>&1; t
   echo "FAIL: a log one call short of the probe's was accepted"
   exit 1
 fi
+# a file that cannot be read: exit 3 before anything is printed
+status=0
+bash "$src/validate/cold-call-table.sh" "$work/plain.txt" "$work/none.txt" > "$work/out" 2> /dev/null || status=$?
+if [ "$status" -ne 3 ] || [ -s "$work/out" ]; then
+  echo "FAIL: an unreadable run: exit $status, printed $(cat "$work/out")"
+  exit 1
+fi
 echo "cold-call-table: the means worked out by hand"

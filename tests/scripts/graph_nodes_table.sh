@@ -77,4 +77,12 @@ if bash "$src/validate/graph-nodes-table.sh" --update "$work/run1.measured.csv" 
   echo "FAIL: --update accepted a run of the other probe"
   exit 1
 fi
+# a file that cannot be read: exit 3 before anything is printed
+status=0
+bash "$src/validate/graph-nodes-table.sh" "$work/run1.measured.csv" "$work/none.csv" > "$work/out" 2> /dev/null \
+  || status=$?
+if [ "$status" -ne 3 ] || [ -s "$work/out" ]; then
+  echo "FAIL: an unreadable run: exit $status, printed $(cat "$work/out")"
+  exit 1
+fi
 echo "graph-nodes-table: the medians worked out by hand"

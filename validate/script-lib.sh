@@ -1,39 +1,39 @@
-# fit-lib.sh: what the fit scripts beside it share, sourced by them: their arguments' checks, a profile key's value, and medians in awk.
+# script-lib.sh: what the fit and table scripts beside it share, sourced by them: their arguments' checks, a profile key's value, and medians in awk.
 #
-# A script sets FIT_NAME (its file name, for messages) before sourcing it.
-# Every failure here prints "FIT_NAME: ..." on standard error and exits 2,
+# A script sets SCRIPT_NAME (its file name, for messages) before sourcing it.
+# Every failure here prints "SCRIPT_NAME: ..." on standard error and exits 2,
 # before the script has printed anything.
 
-# fit_usage MIN USAGE "$@": "usage: validate/FIT_NAME USAGE" unless there
+# script_usage MIN USAGE "$@": "usage: validate/SCRIPT_NAME USAGE" unless there
 # are at least MIN arguments.
-fit_usage() {
+script_usage() {
   local min=$1 usage=$2
   shift 2
-  [ $# -ge "$min" ] || { echo "usage: validate/$FIT_NAME $usage" >&2; exit 2; }
+  [ $# -ge "$min" ] || { echo "usage: validate/$SCRIPT_NAME $usage" >&2; exit 2; }
 }
 
-# fit_readable FILE...: every FILE can be read.
-fit_readable() {
+# script_readable FILE...: every FILE can be read.
+script_readable() {
   local f
   for f in "$@"; do
-    [ -r "$f" ] || { echo "$FIT_NAME: cannot read $f" >&2; exit 2; }
+    [ -r "$f" ] || { echo "$SCRIPT_NAME: cannot read $f" >&2; exit 2; }
   done
 }
 
-# fit_key PROFILE KEY UNIT: the number of PROFILE's `KEY=NUMBERUNIT` line
+# script_key PROFILE KEY UNIT: the number of PROFILE's `KEY=NUMBERUNIT` line
 # (the first), or nothing where it has none in that unit (UNIT a sed
 # pattern: `us`, `GB/s`).
-fit_key() {
+script_key() {
   sed -n "s|^$2 *= *\([0-9.]*\)$3 *$|\1|p" "$1" | head -n 1
 }
 
-# fit_need PROFILE KEY UNIT: fit_key's number, or a message naming the key
-# and exit 2 where PROFILE has none (as `x=$(fit_need ...)` under set -e,
+# script_need PROFILE KEY UNIT: script_key's number, or a message naming the key
+# and exit 2 where PROFILE has none (as `x=$(script_need ...)` under set -e,
 # the script exits with it).
-fit_need() {
+script_need() {
   local v
-  v=$(fit_key "$@")
-  [ -n "$v" ] || { echo "$FIT_NAME: $1 lacks $2 in $3" >&2; exit 2; }
+  v=$(script_key "$@")
+  [ -n "$v" ] || { echo "$SCRIPT_NAME: $1 lacks $2 in $3" >&2; exit 2; }
   echo "$v"
 }
 
@@ -43,7 +43,7 @@ fit_need() {
 #                        an even count), sorting it
 #   lower_median(a, k)   the lower middle one of an even count, sorting it
 # k is at least 1.
-FIT_MEDIAN_AWK='
+SCRIPT_MEDIAN_AWK='
   function sort_values(a, k,   i, j, x) {
     for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
   }
