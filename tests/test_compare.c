@@ -527,6 +527,11 @@ test_cli_runs (void)
   g_assert_nonnull (strstr (err, "--runs compares regions over runs: it goes with --regions"));
   const char *const gone[] = { "compare", pred, meas, "--by-order", "--runs", missing, NULL };
   g_assert_cmpint (cli_run (NULL, gone, NULL, NULL, NULL), ==, 3);
+  const char *const two_stdin[] = { "compare", pred, meas, "--by-order", "--runs", "-", "--runs", "-",
+                                    NULL };
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (cli_run (NULL, two_stdin, NULL, NULL, &err), ==, 2);
+  g_assert_nonnull (strstr (err, "only one of its timelines from -"));
   temp_dir_remove (dir);
 }
 
