@@ -1,7 +1,37 @@
-/* fuzz_timeline.c: libFuzzer target for the timeline CSV reader (timeline_read), as compare and plot use it. */
+/* fuzz_timeline.c: libFuzzer target for the timeline CSV reader (timeline_read), as compare and plot use it, and for compare's regions over runs. */
 #include "fuzz_input.h"
 #include "fuzz_printable.h"
 #include "sim/formats/timeline.h"
+#include "sim/front/compare.h"
+
+/* What `compare T T --regions --runs T` does with a timeline: with itself as
+ * the other run, every region of positive length is inside it, once. */
+static void
+check_regions (const Timeline *timeline)
+{
+  Compare *cmp = compare_timelines (timeline, timeline, NULL);
+  if (cmp == NULL)
+    return;
+  GError *error = NULL;
+  if (compare_find_regions (cmp, &error))
+    {
+      g_assert (compare_add_run (cmp, timeline, NULL));
+      for (gsize i = 0; i < compare_n_regions (cmp); i++)
+        {
+          const CompareRegion *r = compare_region (cmp, i);
+          const CompareRunSpread *spread = compare_region_runs (cmp, i);
+          g_assert (spread->shortest <= r->meas && r->meas <= spread->longest);
+          g_assert (spread->runs == (r->meas > 0));
+          g_assert (compare_region_inside_runs (cmp, i) == (r->meas > 0));
+        }
+    }
+  else
+    {
+      fuzz_assert_printable (error->message);
+      g_clear_error (&error);
+    }
+  compare_free (cmp);
+}
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -22,6 +52,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         }
       g_assert (timeline_makespan (timeline) == makespan);
       (void) timeline_meta (timeline, "device");
+      check_regions (timeline);
       timeline_free (timeline);
     }
   else
