@@ -145,7 +145,8 @@ print_region_line (const char *what, const Compare *cmp, gsize index, gboolean b
             meas);
 }
 
-/* With --runs: how many runs were added, else 0. */
+/* The regions' table and summary; `n_runs`, how many --runs were added:
+ * their columns and line, none when 0. */
 static void
 print_regions (const Compare *cmp, SimTime min_meas, const OpLabels *labels, gboolean by_order,
                guint n_runs)
