@@ -58,6 +58,7 @@
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
+#include "clock_tie.h"
 #include "gpu_time.h"
 
 enum
@@ -66,19 +67,10 @@ enum
   B2B_LAUNCHES = 20,
   LAUNCHES = 1 + SYNC_LAUNCHES + 2 * B2B_LAUNCHES, // warm-up, sync, b2b, b2b2
   NODES = 5,                                        // A B C D E
-  TICK_SAMPLES = 2000,
   FULL_SMEM = 120 * 1024,
 };
 static const char NODE_NAMES[NODES] = { 'A', 'B', 'C', 'D', 'E' };
 enum { A, B, C, D, E };
-
-// Nanoseconds on the host's steady clock.
-static long long
-now_ns ()
-{
-  return std::chrono::duration_cast<std::chrono::nanoseconds> (
-           std::chrono::steady_clock::now ().time_since_epoch ()).count ();
-}
 
 // One node: every thread spins `spin_ns`; thread 0 of each block writes its
 // block's start and end to slots[((launch * NODES + node) * max_blocks + block) * 2].
@@ -110,19 +102,6 @@ node_kernel (unsigned long long spin_ns, unsigned long long *slots, unsigned *co
     }
 }
 
-// Writes %globaltimer to mapped host memory until told to stop (or 0.2 s).
-__global__ void
-ticker (volatile unsigned long long *tick, volatile int *stop)
-{
-  unsigned long long t0 = globaltimer (), t;
-  do
-    {
-      t = globaltimer ();
-      *tick = t;
-    }
-  while (!*stop && t - t0 < 200000000ull);
-}
-
 struct NodeSpec
 {
   int node;          // A..E
@@ -148,38 +127,6 @@ struct Ctx
   volatile int *stop;
   cudaStream_t cap[3], launch[2], tick_stream;
 };
-
-static long long
-tie_clock (Ctx &c, long long *window)
-{
-  *c.tick = 0;
-  *c.stop = 0;
-  ticker<<<1, 1, 0, c.tick_stream>>> (c.tick, c.stop);
-  CHECK (cudaGetLastError ());
-  long long waited_from = now_ns ();
-  while (*c.tick == 0)
-    if (now_ns () - waited_from > 10000000000ll)
-      {
-        std::fprintf (stderr, "the clock kernel did not start within 10 s\n");
-        std::exit (1);
-      }
-  long long best = 0;
-  *window = 0;
-  for (int i = 0; i < TICK_SAMPLES; i++)
-    {
-      long long h1 = now_ns ();
-      long long g = (long long) *c.tick;
-      long long h2 = now_ns ();
-      if (i == 0 || h2 - g < best)
-        {
-          best = h2 - g;
-          *window = h2 - h1;
-        }
-    }
-  *c.stop = 1;
-  CHECK (cudaStreamSynchronize (c.tick_stream));
-  return best;
-}
 
 static int
 blocks_of (const Ctx &c, const NodeSpec &n)
@@ -277,7 +224,7 @@ print_launches (const Ctx &c, const GraphSpec &g, const char *mode, int first_in
 static void
 measure (Ctx &c, const GraphSpec &g)
 {
-  long long window, offset = tie_clock (c, &window);
+  long long window, offset = clock_tie (c.tick_stream, c.tick, c.stop, &window);
   std::printf ("clock %s %lld %lld\n", g.name, offset, window);
   std::printf ("graph %s %s", g.name, g.chain ? "chain" : "fork");
   std::vector<NodeSpec> all = g.branches;
@@ -384,7 +331,7 @@ main ()
   };
   for (const GraphSpec &g : graphs)
     measure (c, g);
-  long long window, offset = tie_clock (c, &window);
+  long long window, offset = clock_tie (c.tick_stream, c.tick, c.stop, &window);
   std::printf ("clock end %lld %lld\n", offset, window);
   return 0;
 }

@@ -11,9 +11,7 @@
 //            the call's own time, host clock to host clock
 //   after    behind a one-block kernel that spins 20 us and stamps its end
 //            with %globaltimer: from that end to the call's return, the GPU's
-//            clock tied to the host's as graph_branches_probe.cu ties them
-//            (a one-thread kernel writes %globaltimer to mapped memory, the host
-//            reads it 2000 times; the smallest host-after-read less value read)
+//            clock tied to the host's (clock_tie.h)
 // Under the recorder the same calls are in its log, with CUPTI's kernel times:
 // fit-recorded-sync.sh reads both, so that it compares the recorder's view of a
 // call (its log) with the program's own timing of it as it runs untraced.
@@ -28,6 +26,7 @@
 #include <cstdlib>
 #include <vector>
 #include <cuda_runtime.h>
+#include "clock_tie.h"
 #include "cuda_check.h"
 #include "gpu_time.h"
 #include "host_time.h"
@@ -36,7 +35,6 @@ enum
 {
   REPEATS = 200,
   WARMUP = 20,
-  TICK_SAMPLES = 2000,
   SPIN_NS = 20000,
 };
 
@@ -45,52 +43,6 @@ spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
 {
   spin_for (spin_ns);
   *end = globaltimer ();
-}
-
-// Writes %globaltimer to mapped host memory until told to stop (or 0.2 s).
-__global__ void
-ticker (volatile unsigned long long *tick, volatile int *stop)
-{
-  unsigned long long t0 = globaltimer (), t;
-  do
-    {
-      t = globaltimer ();
-      *tick = t;
-    }
-  while (!*stop && t - t0 < 200000000ull);
-}
-
-// host ns = globaltimer + the result
-static long long
-tie_clock (cudaStream_t stream, volatile unsigned long long *tick, volatile int *stop,
-           long long *window)
-{
-  *tick = 0;
-  *stop = 0;
-  ticker<<<1, 1, 0, stream>>> (tick, stop);
-  CHECK (cudaGetLastError ());
-  double waited_from = now_us ();
-  while (*tick == 0)
-    if (now_us () - waited_from > 10e6)
-      {
-        std::fprintf (stderr, "sync_probe: the clock kernel did not start within 10 s\n");
-        std::exit (1);
-      }
-  long long best = 0;
-  for (int i = 0; i < TICK_SAMPLES; i++)
-    {
-      long long h1 = (long long) (now_us () * 1000.0);
-      long long g = (long long) *tick;
-      long long h2 = (long long) (now_us () * 1000.0);
-      if (i == 0 || h2 - g < best)
-        {
-          best = h2 - g;
-          *window = h2 - h1;
-        }
-    }
-  *stop = 1;
-  CHECK (cudaStreamSynchronize (stream));
-  return best;
 }
 
 enum Kind { STREAM, DEVICE, EVENT };
@@ -124,7 +76,7 @@ main ()
   CHECK (cudaHostAlloc (&end, sizeof *end, cudaHostAllocMapped));
   CHECK (cudaHostAlloc (&stop, sizeof *stop, cudaHostAllocMapped));
   long long window = 0;
-  long long offset = tie_clock (tick_stream, tick, stop, &window);
+  long long offset = clock_tie (tick_stream, tick, stop, &window);
   std::printf ("clock %lld %lld\n", offset, window);
 
   for (int k = STREAM; k <= EVENT; k++)
