@@ -47,11 +47,12 @@ log_view() {
     }' "$1" "$1"
 }
 
-# medians: "KIND STATE NS" lines in, "KIND STATE MEDIAN" out (the lower median)
+# medians: "A B NS" lines in, "A B MEDIAN COUNT" out, one per pair A B (the
+# lower median of its values, and how many there were)
 medians() {
   sort -k1,1 -k2,2 -k3,3n | awk '
     { k = $1 " " $2; v[k, ++c[k]] = $3 }
-    END { for (k in c) print k, v[k, int((c[k] + 1) / 2)] }'
+    END { for (k in c) print k, v[k, int((c[k] + 1) / 2)], c[k] }'
 }
 
 for f in "$dir"/plain*.txt; do
@@ -62,14 +63,12 @@ for f in "$dir"/recorded*.txt; do
 done >> "$work/all"
 for f in "$dir"/recorded*.log.gz; do
   gunzip -c "$f" > "$work/log"
-  log_view "$work/log" | medians | sed 's/^/log /'
+  log_view "$work/log" | medians | awk '{ print "log", $1, $2, $3 }'
 done >> "$work/all"
 
 echo "| synchronize | as it runs | under the recorder, its own timing | the recorder's log | the recorder's cost |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-awk '{ print $2 "-" $3, $1, $4 }' "$work/all" | sort -k1,1 -k2,2 -k3,3n | awk '
-  { k = $1 " " $2; v[k, ++c[k]] = $3 }
-  END { for (k in c) print k, v[k, int((c[k] + 1) / 2)], c[k] }' | awk '
+awk '{ print $2 "-" $3, $1, $4 }' "$work/all" | medians | awk '
   { m[$1, $2] = $3; n[$1, $2] = $4; names[$1] = 1 }
   END {
     split("stream-idle stream-after device-idle device-after event-idle event-after", order, " ")
