@@ -436,6 +436,36 @@ count_kind (const GArray *regions, CompareRegionKind kind)
   return n;
 }
 
+static const CompareRegionKind region_kinds[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED };
+
+/* For each region of `mine`, the index in `theirs` of the region of its
+ * kind at the same place: the k-th of the kind in each (both arrays are in
+ * the order of their closing op), or G_MAXUINT where `theirs` has not as
+ * many regions of that kind. g_free the result. */
+static guint *
+same_place (const GArray *mine, const GArray *theirs)
+{
+  guint *partner = g_new (guint, MAX (mine->len, 1));
+  for (guint k = 0; k < G_N_ELEMENTS (region_kinds); k++)
+    {
+      gboolean alike = count_kind (mine, region_kinds[k]) == count_kind (theirs, region_kinds[k]);
+      for (guint i = 0, j = 0; i < mine->len; i++)
+        {
+          if (g_array_index (mine, CompareRegion, i).kind != region_kinds[k])
+            continue;
+          if (!alike)
+            {
+              partner[i] = G_MAXUINT;
+              continue;
+            }
+          while (g_array_index (theirs, CompareRegion, j).kind != region_kinds[k])
+            j++;
+          partner[i] = j++;
+        }
+    }
+  return partner;
+}
+
 Compare *
 compare_by_order (const Timeline *predicted, const Timeline *measured, GError **error)
 {
@@ -447,17 +477,16 @@ compare_by_order (const Timeline *predicted, const Timeline *measured, GError **
   g_autoptr (GArray) meas = own_regions (measured, error);
   if (meas == NULL)
     return NULL;
-  static const CompareRegionKind kinds[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED };
   static const char *const names[] = { "synchronization", "timed (cudaEventElapsedTime)" };
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    if (count_kind (pred, kinds[k]) != count_kind (meas, kinds[k]))
+  for (guint k = 0; k < G_N_ELEMENTS (region_kinds); k++)
+    if (count_kind (pred, region_kinds[k]) != count_kind (meas, region_kinds[k]))
       {
         g_set_error (error, COMPARE_ERROR, COMPARE_ERROR_MISMATCH,
                      "%s has %u %s regions but %s has %u: regions are paired by order, so "
                      "both timelines need the program's same synchronizations and timed "
                      "intervals in the same order", timeline_path (predicted),
-                     count_kind (pred, kinds[k]), names[k], timeline_path (measured),
-                     count_kind (meas, kinds[k]));
+                     count_kind (pred, region_kinds[k]), names[k], timeline_path (measured),
+                     count_kind (meas, region_kinds[k]));
         return NULL;
       }
   Compare *cmp = g_new0 (Compare, 1);
@@ -465,24 +494,19 @@ compare_by_order (const Timeline *predicted, const Timeline *measured, GError **
   cmp->regions = g_array_new (FALSE, FALSE, sizeof (CompareRegion));
   cmp->pred_makespan = timeline_makespan (predicted);
   cmp->meas_makespan = timeline_makespan (measured);
-  /* the k-th of a kind in each: both arrays are in the order of their closing op */
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    for (guint i = 0, j = 0; i < meas->len; i++)
-      {
-        CompareRegion r = g_array_index (meas, CompareRegion, i);
-        if (r.kind != kinds[k])
-          continue;
-        while (g_array_index (pred, CompareRegion, j).kind != kinds[k])
-          j++;
-        const CompareRegion *p = &g_array_index (pred, CompareRegion, j++);
-        r.pred_from_op = p->from_op;
-        r.pred_to_op = p->to_op;
-        r.pred = p->meas;
-        r.pred_host = p->meas_host;
-        set_errors (&r);
-        g_array_append_val (cmp->regions, r);
-      }
-  g_array_sort (cmp->regions, cmp_region);
+  /* in the measured timeline's order, already compare_find_regions' */
+  g_autofree guint *partner = same_place (meas, pred);
+  for (guint i = 0; i < meas->len; i++)
+    {
+      CompareRegion r = g_array_index (meas, CompareRegion, i);
+      const CompareRegion *p = &g_array_index (pred, CompareRegion, partner[i]);
+      r.pred_from_op = p->from_op;
+      r.pred_to_op = p->to_op;
+      r.pred = p->meas;
+      r.pred_host = p->meas_host;
+      set_errors (&r);
+      g_array_append_val (cmp->regions, r);
+    }
   return cmp;
 }
 
@@ -504,26 +528,18 @@ compare_add_run (Compare *cmp, const Timeline *run, GError **error)
           g_array_append_val (cmp->runs, spread);
         }
     }
-  static const CompareRegionKind kinds[] = { COMPARE_REGION_SYNC, COMPARE_REGION_ELAPSED };
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+  g_autofree guint *partner = same_place (cmp->regions, theirs);
+  for (guint i = 0; i < cmp->regions->len; i++)
     {
-      if (count_kind (theirs, kinds[k]) != count_kind (cmp->regions, kinds[k]))
+      if (partner[i] == G_MAXUINT)
         continue;
-      /* the k-th of the kind in each: both arrays are in the order of their closing op */
-      for (guint i = 0, j = 0; i < cmp->regions->len; i++)
-        {
-          if (g_array_index (cmp->regions, CompareRegion, i).kind != kinds[k])
-            continue;
-          while (g_array_index (theirs, CompareRegion, j).kind != kinds[k])
-            j++;
-          SimTime length = g_array_index (theirs, CompareRegion, j++).meas;
-          if (length <= 0)
-            continue;
-          CompareRunSpread *spread = &g_array_index (cmp->runs, CompareRunSpread, i);
-          spread->shortest = MIN (spread->shortest, length);
-          spread->longest = MAX (spread->longest, length);
-          spread->runs++;
-        }
+      SimTime length = g_array_index (theirs, CompareRegion, partner[i]).meas;
+      if (length <= 0)
+        continue;
+      CompareRunSpread *spread = &g_array_index (cmp->runs, CompareRunSpread, i);
+      spread->shortest = MIN (spread->shortest, length);
+      spread->longest = MAX (spread->longest, length);
+      spread->runs++;
     }
   return TRUE;
 }
