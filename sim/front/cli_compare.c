@@ -312,7 +312,11 @@ cli_compare_main (int argc, char **argv)
                  "(see streamsim compare --help)");
       return CLI_EXIT_INPUT;
     }
-  if (strcmp (args[1], "-") == 0 && strcmp (args[2], "-") == 0)
+  guint n_runs = runs != NULL ? g_strv_length (runs) : 0;
+  guint from_stdin = (strcmp (args[1], "-") == 0) + (strcmp (args[2], "-") == 0);
+  for (guint i = 0; i < n_runs; i++)
+    from_stdin += strcmp (runs[i], "-") == 0;
+  if (from_stdin > 1)
     {
       cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
       return CLI_EXIT_INPUT;
@@ -368,15 +372,6 @@ cli_compare_main (int argc, char **argv)
       return CLI_EXIT_INPUT;
     }
 
-  guint n_runs = runs != NULL ? g_strv_length (runs) : 0;
-  guint from_stdin = (strcmp (args[1], "-") == 0) + (strcmp (args[2], "-") == 0);
-  for (guint i = 0; i < n_runs; i++)
-    from_stdin += strcmp (runs[i], "-") == 0;
-  if (from_stdin > 1)
-    {
-      cli_error ("streamsim: compare can read only one of its timelines from - (standard input)");
-      return CLI_EXIT_INPUT;
-    }
   for (guint i = 0; i < n_runs; i++)
     {
       g_autoptr (Timeline) run = input_gzip_timeline (runs[i], &error);
