@@ -18,16 +18,13 @@ for f in "$1" "$2" "$3"; do
   [ -f "$f" ] || { echo "copy-ops-table.sh: no file $f" >&2; exit 3; }
 done
 min=${4:-0}
+SCRIPT_NAME=copy-ops-table.sh
+. "$(dirname "$0")/script-lib.sh"
 # cat FILE or FILE.gz
 text () { case "$1" in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
 
 # one stream: "S" lines (the schedule's lines), then "P" and "M" CSV rows
-{ text "$1" | sed 's/^/S,/'; text "$2" | sed 's/^/P,/'; text "$3" | sed 's/^/M,/'; } | awk -F, -v min="$min" '
-  function median(key, n,    i, j, t, a) {
-    for (i = 1; i <= n; i++) a[i] = v[key, i]
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+{ text "$1" | sed 's/^/S,/'; text "$2" | sed 's/^/P,/'; text "$3" | sed 's/^/M,/'; } | awk -F, -v min="$min" "$SCRIPT_MEDIAN_AWK"'
   $1 == "S" { line[++nl] = substr($0, 3); next }
   $2 ~ /^#/ || $2 == "op" { next }
   ($5 == "h2d" || $5 == "d2h" || $5 == "d2d" || $5 == "memcpy") && $11 + 0 >= min {
@@ -50,7 +47,7 @@ text () { case "$1" in *.gz) gzip -dc "$1" ;; *) cat "$1" ;; esac; }
     print "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: |"
     for (i = 1; i <= ng; i++) {
       g = groups[i]; split(g, f, "|")
-      c = count[g]; mm = median(g "m", c); pp = median(g "p", c)
+      c = count[g]; mm = median_at(v, g "m", c); pp = median_at(v, g "p", c)
       printf "| %s | %d | %d | %s | %s | %d | %.1f us | %.1f us | %s |\n", f[1], f[2], f[3], f[4], f[5], c, mm, pp, (mm > 0 ? sprintf("%+.1f%%", (pp - mm) / mm * 100) : "-")
     }
   }'

@@ -22,12 +22,11 @@ if [ $# -lt 1 ]; then
   echo "usage: $0 RUN.out..." >&2
   exit 2
 fi
-awk '
-  function median(list,    n, v, i, j, t) {
-    n = split(list, v, " ")
-    for (i = 2; i <= n; i++) { t = v[i] + 0; for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]; v[j + 1] = t }
-    return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-  }
+SCRIPT_NAME=fit-alloc-pool.sh
+. "$(dirname "$0")/script-lib.sh"
+awk "$SCRIPT_MEDIAN_AWK"'
+  # the median of a list of numbers separated by blanks
+  function median_of_list(list,   a, k) { k = split(list, a, " "); return median(a, k) }
   $1 == "case" {
     size = $2; key = size " " $3 " " $4
     m[key] = m[key] " " $5; y[key] = y[key] " " $7
@@ -36,12 +35,12 @@ awk '
   }
   END {
     if (calls_m == "") { print "fit-alloc-pool.sh: no `end` cases" > "/dev/stderr"; exit 1 }
-    printf "malloc_async=%.2fus\nfree_async=%.2fus\n", median(calls_m), median(calls_f)
+    printf "malloc_async=%.2fus\nfree_async=%.2fus\n", median_of_list(calls_m), median_of_list(calls_f)
     n = 0; sx = sy = sxx = sxy = sy2 = sxy2 = 0; small = ""
     for (s in sizes) {
       d = s " default each"; k = s " keep each"
       if (!(d in m) || !(k in m)) continue
-      g = median(m[d]) - median(m[k]); t = median(y[d]) - median(y[k])
+      g = median_of_list(m[d]) - median_of_list(m[k]); t = median_of_list(y[d]) - median_of_list(y[k])
       if (s + 0 <= 32) { small = small " " g; continue }
       if (s + 0 < 64) continue
       n++; sx += s; sxx += s * s; sy += g; sxy += s * g; sy2 += t; sxy2 += s * t
@@ -51,5 +50,5 @@ awk '
     b2 = (n * sxy2 - sx * sy2) / (n * sxx - sx * sx); a2 = (sy2 - b2 * sx) / n
     printf "pool_grow=%.1fus\npool_grow_rate=%.1fGB/s\n", a, 1048576 / b / 1000
     printf "pool_trim_rate=%.1fGB/s\n", 1048576 / b2 / 1000
-    printf "# pool_trim intercept %.1f us; growth up to 32 MiB %s us\n", a2, small == "" ? "-" : sprintf ("%.1f", median(small))
+    printf "# pool_trim intercept %.1f us; growth up to 32 MiB %s us\n", a2, small == "" ? "-" : sprintf ("%.1f", median_of_list(small))
   }' "$@"

@@ -16,13 +16,10 @@
 set -euo pipefail
 SCRIPT_NAME=fit-cached.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini SWEEP.txt..." "$@"
 call=$(script_need "$profile" memcpy_async us)
 submit=$(script_need "$profile" copy_submit us)
-cat "$@" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" "$SCRIPT_MEDIAN_AWK"'
+cat "${files[@]}" | awk -v before="$(awk -v a="$call" -v b="$submit" 'BEGIN { print a + b }')" "$SCRIPT_MEDIAN_AWK"'
   $2 == "malloc" && $3 == "again" && $4 <= 16777216 { n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5; sizes[$1, $4] = 1 }
   END {
     split("h2d d2h", dirs, " ")

@@ -17,6 +17,8 @@ profile=${1:?usage: fit-copy2d.sh PROFILE.ini RUN.txt...}
 shift
 [ $# -ge 1 ] || { echo "usage: fit-copy2d.sh PROFILE.ini RUN.txt..." >&2; exit 2; }
 [ -f "$profile" ] || { echo "fit-copy2d.sh: no file $profile" >&2; exit 3; }
+SCRIPT_NAME=fit-copy2d.sh
+. "$(dirname "$0")/script-lib.sh"
 
 # A bandwidth key in bytes per second ("54.5GB/s", "900MB/s").
 bandwidth () {
@@ -31,12 +33,7 @@ h2d=$(bandwidth h2d_pinned_bandwidth)
 d2h=$(bandwidth d2h_pinned_bandwidth)
 d2d=$(bandwidth d2d_bandwidth)
 
-cat "$@" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" '
-  function median(key, n,    i, j, t, a) {
-    for (i = 1; i <= n; i++) a[i] = v[key, i]
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+cat "$@" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" "$SCRIPT_MEDIAN_AWK"'
   $1 == "copy" && $6 == 4194304 && ($2 == "1d" || ($2 == "2d" && ($4 == 16 || $4 == 64))) {
     key = $2 " " $3 " " $4; n[key]++; v[key, n[key]] = $7; rows[key] = $5
   }
@@ -46,16 +43,16 @@ cat "$@" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" '
     for (d = 1; d <= 3; d++) {
       dir = dirs[d]; one = "1d " dir " 4194304"
       if (!(one in n)) { print "fit-copy2d.sh: no 4 MiB " dir " copy in the runs" > "/dev/stderr"; exit 2 }
-      base = median(one, n[one]) - 4194304 / bw[dir] * 1e6
+      base = median_at(v, one, n[one]) - 4194304 / bw[dir] * 1e6
       k = 0
       for (w = 16; w <= 64; w *= 4) {
         key = "2d " dir " " w
         if (!(key in n)) continue
-        t = (median(key, n[key]) - base) / rows[key] * 1e3
-        printf "# %s %d B rows: %d rows, %.2f us, %.4f ns a row\n", dir, w, rows[key], median(key, n[key]), t
+        t = (median_at(v, key, n[key]) - base) / rows[key] * 1e3
+        printf "# %s %d B rows: %d rows, %.2f us, %.4f ns a row\n", dir, w, rows[key], median_at(v, key, n[key]), t
         v["rows " dir, ++k] = t
       }
       if (k == 0) { print "fit-copy2d.sh: no 16 or 64 B " dir " rows in the runs" > "/dev/stderr"; exit 2 }
-      printf "%s_row_rate=%.1fMHz\n", dir, 1e3 / median("rows " dir, k)
+      printf "%s_row_rate=%.1fMHz\n", dir, 1e3 / median_at(v, "rows " dir, k)
     }
   }'

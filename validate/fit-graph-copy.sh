@@ -14,14 +14,11 @@
 set -euo pipefail
 SCRIPT_NAME=fit-graph-copy.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini RUN.out..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini RUN.out..." "$@"
 latency=$(script_need "$profile" d2h_pinned_latency us)
 # each run's difference first, so that a run without both variants stops
 # the script before it prints anything
-diffs=$(for f in "$@"; do
+diffs=$(for f in "${files[@]}"; do
   awk -v f="$f" '$1 == "variant" { m[$2] = $3 }
     END {
       if (!("pinned" in m) || !("none" in m)) { printf "fit-graph-copy.sh: %s lacks the pinned or none variant\n", f > "/dev/stderr"; exit 2 }

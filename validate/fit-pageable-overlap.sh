@@ -20,8 +20,7 @@
 set -euo pipefail
 SCRIPT_NAME=fit-pageable-overlap.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 1 "MEASURED.csv..." "$@"
-script_readable "$@"
+script_args 1 "MEASURED.csv..." "$@"
 for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, "$SCRIPT_MEDIAN_AWK"'
   # the pairs of the file read so far
   function flush(   i, a, b, lab, parts, hold, p) {
@@ -53,8 +52,7 @@ for f in "$@"; do echo "file $f"; gzip -cdf "$f"; done | awk -F, "$SCRIPT_MEDIAN
     if (pairs < 3) { printf "fit-pageable-overlap.sh: %d pairs; at least 3 are needed\n", pairs > "/dev/stderr"; exit 2 }
     for (i = 1; i <= ns; i++) {
       s = sizes[i]; k = m[s]
-      for (j = 1; j <= k; j++) { h[j] = held[s, j]; q[j] = pinned[s, j] }
-      mh = median(h, k); mq = median(q, k)
+      mh = median_at(held, s, k); mq = median_at(pinned, s, k)
       used = mh >= mq / 10
       printf "# %s MiB pinned inside: %d pairs, pinned copy %.1f us, hold-up %.1f us (medians)%s\n", s, k, mq, mh, used ? "" : ", left out"
       if (used)

@@ -23,13 +23,10 @@
 set -euo pipefail
 SCRIPT_NAME=fit-pageable-sizes.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini SWEEP.txt..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini SWEEP.txt..." "$@"
 call=$(script_need "$profile" memcpy_async us)
 submit=$(script_need "$profile" copy_submit us)
-cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
+cat "${files[@]}" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $1 == "h2d" && $2 == "malloc" && ($3 == "hot" || $3 == "again") && NF == 6 \
     && $4 >= 4096 && $4 <= 262144 {
     if (!($4 in n)) sizes[++k] = $4
@@ -42,9 +39,7 @@ cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
     for (s = 1; s <= k; s++) {
       size = sizes[s]
       name = size % 1048576 == 0 ? (size / 1048576) "MiB" : size % 1024 == 0 ? (size / 1024) "KiB" : size "B"
-      delete a
-      for (i = 1; i <= n[size]; i++) a[i] = v[size, i]
-      t = median(a, n[size])
+      t = median_at(v, size, n[size])
       printf "# %s: %d rows, median %.2f us\n", name, n[size], t
       line = line sprintf("%s%s %.3fus", s > 1 ? ", " : "", name, t - call - submit)
     }

@@ -21,15 +21,12 @@
 set -euo pipefail
 SCRIPT_NAME=fit-pageable-small.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini SMALL.txt..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini SMALL.txt..." "$@"
 call=$(script_need "$profile" memcpy_async us)
 submit=$(script_need "$profile" copy_submit us)
 h2d_bw=$(script_need "$profile" h2d_pageable_bandwidth GB/s)
 d2h_bw=$(script_need "$profile" d2h_pageable_bandwidth GB/s)
-cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
+cat "${files[@]}" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $2 == "malloc" && ($3 == "hot" || $3 == "again") && $4 <= 2048 && NF == 6 {
     bw = $1 == "h2d" ? h2d_bw : d2h_bw
     n[$1]++; v[$1, n[$1]] = $5 - $4 / (bw * 1e3)
@@ -39,9 +36,7 @@ cat "$@" | awk -v h2d_bw="$h2d_bw" -v d2h_bw="$d2h_bw" -v call="$call" -v submit
     for (d = 1; d <= 2; d++) {
       dir = dirs[d]
       if (n[dir] == 0) { printf "fit-pageable-small.sh: no %s rows of 2 KiB or less\n", dir > "/dev/stderr"; exit 2 }
-      delete a
-      for (i = 1; i <= n[dir]; i++) a[i] = v[dir, i]
-      t = median(a, n[dir])
+      t = median_at(v, dir, n[dir])
       printf "# %s: %d rows, median %.2f us less memcpy_async %.3f and copy_submit %.3f\n", dir, n[dir], t, call, submit
       printf "%s_pageable_latency=%.3fus\n", dir, t - call - submit
     }

@@ -19,15 +19,12 @@
 set -euo pipefail
 SCRIPT_NAME=fit-spread.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini MEASURED.csv..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini MEASURED.csv..." "$@"
 h2d_latency=$(script_need "$profile" h2d_pageable_latency us)
 d2h_latency=$(script_need "$profile" d2h_pageable_latency us)
 # a run's line once, where a file was kept twice (a round and its copy as
 # the median one)
-for f in "$@"; do gzip -cdf "$f" | sed -n 's/^# host_calls_untimed: //p'; done | sort -u |
+for f in "${files[@]}"; do gzip -cdf "$f" | sed -n 's/^# host_calls_untimed: //p'; done | sort -u |
 awk -v h2d_latency="$h2d_latency" -v d2h_latency="$d2h_latency" "$SCRIPT_MEDIAN_AWK"'
   # nearest rank: the smallest value with at least p of the values at or below it
   function rank(k, p,   r) { r = int(p * k); if (r < p * k) r++; return r < 1 ? 1 : r }

@@ -17,13 +17,10 @@
 set -euo pipefail
 SCRIPT_NAME=fit-untouched-huge.sh
 . "$(dirname "$0")/script-lib.sh"
-script_usage 2 "PROFILE.ini UNTOUCHED.txt..." "$@"
-profile=$1
-shift
-script_readable "$profile" "$@"
+script_profile_args "PROFILE.ini UNTOUCHED.txt..." "$@"
 call=$(script_need "$profile" memcpy_async us)
 submit=$(script_need "$profile" copy_submit us)
-cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
+cat "${files[@]}" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
   $2 == "huge" && $3 == "untouched" && NF == 6 && $4 >= 4194304 {
     if (!(($1, $4) in n)) { m[$1]++; size[$1, m[$1]] = $4 }
     n[$1, $4]++; v[$1, $4, n[$1, $4]] = $5
@@ -36,9 +33,7 @@ cat "$@" | awk -v call="$call" -v submit="$submit" "$SCRIPT_MEDIAN_AWK"'
       sw = sx = sy = sxx = sxy = 0
       for (k = 1; k <= m[dir]; k++) {
         x = size[dir, k]
-        delete a
-        for (i = 1; i <= n[dir, x]; i++) a[i] = v[dir, x, i]
-        t = median(a, n[dir, x])
+        t = median_at(v, dir SUBSEP x, n[dir, x])
         printf "# %s %d B: %d rows, median %.1f us\n", dir, x, n[dir, x], t
         w = 1 / (t * t)
         sw += w; sx += w * x; sy += w * t; sxx += w * x * x; sxy += w * x * t

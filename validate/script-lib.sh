@@ -20,6 +20,23 @@ script_readable() {
   done
 }
 
+# script_args MIN USAGE "$@": script_usage, then script_readable of every
+# argument: the opening of a script whose arguments are all files.
+script_args() {
+  script_usage "$@"
+  shift 2
+  script_readable "$@"
+}
+
+# script_profile_args USAGE "$@": script_args for a script called as
+# `PROFILE.ini FILE...` (at least one FILE); sets `profile` to the first
+# argument and the array `files` to the others.
+script_profile_args() {
+  script_args 2 "$@"
+  profile=$2
+  files=("${@:3}")
+}
+
 # script_key PROFILE KEY UNIT: the number of PROFILE's `KEY=NUMBERUNIT` line
 # (the first), or nothing where it has none in that unit (UNIT a sed
 # pattern: `us`, `GB/s`).
@@ -42,11 +59,13 @@ script_need() {
 #   median(a, k)         the median of a[1..k] (the mean of the middle two of
 #                        an even count), sorting it
 #   lower_median(a, k)   the lower middle one of an even count, sorting it
-# k is at least 1.
+#   median_at(v, key, n) the median of v[key, 1..n], leaving v as it is
+# k and n are at least 1.
 SCRIPT_MEDIAN_AWK='
   function sort_values(a, k,   i, j, x) {
     for (i = 2; i <= k; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
   }
   function median(a, k) { sort_values(a, k); return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
   function lower_median(a, k) { sort_values(a, k); return a[int((k + 1) / 2)] }
+  function median_at(v, key, n,   i, a) { for (i = 1; i <= n; i++) a[i] = v[key, i]; return median(a, n) }
 '
