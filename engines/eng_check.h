@@ -6,7 +6,8 @@
  * repeated. It checks safety (nothing started too early, no engine held more
  * than it can) and a few exact durations that the contract fixes (a copy
  * alone, a kernel alone); it cannot tell whether an op could have started
- * earlier than it did. eng_check.c lists what is checked and what is not. */
+ * earlier than it did. eng_check.c says which file checks each rule; each
+ * says what it checks and what it cannot. */
 #ifndef ENG_CHECK_H
 #define ENG_CHECK_H
 
