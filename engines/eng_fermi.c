@@ -19,11 +19,12 @@
 #include "eng_deps.h"
 #include "eng_op.h"
 
-/* A launch run: its kernels are the device ops from first to last, in issue
- * order, whose `run` is this one. */
+/* A launch run: its kernels in issue order, from `last` back through each
+ * member's prev_member. (Not an index range: host threads issue ops out of
+ * their index order.) */
 typedef struct
 {
-  guint32 first, last;
+  guint32 last;
   guint32 unfinished;
   guint32 released_by;  /* the member whose end released the run */
   gboolean released;
@@ -33,6 +34,7 @@ typedef struct
 struct EngFermi
 {
   GArray *runs;         /* Run */
+  guint32 *prev_member; /* per op: the member of its run issued before it, or ENG_NONE */
   guint32 open_run;     /* the run a kernel issued next may join */
   gboolean last_device_op_was_kernel;
 };
@@ -42,6 +44,8 @@ eng_fermi_init (EngSim *sim)
 {
   EngFermi *f = g_new0 (EngFermi, 1);
   f->runs = g_array_new (FALSE, FALSE, sizeof (Run));
+  if (sim->profile.deferred_completion)
+    f->prev_member = g_new (guint32, MAX (sim->n_ops, 1));
   f->open_run = ENG_NONE;
   sim->fermi = f;
 }
@@ -52,6 +56,7 @@ eng_fermi_free (EngSim *sim)
   if (sim->fermi == NULL)
     return;
   g_array_free (sim->fermi->runs, TRUE);
+  g_free (sim->fermi->prev_member);
   g_free (sim->fermi);
   sim->fermi = NULL;
 }
@@ -83,37 +88,29 @@ eng_fermi_issue (EngSim *sim, guint32 op)
     }
   if (run == NULL)
     {
-      Run fresh = { op, op, 0, ENG_NONE, FALSE, 0 };
+      Run fresh = { ENG_NONE, 0, ENG_NONE, FALSE, 0 };
       g_array_append_val (f->runs, fresh);
       f->open_run = f->runs->len - 1;
       run = run_of (sim, f->open_run);
     }
   sim->ops[op].run = f->open_run;
+  f->prev_member[op] = run->last;
   run->last = op;
   run->unfinished++;
   f->last_device_op_was_kernel = TRUE;
 }
 
-/* Releases run `run` from member `m` down: signals m, and goes on with the
- * member before it in a step after m's dependents have heard. */
+/* Releases run `run` from member `m` back: signals m, and goes on with the
+ * member issued before it in a step after m's dependents have heard. */
 static void release_step (SimQueue *queue, SimTime now, gpointer arg, guint64 tag);
 
 static void
 release_from (EngSim *sim, guint32 run_index, guint32 m, SimTime now)
 {
-  const Run *run = run_of (sim, run_index);
-  for (;; m--)
-    {
-      if (sim->ops[m].run == run_index) /* not host work or a sync between two members */
-        {
-          eng_op_signal (sim, m, now);
-          if (m > run->first)
-            eng_post (sim, release_step, run_index, m - 1);
-          return;
-        }
-      if (m == run->first)
-        return;
-    }
+  eng_op_signal (sim, m, now);
+  guint32 before = sim->fermi->prev_member[m];
+  if (before != ENG_NONE)
+    eng_post (sim, release_step, run_index, before);
 }
 
 static void

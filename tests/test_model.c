@@ -128,6 +128,44 @@ test_fermi_deferred (void)
   run_free (run);
 }
 
+/* A launch run whose members two host threads issued out of their op
+ * order (schematic-c2050: zero costs, one connection, one block at a time,
+ * deferred completion), by hand:
+ *   op 0 thread w1, op 4 thread w2: both start at 0;
+ *   op 5 k2 (w2) issued at 0: runs 0-1; it opens a launch run;
+ *   op 1 host 0.5 ms (w1), then op 2 k1 issued at 0.5, while k2 runs: it
+ *        joins k2's run, queued behind it: runs 1-2;
+ *   op 3 d2h s1 (w1) at 0.5 waits for k1, released at its end: 2-3;
+ *   op 6 sync s2 (w2) at 0: k2 ended at 1 but its completion is held until
+ *        the run's last member, k1, ends: returns at 2, having waited for
+ *        k2, which k1's end released;
+ *   op 7 join w1 (main at 0): w1 ended at 0.5; op 8 join w2 at 0.5: 2. */
+static void
+test_fermi_deferred_threads (void)
+{
+  Run *run = run_text ("schematic-c2050", "stream s1\nstream s2\n"
+                                          "thread w1\n"
+                                          "  host 500us\n"
+                                          "  kernel s1 grid=1 block=32 block_time=1ms\n"
+                                          "  d2h s1 4MiB\n"
+                                          "end\n"
+                                          "thread w2\n"
+                                          "  kernel s2 grid=1 block=32 block_time=1ms\n"
+                                          "  sync s2\n"
+                                          "end\n"
+                                          "join w1\njoin w2\n");
+  assert_span (run, 5, 0, 1);
+  g_assert_cmpint (op (run, 2)->issue, ==, 500 * US);
+  assert_span (run, 2, 1, 2);
+  assert_span (run, 3, 2, 3);
+  g_assert_cmpint (op (run, 6)->end, ==, 2 * MS);
+  assert_cause (run, 6, ENG_CAUSE_SYNC, 5);
+  g_assert_cmpuint (eng_sim_waited_for (run->sim, 6), ==, 2);
+  g_assert_cmpint (op (run, 8)->end, ==, 2 * MS);
+  g_assert_cmpint (eng_sim_makespan (run->sim), ==, 3 * MS);
+  run_free (run);
+}
+
 /* C1060 V1: the false dependency in the single copy queue. Ops per stream i
  * (0-based): H = 3i, K = 3i+1, D = 3i+2. Each chunk takes 3 units and the
  * next H2D waits in the copy queue behind the previous stream's D2H. */
@@ -1430,6 +1468,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/loads-waits-for-idle", test_loads_waits_for_idle);
   g_test_add_func ("/model/record-holds-no-queue", test_record_holds_no_queue);
   g_test_add_func ("/model/fermi-deferred-completion", test_fermi_deferred);
+  g_test_add_func ("/model/fermi-deferred-threads", test_fermi_deferred_threads);
   g_test_add_func ("/model/single-copy-queue", test_single_copy_queue);
   g_test_add_func ("/model/legacy-default-stream", test_legacy_default_stream);
   g_test_add_func ("/model/event-wait", test_event_wait);
