@@ -400,6 +400,7 @@ test_command (void)
   GError *error = NULL;
   g_autoptr (Schedule) back = schedule_parse_text ("stdout", out, strlen (out), &parse, &error);
   g_assert_no_error (error);
+  g_assert_nonnull (back);
 
   const char *help[] = { "help", "advise", NULL }, *option[] = { "advise", "--help", NULL };
   g_autofree char *a = NULL, *b = NULL;

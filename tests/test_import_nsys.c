@@ -362,8 +362,8 @@ test_cli (void)
   g_autofree char *base = one_stream (TRUE);
   g_autofree char *bad_sql = g_strconcat (base, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET blockX = "
                                           "'x' WHERE correlationId = 4;", NULL);
-  g_autofree char *bad = database (dir, "bad.sqlite", bad_sql);
-  g_autofree char *good = database (dir, "good.sqlite", base);
+  g_free (database (dir, "bad.sqlite", bad_sql));
+  g_free (database (dir, "good.sqlite", base));
   temp_dir_write (dir, "app.sched", "stream s\n");
   const char *args[] = { "import", "bad.sqlite", "-o", "app.sched", NULL };
   g_autofree char *err = NULL;

@@ -284,7 +284,7 @@ test_explain_only (void)
       g_autofree char *option = cases[i].causes != NULL
                                   ? g_strconcat ("--explain-only=", cases[i].causes, NULL)
                                   : g_strdup ("--explain");
-      g_autoptr (JsonParser) parser = predict_to_stdout (waits_text, "--json", option, &err);
+      g_object_unref (predict_to_stdout (waits_text, "--json", option, &err));
       const char *list = strstr (err, "\nwhy ops waited");
       g_assert_nonnull (list);
       g_auto (GStrv) lines = g_strsplit (list + 1, "\n", -1);
@@ -352,7 +352,7 @@ test_explain_rows (void)
                              "d2h s1 4MiB rows=262144\n"
                              "h2d s1 4MiB rows=4096\n";
   g_autofree char *err = NULL;
-  g_autoptr (JsonParser) parser = predict_to_stdout (text, "--json", "--explain", &err);
+  g_object_unref (predict_to_stdout (text, "--json", "--explain", &err));
   const char *list = strstr (err, "\n2D copies whose rows set their time");
   g_assert_nonnull (list);
   g_auto (GStrv) lines = g_strsplit (list + 1, "\n", -1);
@@ -678,7 +678,7 @@ static void
 test_stdout_holds_json_alone (gconstpointer data)
 {
   g_autofree char *err = NULL;
-  g_autoptr (JsonParser) parser = predict_to_stdout (schedule_text, data, NULL, &err);
+  g_object_unref (predict_to_stdout (schedule_text, data, NULL, &err));
   g_assert_nonnull (strstr (err, "makespan     4 ms\n"));
 }
 

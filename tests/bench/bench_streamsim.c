@@ -405,7 +405,7 @@ main (int argc, char **argv)
     { "advise", 0, 0, G_OPTION_ARG_NONE, &advise,
       "Time `streamsim advise` instead: candidates a second (default sizes 200,1000)", NULL },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &jobs, "Threads for --advise (default 1)", "N" },
-    { NULL },
+    G_OPTION_ENTRY_NULL,
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("- time parsing, simulating and writing the CSV of generated schedules");
   g_option_context_add_main_entries (context, entries, NULL);
