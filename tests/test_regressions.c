@@ -7,7 +7,7 @@
  * timeout, an error without a position) fails the test. Schedules use the
  * fuzz target's convention: a first line "#D A=1 B=2" also passes -D A=1 B=2.
  * predict-* files are fuzz_predict's inputs (first byte: the profile, see
- * tests/fuzz/fuzz_predict.c): simulated, they must break no rule of the
+ * tests/support/fuzz_profiles.h): simulated, they must break no rule of the
  * invariant checker, and their critical path's links must pass
  * support/path_links.c. import-* files are traces of a profiler (fuzz_kineto's
  * and fuzz_nsys's inputs), read and converted; record-* files recorder logs
@@ -23,6 +23,7 @@
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/schedule_parse.h"
+#include "support/fuzz_profiles.h"
 #include "support/path_links.h"
 #include "sim/formats/timeline.h"
 #include "sim/import/import_file.h"
@@ -110,13 +111,12 @@ compare_names (gconstpointer a, gconstpointer b)
 static void
 replay_predict (const char *path)
 {
-  static const char *const names[] = { "c1060", "c2050", "k20", "h100", "h200" };
   g_autofree char *text = NULL;
   gsize length = 0;
   g_assert_true (g_file_get_contents (path, &text, &length, NULL));
   g_assert_cmpuint (length, >, 0);
-  g_autofree char *profile_path = g_strdup_printf ("%s/engines/profiles/%s.ini", SRCDIR,
-                                                   names[(guchar) text[0] % G_N_ELEMENTS (names)]);
+  fuzz_profiles_search_path (SRCDIR);
+  g_autofree char *profile_path = fuzz_profile_path (SRCDIR, (guchar) text[0]);
   GpuProfile profile;
   g_autoptr (GError) error = NULL;
   g_assert_true (profile_load (profile_path, &profile, &error));

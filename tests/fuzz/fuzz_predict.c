@@ -1,6 +1,8 @@
 /* fuzz_predict.c: libFuzzer target for a whole prediction: the parser, the engine model and the invariant checker.
  *
- * The input is a schedule; its first byte picks one of the shipped profiles.
+ * The input is a schedule; its first byte picks the profile: one of the
+ * shipped ones, or from 0x80 one of the test profiles that reach the model's
+ * corners (tests/support/fuzz_profiles.h).
  * Whatever the parser accepts must simulate without a crash, an assertion or
  * a sanitizer report, the results must break none of the rules of
  * engines/eng_check.c, and the critical path's links must pass
@@ -16,10 +18,10 @@
 #include "sim/core/schedule.h"
 #include "sim/formats/schedule_parse.h"
 #include "sim/core/schedule_device.h"
+#include "support/fuzz_profiles.h"
 #include "support/path_links.h"
 
-static const char *const profile_names[] = { "c1060", "c2050", "k20", "h100", "h200" };
-static GpuProfile profiles[G_N_ELEMENTS (profile_names)];
+static GpuProfile profiles[256];
 static gboolean ignored[ENG_CHECK_N_RULES];
 
 int
@@ -27,11 +29,12 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   (void) argc;
   (void) argv;
-  for (gsize i = 0; i < G_N_ELEMENTS (profile_names); i++)
+  fuzz_profiles_search_path (SRCDIR);
+  for (guint b = 0; b < G_N_ELEMENTS (profiles); b++)
     {
-      char *path = g_strdup_printf ("%s/engines/profiles/%s.ini", SRCDIR, profile_names[i]);
+      char *path = fuzz_profile_path (SRCDIR, (guchar) b);
       GError *error = NULL;
-      if (!profile_load (path, &profiles[i], &error))
+      if (!profile_load (path, &profiles[b], &error))
         g_error ("fuzz_predict: %s", error->message);
       g_free (path);
     }
@@ -48,7 +51,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   if (size == 0)
     return 0;
-  const GpuProfile *profile = &profiles[data[0] % G_N_ELEMENTS (profiles)];
+  const GpuProfile *profile = &profiles[data[0]];
   ScheduleParseOptions options = { NULL, 2000 };
   GError *error = NULL;
   Schedule *sched = schedule_parse_text ("fuzz.sched", (const char *) data + 1, size - 1,
