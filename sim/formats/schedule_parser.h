@@ -1,4 +1,4 @@
-/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_expr.c, schedule_statement.c, schedule_names.c); not for use outside them.
+/* schedule_parser.h: the parser's state and the helpers its files share (schedule_parse.c, schedule_scan.c, schedule_subst.c, schedule_expr.c, schedule_statement.c, schedule_declarations.c, schedule_copies.c, schedule_kernels.c, schedule_events.c, schedule_memory.c, schedule_host.c, schedule_graphs.c, schedule_threads.c, schedule_names.c); not for use outside them.
  *
  * schedule_parse.c explains the three passes and runs them. */
 #ifndef SCHEDULE_PARSER_H
@@ -216,7 +216,66 @@ gboolean parser_is_object_name (const char *s);
  * line, column and no stream or event. */
 SchedOp *parser_op (Parser *p, SchedOpKind kind);
 
-/* A graph launch (schedule_statement.c): the `graph STREAM` line, entered,
+/* What the statements' files share (schedule_statement.c), so that each
+ * reads and refuses a name, a label or a value in the same words. */
+/* `s` kept in the schedule's strings, one copy of each text. */
+const char *parser_intern (Parser *p, const char *s);
+/* The error code for a value units.c refused with the phrase `why`: it
+ * starts the phrases for well-formed values out of range with "negative" or
+ * "too large" (SCHEDULE_ERROR_RANGE); the others are SCHEDULE_ERROR_SYNTAX. */
+ScheduleError parser_why_code (const char *why);
+/* The line where event `index` was first used. */
+guint parser_event_line (const Schedule *sched, guint index);
+/* Whether `t` names a declared stream, and its index. */
+gboolean parser_stream_lookup (Parser *p, const Token *t, guint32 *index);
+/* The stream `t` names (declared, or `default`); else an error, which says
+ * so when it names an event. */
+gboolean parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error);
+/* The event `t` names. Events come into being at their first use; an error
+ * when `t` names a stream or is no name. */
+gboolean parser_event_ref (Parser *p, const Token *t, guint32 *index, GError **error);
+/* label=NAME, or label="NAME WITH BLANKS" (value points into the line's
+ * buffer, where the closing quote is cut off), as op's label. */
+gboolean parser_label (Parser *p, const Token *t, const char *value, SchedOp *op, GError **error);
+/* Tokens from `first` on may only be label=NAME; `usage` is the statement's
+ * form for the error. */
+gboolean parser_label_tail (Parser *p, guint first, SchedOp *op, const char *usage,
+                            GError **error);
+/* `value` (of token `t`) as a whole number from min to max, the messages
+ * naming it `what` (a keyword, or a key ending in '='). */
+gboolean parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 max,
+                      const char *what, guint64 *out, GError **error);
+/* Token `t` as a SIZE (units.c: 4MiB, 1.5GB), in bytes. */
+gboolean parser_size (Parser *p, const Token *t, guint64 *bytes, GError **error);
+
+/* The statements parser_statement sends each keyword to: each reads the
+ * current line's tokens and appends its op (or fills a setting, a name or
+ * an `elapsed`). */
+/* Settings and declarations (schedule_declarations.c). */
+gboolean parser_stmt_device (Parser *p, GError **error);
+gboolean parser_stmt_connections (Parser *p, GError **error);
+gboolean parser_stmt_pool_threshold (Parser *p, GError **error);
+gboolean parser_stmt_stream (Parser *p, GError **error);
+gboolean parser_stmt_event (Parser *p, GError **error);
+/* Copies (schedule_copies.c): `h2d`, `d2h` or `d2d` by `dir`, and `memcpy`. */
+gboolean parser_stmt_copy (Parser *p, SchedCopyDir dir, GError **error);
+gboolean parser_stmt_memcpy (Parser *p, GError **error);
+/* Kernels (schedule_kernels.c). */
+gboolean parser_stmt_kernel (Parser *p, GError **error);
+/* Events and synchronization (schedule_events.c). */
+gboolean parser_stmt_record (Parser *p, GError **error);
+gboolean parser_stmt_elapsed (Parser *p, GError **error);
+gboolean parser_stmt_wait (Parser *p, GError **error);
+gboolean parser_stmt_sync (Parser *p, GError **error);
+/* Device memory (schedule_memory.c): `memset`, and `malloc` or `free` by
+ * `kind` (SCHED_OP_MALLOC, SCHED_OP_FREE). */
+gboolean parser_stmt_memset (Parser *p, GError **error);
+gboolean parser_stmt_alloc (Parser *p, SchedOpKind kind, GError **error);
+/* Host time (schedule_host.c). */
+gboolean parser_stmt_hostfn (Parser *p, GError **error);
+gboolean parser_stmt_host (Parser *p, GError **error);
+
+/* A graph launch (schedule_graphs.c): the `graph STREAM` line, entered,
  * opens it; each op its lines expand to is checked and made one of its
  * nodes (sched->ops[index], just appended; `made`: whether the line made
  * one); its `end` closes it, with at least one node. */
@@ -320,6 +379,16 @@ parse_int64 (const char *s, gsize len, gint64 *value, gboolean *too_large)
   *value = negative ? (gint64) ((guint64) 0 - magnitude) : (gint64) magnitude;
   return TRUE;
 }
+
+/* `key=...`: the value after '=', or NULL. */
+static inline const char *
+token_attr (const Token *t, const char *key, gsize key_len)
+{
+  if (t->len > key_len && t->s[key_len] == '=' && memcmp (t->s, key, key_len) == 0)
+    return t->s + key_len + 1;
+  return NULL;
+}
+#define TOKEN_ATTR(t, key) token_attr ((t), key, sizeof (key) - 1)
 
 static inline guint
 parser_col (const Parser *p, const char *at)
