@@ -391,6 +391,13 @@ test_search_path (void)
   g_assert_cmpstr (path[0], ==, STREAMSIM_PROFILE_DIR_FOR_TESTS);
   g_assert_null (path[1]);
 
+  /* A folder named twice, or the compiled-in one named, is searched once. */
+  g_setenv ("STREAMSIM_PROFILE_PATH", "/a:" STREAMSIM_PROFILE_DIR_FOR_TESTS ":/a", TRUE);
+  path = profile_search_path ();
+  g_assert_cmpstr (path[0], ==, "/a");
+  g_assert_cmpstr (path[1], ==, STREAMSIM_PROFILE_DIR_FOR_TESTS);
+  g_assert_null (path[2]);
+
   g_setenv ("STREAMSIM_PROFILE_PATH", saved, TRUE);
   g_free (saved);
 }

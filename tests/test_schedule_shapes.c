@@ -49,7 +49,7 @@ test_dim3 (void)
   parse_check_error ("kernel default grid=4x1x1x1 block=32 time=1ms\n", NULL, 0,
                      SCHEDULE_ERROR_SYNTAX, "t.sched:1:16: grid=4x1x1x1 has more than three dimensions");
   parse_check_error ("kernel default grid=4x block=32 time=1ms\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
-                     "t.sched:1:16: grid= Y : ");
+                     "t.sched:1:16: grid= Y has no value");
   parse_check_error ("kernel default grid=4x0 block=32 time=1ms\n", NULL, 0, SCHEDULE_ERROR_RANGE,
                      "t.sched:1:16: grid= Y 0 is out of range");
 }

@@ -7,6 +7,17 @@
 
 
 G_LOCK_DEFINE_STATIC (search_path);
+
+/* Whether `dirs` names `dir` already: a folder searched twice finds nothing
+ * more, and would be listed twice where a profile is not found. */
+static gboolean
+holds_dir (const GPtrArray *dirs, const char *dir)
+{
+  for (guint i = 0; i < dirs->len; i++)
+    if (strcmp (g_ptr_array_index (dirs, i), dir) == 0)
+      return TRUE;
+  return FALSE;
+}
 static char **search_path;
 static char *search_path_env;
 
@@ -25,11 +36,13 @@ profile_search_path (void)
         {
           char **parts = g_strsplit (env, G_SEARCHPATH_SEPARATOR_S, -1);
           for (char **p = parts; *p != NULL; p++)
-            if (**p != '\0')
+            if (**p != '\0' && !holds_dir (dirs, *p))
               g_ptr_array_add (dirs, g_strdup (*p));
           g_strfreev (parts);
         }
-      g_ptr_array_add (dirs, g_strdup (data_dir ("profiles", STREAMSIM_PROFILE_DIR)));
+      const char *shipped = data_dir ("profiles", STREAMSIM_PROFILE_DIR);
+      if (!holds_dir (dirs, shipped))
+        g_ptr_array_add (dirs, g_strdup (shipped));
       g_ptr_array_add (dirs, NULL);
       g_strfreev (search_path);
       g_free (search_path_env);

@@ -1,4 +1,4 @@
-/* schedule_parse.h: reading a schedule from the schedule language (docs/language.md) into a Schedule. */
+/* schedule_parse.h: reading a schedule from the schedule language (sim/formats/LANGUAGE.md) into a Schedule. */
 #ifndef SCHEDULE_PARSE_H
 #define SCHEDULE_PARSE_H
 

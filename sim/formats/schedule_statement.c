@@ -87,6 +87,11 @@ parser_stream_ref (Parser *p, const Token *t, guint32 *index, GError **error)
                         "'%s' is an event (first used at line %u), not a stream; "
                         "declare streams with `stream NAME`",
                         t->s, parser_event_line (p->sched, GPOINTER_TO_UINT (found) - 1));
+  /* the declaration advised below must itself be accepted */
+  if (!parser_is_object_name (t->s) || strcmp (t->s, "device") == 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "'%s' is not a stream name; names use letters, digits, '_', '.' and '-', "
+                        "and `device` is reserved for `sync device`", t->s);
   return parser_fail (p, error, SCHEDULE_ERROR_UNDEFINED, t->col,
                       "undefined stream '%s'; declare it with `stream %s` before its first use, "
                       "or use `default`", t->s, t->s);
@@ -172,6 +177,10 @@ parser_uint (Parser *p, const Token *t, const char *value, guint64 min, guint64 
 {
   const char *why;
 
+  if (*value == '\0')
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col,
+                        "%s has no value; %s takes a whole number, %" G_GUINT64_FORMAT " to %"
+                        G_GUINT64_FORMAT, what, what, min, max);
   if (!units_parse_uint (value, G_MAXUINT64, out, &why))
     return parser_fail (p, error, parser_why_code (why), t->col,
                         "%s%s%s: %s; %s takes %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
