@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/test.sh: install what is missing, build, and run the whole test suite, then the same
-# suite under AddressSanitizer and UBSan, valgrind memcheck on predictions of the seed
+# suite under AddressSanitizer and UBSan, valgrind memcheck on predictions and advice of the seed
 # schedules, and each fuzz target (scripts/fuzz.sh) for STREAMSIM_FUZZ_SECONDS (default 60).
 # Every stage runs even when one before it failed. The output ends with ctest's closing line
 # and then one line counting every check: "N passed, N failed" (the tests of both builds,
@@ -77,23 +77,33 @@ sanitized () {
 }
 
 # valgrind memcheck on the plain build's streamsim: no error and no leak (definite or
-# indirect) predicting the three seed schedules on each seed device, with --check.
+# indirect) predicting the three seed schedules on each seed device, with --check; and
+# advising the pipeline over `--vary` values, once refused at a later one. Each case is
+# its exit status, then its arguments.
 memcheck () {
   [ -x "$base/bin/streamsim" ] || { echo "valgrind: no $base/bin/streamsim (the build failed)"; count 0 1; return 1; }
-  local bad=0 runs=0
+  local bad=0 runs=0 case want rc
+  local -a cases=()
   for sched in sequential async-v1 async-v2; do
     for device in c1060 c2050 k20; do
-      runs=$((runs + 1))
-      if ! valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
-           --error-exitcode=1 "$base/bin/streamsim" predict "traces/seed/$sched.sched" \
-           --device "$device" --check --csv /dev/null --quiet >"$base/valgrind.log" 2>&1; then
-        echo "valgrind: predict traces/seed/$sched.sched --device $device:"
-        head -40 "$base/valgrind.log"
-        bad=$((bad + 1))
-      fi
+      cases+=("0 predict traces/seed/$sched.sched --device $device --check --csv /dev/null --quiet")
     done
   done
-  echo "valgrind: $((runs - bad)) of $runs predictions clean"
+  cases+=("0 advise traces/seed/pipeline.sched --device k20 --vary nchunks=1..8 -j 1 --quiet"
+          "2 advise traces/seed/pipeline.sched --device k20 --vary nchunks=4,abc -j 1 --quiet")
+  for case in "${cases[@]}"; do
+    runs=$((runs + 1))
+    want=${case%% *}
+    # shellcheck disable=SC2086 # a case's arguments are its words
+    valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      --error-exitcode=99 "$base/bin/streamsim" ${case#* } >"$base/valgrind.log" 2>&1 && rc=0 || rc=$?
+    if [ "$rc" != "$want" ]; then
+      echo "valgrind: streamsim ${case#* }: exit $rc, expected $want:"
+      head -40 "$base/valgrind.log"
+      bad=$((bad + 1))
+    fi
+  done
+  echo "valgrind: $((runs - bad)) of $runs runs clean"
   count $((runs - bad)) "$bad"
   [ "$bad" -eq 0 ]
 }
@@ -114,7 +124,7 @@ fuzz () {
 stage "1/4 build and test" build_and_test
 if [ "${STREAMSIM_QUICK:-0}" != 1 ]; then
   stage "2/4 the same tests under AddressSanitizer and UBSan" sanitized
-  stage "3/4 valgrind memcheck of predict on the seed schedules" memcheck
+  stage "3/4 valgrind memcheck of predict and advise on the seed schedules" memcheck
   stage "4/4 fuzzing, ${STREAMSIM_FUZZ_SECONDS:-60} s per target" fuzz
 fi
 printf '\n'

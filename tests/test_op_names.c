@@ -57,6 +57,26 @@ test_op_name_in_text (void)
     }
 }
 
+/* The ops of a run in another order than the file's (advise's candidates):
+ * position 0 holds the file's op 3, 1 op 0, 2 op 1, 3 op 2. */
+static guint32
+file_number (guint32 op, gconstpointer data)
+{
+  (void) data;
+  static const guint32 numbers[] = { 3, 0, 1, 2 };
+  return op < G_N_ELEMENTS (numbers) ? numbers[op] : op;
+}
+
+/* "op N" of such a run named by the file's number, its label still the
+ * run's op N's. */
+static void
+test_op_name_in_text_as (void)
+{
+  g_autofree char *out = op_name_in_text_as ("slots held by op 0, then op 2 and op 7", file_number,
+                                             labels_of, NULL);
+  g_assert_cmpstr (out, ==, "slots held by op 3 up-1, then op 1 and op 7");
+}
+
 /* Two streams on the schematic K20 (1 ms phases, free host calls, one H2D
  * and one D2H engine), three ops labelled. By hand (as waits_text in
  * test_predict_output.c):
@@ -161,6 +181,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/op-names/op-name", test_op_name);
   g_test_add_func ("/op-names/in-text", test_op_name_in_text);
+  g_test_add_func ("/op-names/in-text-as", test_op_name_in_text_as);
   g_test_add_func ("/op-names/predict-listings", test_predict_listings);
   g_test_add_func ("/op-names/compare-listings", test_compare_listings);
   return g_test_run ();

@@ -48,6 +48,21 @@ priorities_text (const Search *s, const Config *c)
   return g_string_free (text, FALSE);
 }
 
+/* Frees a search with its best config and steps, and its schedule where that
+ * is not `original` (a `vary` value's, or a pinned copy); nothing for NULL. */
+static void
+drop_search (Search *s, Config *best, GArray *steps, const Schedule *original)
+{
+  if (s == NULL)
+    return;
+  const Schedule *sched = s->sched;
+  advise_config_clear (best);
+  g_array_unref (steps);
+  advise_search_free (s);
+  if (sched != original)
+    schedule_free ((Schedule *) sched);
+}
+
 /* Every search for one parsed schedule, from the program's own config;
  * appends the steps that gained and leaves the best in *best. */
 static void
@@ -198,6 +213,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
           g_ptr_array_unref (defines);
           if (!ok)
             {
+              drop_search (chosen, &chosen_best, chosen_steps, original);
               advice_free (advice);
               gpu_profile_clear (&profile);
               return NULL;
@@ -207,6 +223,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
           if (valid == NULL)
             {
               schedule_free (sched);
+              drop_search (chosen, &chosen_best, chosen_steps, original);
               advice_free (advice);
               gpu_profile_clear (&profile);
               return NULL;
@@ -247,15 +264,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
       advice->candidates += s->evaluated;
       if (chosen == NULL || best.makespan < chosen_best.makespan)
         {
-          if (chosen != NULL)
-            {
-              const Schedule *old = chosen->sched;
-              advise_config_clear (&chosen_best);
-              g_array_unref (chosen_steps);
-              advise_search_free (chosen);
-              if (old != original)
-                schedule_free ((Schedule *) old);
-            }
+          drop_search (chosen, &chosen_best, chosen_steps, original);
           chosen = s;
           chosen_best = best;
           chosen_steps = steps;
@@ -263,13 +272,7 @@ advise_run (const char *schedule_path, const AdviseOptions *options, GError **er
           advice->define = g_steal_pointer (&define);
         }
       else
-        {
-          advise_config_clear (&best);
-          g_array_unref (steps);
-          advise_search_free (s);
-          if (sched != original)
-            schedule_free (sched);
-        }
+        drop_search (s, &best, steps, original);
     }
 
   advice->exhaustive = chosen->exhaustive && !options->fixed_order;

@@ -21,13 +21,12 @@ label_at (guint32 op, gconstpointer data)
   return op < labels->n ? schedule_op (labels->sched, labels->order[op])->label : NULL;
 }
 
-static gboolean
-is_identity (const guint32 *order, gsize n)
+/* The op at position `op` of an order, as the file numbers it (OpNumberFunc). */
+static guint32
+number_at (guint32 op, gconstpointer data)
 {
-  for (gsize i = 0; i < n; i++)
-    if (order[i] != i)
-      return FALSE;
-  return TRUE;
+  const Labels *labels = data;
+  return op < labels->n ? labels->order[op] : op;
 }
 
 char *
@@ -71,17 +70,14 @@ advise_explain_step (Search *s, const Step *step)
       g_autoptr (GString) cause = g_string_new (NULL);
       cause_text_append (sim_before, position[op], cause);
       Labels labels = { s->sched, before.order, s->n };
-      g_autofree char *named = op_name_in_text (cause->str, label_at, &labels);
+      g_autofree char *named = op_name_in_text_as (cause->str, number_at, label_at, &labels);
       g_autofree char *was = units_format_time (wait_before[op]);
       g_autofree char *now = units_format_time (wait_after);
       const SchedOp *o = schedule_op (s->sched, op);
       g_string_append_printf (out, "%s: ", step->text);
       op_name_append (out, op, o->label);
-      g_string_append_printf (out, " (line %u) waited %s for %s%s; after it, %s", o->line, was,
-                              named,
-                              is_identity (before.order, s->n)
-                                ? "" : " (op numbers of the issue order before the change)",
-                              now);
+      g_string_append_printf (out, " (line %u) waited %s for %s; after it, %s", o->line, was,
+                              named, now);
       text = g_string_free (g_steal_pointer (&out), FALSE);
     }
   advise_config_clear (&before);

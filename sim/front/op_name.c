@@ -32,6 +32,13 @@ op_name_width (guint32 op, const char *label)
 char *
 op_name_in_text (const char *text, OpLabelFunc label_of, gconstpointer data)
 {
+  return op_name_in_text_as (text, NULL, label_of, data);
+}
+
+char *
+op_name_in_text_as (const char *text, OpNumberFunc number_of, OpLabelFunc label_of,
+                    gconstpointer data)
+{
   g_return_val_if_fail (text != NULL && label_of != NULL, NULL);
   GString *out = g_string_new (NULL);
   const char *p = text;
@@ -45,7 +52,8 @@ op_name_in_text (const char *text, OpLabelFunc label_of, gconstpointer data)
           guint64 op = g_ascii_strtoull (p + 3, &end, 10);
           if (!g_ascii_isalnum (*end) && op <= G_MAXUINT32)
             {
-              op_name_append (out, (guint32) op, label_of ((guint32) op, data));
+              guint32 shown = number_of != NULL ? number_of ((guint32) op, data) : (guint32) op;
+              op_name_append (out, shown, label_of ((guint32) op, data));
               p = end;
               continue;
             }

@@ -21,4 +21,13 @@ gsize op_name_width (guint32 op, const char *label);
  * ("engine h2d busy with op 7 h2d-3"). Newly allocated. */
 char *op_name_in_text (const char *text, OpLabelFunc label_of, gconstpointer data);
 
+/* The number an op of the sentence's run has in the listing: the runs that
+ * advise simulates hold the ops in another order than the file. */
+typedef guint32 (*OpNumberFunc) (guint32 op, gconstpointer data);
+
+/* op_name_in_text, each "op N" named as the op number_of (N) (its label
+ * still label_of (N)). */
+char *op_name_in_text_as (const char *text, OpNumberFunc number_of, OpLabelFunc label_of,
+                          gconstpointer data);
+
 #endif /* OP_NAME_H */
