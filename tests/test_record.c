@@ -798,6 +798,45 @@ test_idle_blocking_copy (void)
                             "memcpy d2h 2KiB\n");
 }
 
+/* A blocking copy whose own work started later after its call than such
+ * copies of its size usually do set itself up that much longer: host time
+ * before the op. By hand, in us from the first call at 1000: three
+ * synchronous pageable H2Ds of 1 MiB (calls 1000-1400, 2000-2400,
+ * 3000-3700), their copies starting 50, 50 and 350 us after their calls:
+ * the third's 300 beyond the usual 50 is set-up, written before it; the
+ * gaps between the calls, 600 us, before that. A 4 KiB copy of the same
+ * group started 100 us after its call: compared with copies of its own
+ * size only, and alone there, it has no usual delay. With the third copy's
+ * host buffer not resident (a[2], 1 MiB untouched) the untouched link's
+ * rate holds the wait: no set-up. */
+static void
+test_blocking_copy_setup (void)
+{
+  const char *cold[] = { "0", "1048576" };
+  const char *expect[] = {
+    "memcpy h2d 1MiB pageable\nhost 600.000us\nmemcpy h2d 1MiB pageable\nhost 600.000us\n"
+    "host 300.000us\nmemcpy h2d 1MiB pageable\nhost 300.000us\nmemcpy h2d 4KiB pageable\n",
+    "memcpy h2d 1MiB pageable\nhost 600.000us\nmemcpy h2d 1MiB pageable\nhost 600.000us\n"
+    "memcpy h2d 1MiB pageable untouched\nhost 300.000us\nmemcpy h2d 4KiB pageable\n" };
+  for (guint i = 0; i < G_N_ELEMENTS (cold); i++)
+    {
+      g_autofree char *text = g_strdup_printf (
+        "streamsim-record\t1\n"
+        "call\t1\tcudaMemcpy\t1000000000\t1000400000\t1\t0x0\t0x0\t1048576\t1\t0\n"
+        "call\t1\tcudaMemcpy\t1001000000\t1001400000\t2\t0x0\t0x0\t1048576\t1\t0\n"
+        "call\t1\tcudaMemcpy\t1002000000\t1002700000\t3\t0x0\t0x0\t1048576\t1\t%s\n"
+        "call\t1\tcudaMemcpy\t1003000000\t1003150000\t4\t0x0\t0x0\t4096\t1\t0\n"
+        "copy\t1\t0\t1000050000\t1000390000\t1048576\t1\t1\t3\n"
+        "copy\t2\t0\t1001050000\t1001390000\t1048576\t1\t1\t3\n"
+        "copy\t3\t0\t1002350000\t1002690000\t1048576\t1\t1\t3\n"
+        "copy\t4\t0\t1003100000\t1003140000\t4096\t1\t1\t3\n"
+        "end\t4\t4\n", cold[i]);
+      g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+      g_autofree char *got = schedule_text_statements (rec->text);
+      g_assert_cmpstr (got, ==, expect[i]);
+    }
+}
+
 /* Short gaps added up before a long one are written with it where the
  * call after both finds nothing to wait behind. By hand, in us: two pinned
  * H2Ds of s1 (calls 1000-1001 and 1002-1003, 1 us apart; on the GPU
@@ -2347,6 +2386,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/shared-kernels", test_shared_kernels);
   g_test_add_func ("/record/untimed-and-default-kind", test_untimed_and_default_kind);
   g_test_add_func ("/record/idle-blocking-copy", test_idle_blocking_copy);
+  g_test_add_func ("/record/blocking-copy-setup", test_blocking_copy_setup);
   g_test_add_func ("/record/short-gaps-before-long", test_short_gaps_before_long);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);

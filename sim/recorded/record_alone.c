@@ -1,5 +1,6 @@
 /* record_alone.c: recorded kernels' times alone (record_alone.h). */
 #include "record_alone.h"
+#include "value_groups.h"
 
 static int
 compare_start (gconstpointer a, gconstpointer b, gpointer kernels)
@@ -11,38 +12,11 @@ compare_start (gconstpointer a, gconstpointer b, gpointer kernels)
   return *(const guint *) a < *(const guint *) b ? -1 : 1;
 }
 
-static int
-compare_guint64 (gconstpointer a, gconstpointer b)
-{
-  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
-/* The upper median of `times` (sorted in place), at least 1 ns. */
+/* The upper median of `times` (sorted), at least 1 ns. */
 static guint64
-median (GArray *times)
+median (const GArray *times)
 {
-  g_array_sort (times, compare_guint64);
-  return MAX (g_array_index (times, guint64, times->len / 2), 1);
-}
-
-/* Appends `value` to the array of `key` in `table` (key -> GArray of guint64). */
-static void
-add_time (GHashTable *table, const char *key, guint64 value)
-{
-  GArray *times = g_hash_table_lookup (table, key);
-  if (times == NULL)
-    {
-      times = g_array_new (FALSE, FALSE, sizeof (guint64));
-      g_hash_table_insert (table, (gpointer) key, times);
-    }
-  g_array_append_val (times, value);
-}
-
-static GHashTable *
-new_table (void)
-{
-  return g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) g_array_unref);
+  return (guint64) MAX (g_array_index (times, gint64, times->len / 2), 1);
 }
 
 /* One busy period, kernels order[first..last): each kernel's period length
@@ -90,10 +64,11 @@ record_alone_find (const AloneKernel *kernels, guint n)
     }
 
   /* per key: the lone runs' durations */
-  g_autoptr (GHashTable) lone = new_table ();
+  g_autoptr (GHashTable) lone = value_groups_new ();
   for (guint i = 0; i < n; i++)
     if (!shared[i])
-      add_time (lone, kernels[i].key, kernels[i].end - kernels[i].start);
+      value_groups_add (lone, kernels[i].key, (gint64) (kernels[i].end - kernels[i].start));
+  value_groups_sort (lone);
   for (guint i = 0; i < n; i++)
     {
       const AloneKernel *k = &kernels[i];

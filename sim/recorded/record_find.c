@@ -51,9 +51,17 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
         {
           ic->kind = INSIDE_BLOCKING;
           ic->waits = INSIDE_WAITS_OWN;
+          /* the bytes not resident, as builder_write_copy counts them */
+          ic->untouched = w->pageable && copy_kind != RECORD_MEMCPY_D2D
+                          && !record_call_is_rows_copy (c->name) && c->a[2] > 0;
           ic->group = copy_kind == RECORD_MEMCPY_H2D
                       ? (w->pageable ? "blocking h2d pageable" : "blocking h2d")
                     : copy_kind == RECORD_MEMCPY_D2H ? "blocking d2h" : "blocking d2d";
+          /* by size: within a factor of two */
+          char setup[64];
+          g_snprintf (setup, sizeof setup, "%s, 2^%u bytes", ic->group,
+                      bytes > 0 ? (guint) g_bit_storage (bytes) : 0u);
+          ic->setup_group = g_intern_string (setup);
         }
       break;
     case RECORD_CALL_SYNC_EVENT:

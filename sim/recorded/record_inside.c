@@ -1,5 +1,6 @@
 /* record_inside.c: host time inside recorded calls (record_inside.h). */
 #include "record_inside.h"
+#include "value_groups.h"
 
 /* When the GPU work each blocking call waited for ended (0: none), from
  * the work of the calls before it, in the order they began; and in
@@ -85,19 +86,11 @@ measure (const InsideCall *c, guint64 ready)
   return -(gint64) MIN (from - c->exit, (guint64) G_MAXINT64);
 }
 
-static int
-compare_gint64 (gconstpointer a, gconstpointer b)
-{
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
-  return x < y ? -1 : x > y;
-}
-
 /* Per group of async and blocking calls: its calls' measures, sorted. */
 static GHashTable *
 group_measures (const InsideCall *calls, guint n, const guint64 *ready)
 {
-  GHashTable *groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                              (GDestroyNotify) g_array_unref);
+  GHashTable *groups = value_groups_new ();
   for (guint i = 0; i < n; i++)
     {
       const InsideCall *c = &calls[i];
@@ -105,21 +98,9 @@ group_measures (const InsideCall *calls, guint n, const guint64 *ready)
         continue;
       if (c->kind == INSIDE_BLOCKING && c->waits == INSIDE_WAITS_OWN && !c->timed)
         continue;
-      GArray *m = g_hash_table_lookup (groups, c->group);
-      if (m == NULL)
-        {
-          m = g_array_new (FALSE, FALSE, sizeof (gint64));
-          g_hash_table_insert (groups, (gpointer) c->group, m);
-        }
-      gint64 v = measure (c, ready[i]);
-      g_array_append_val (m, v);
+      value_groups_add (groups, c->group, measure (c, ready[i]));
     }
-  GHashTableIter it;
-  gpointer key, value;
-  g_hash_table_iter_init (&it, groups);
-  while (g_hash_table_iter_next (&it, &key, &value))
-    g_array_sort (value, compare_gint64);
-  return groups;
+  return value_groups_sort (groups);
 }
 
 gint64 *
@@ -163,6 +144,47 @@ split_async (const InsideCall *c, const GArray *group, guint64 min_host, InsideH
   h->after = extra - h->before;
 }
 
+/* How long after its call, and after its stream's earlier work (`in_stream`,
+ * G_MAXUINT64 unknown), a blocking copy's own work started; -1 where that is
+ * not known. */
+static gint64
+setup_delay (const InsideCall *c, guint64 in_stream)
+{
+  if (c->kind != INSIDE_BLOCKING || c->waits != INSIDE_WAITS_OWN || !c->timed
+      || c->setup_group == NULL || in_stream == G_MAXUINT64)
+    return -1;
+  guint64 from = MAX (c->enter, in_stream);
+  return c->start > from ? (gint64) MIN (c->start - from, (guint64) G_MAXINT64) : 0;
+}
+
+/* Per setup_group of blocking copies: their set-up delays, sorted. */
+static GHashTable *
+group_delays (const InsideCall *calls, guint n, const guint64 *in_stream)
+{
+  GHashTable *groups = value_groups_new ();
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 d = setup_delay (&calls[i], in_stream[i]);
+      if (d >= 0)
+        value_groups_add (groups, calls[i].setup_group, d);
+    }
+  return value_groups_sort (groups);
+}
+
+/* A blocking copy: its set-up before its work beyond its group's usual. */
+static void
+split_setup (const InsideCall *c, gint64 delay, const GArray *group, guint64 min_host,
+             InsideHost *h)
+{
+  if (delay < 0 || c->untouched || group == NULL || group->len < 2)
+    return;
+  gint64 usual = g_array_index (group, gint64, (group->len - 1) / 2);
+  if (delay - usual < usual || (guint64) (delay - usual) < min_host)
+    return;
+  h->usual_setup = (guint64) usual;
+  h->before = (guint64) (delay - usual);
+}
+
 /* A blocking call: how much longer than usual it ran on after the GPU work. */
 static void
 split_blocking (const InsideCall *c, guint64 ready, const GArray *group, guint64 min_host,
@@ -186,6 +208,7 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
   g_autofree guint64 *before = g_new0 (guint64, MAX (n, 1));
   g_autofree guint64 *ready = find_ready (calls, n, before);
   g_autoptr (GHashTable) groups = group_measures (calls, n, ready);
+  g_autoptr (GHashTable) delays = group_delays (calls, n, before);
   for (guint i = 0; i < n; i++)
     {
       const InsideCall *c = &calls[i];
@@ -204,6 +227,9 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
           if (g_hash_table_contains (groups, c->group))
             split_blocking (c, ready[i], g_hash_table_lookup (groups, c->group), min_host_ns,
                             &host[i]);
+          if (c->setup_group != NULL)
+            split_setup (c, setup_delay (c, before[i]),
+                         g_hash_table_lookup (delays, c->setup_group), min_host_ns, &host[i]);
           break;
         case INSIDE_FREE:
           {

@@ -29,6 +29,14 @@
  *   the host where that host time begins. A pageable device-to-host copy
  *   ends with the host copying its last chunk out of the staging buffer,
  *   which the pageable rate accounts for: it is left whole.
+ *   A blocking copy whose own work started later after the call (and after
+ *   its stream's earlier work) than the copies of its `setup_group` (its
+ *   group's of about its size: a large copy stages its first chunk before
+ *   its work starts) usually do, by at least twice their usual delay and
+ *   the minimum, did that much set-up first:
+ *   host time before the op (a DataLoader's first batch, copied while its
+ *   workers start). Not where its host buffer was not resident: the
+ *   untouched link's rate holds that wait.
  * - cudaFree and cudaFreeHost wait for the device, which the model charges
  *   as a synchronize (`charged` on an idle device, `charged_wait` after
  *   work); what they did after the GPU's last work ended beyond that charge
@@ -78,6 +86,8 @@ typedef struct
   gboolean records;     /* an event record: `event` takes what `stream` had */
   gboolean waits_event; /* a stream's wait for `event`: its later work follows the event's */
   gboolean timed;       /* CUPTI timed its own GPU work, from start to end */
+  gboolean untouched;   /* a copy whose host buffer was not all resident */
+  const char *setup_group; /* a blocking copy's group by size, for its set-up (above) */
   gboolean untimed_work; /* it gave the GPU work that CUPTI did not time */
   guint64 charged;      /* ASYNC: what the model charges it beyond its group's usual cost
                            (a launch that loads its kernel's code: kernel_load); FREE:
@@ -92,6 +102,7 @@ typedef struct
   guint64 before;       /* host time before the op */
   guint64 after;        /* host time after it */
   guint64 usual;        /* what the comparison took as usual */
+  guint64 usual_setup;  /* a blocking copy's `before`: its group's usual delay to its work */
   gboolean no_usual;    /* an async call alone in its group */
   gboolean idle;        /* a synchronize, FREE: what it waits for had ended before the call
                            began; any other call: the work its stream had been given
