@@ -18,12 +18,9 @@
 #   growth_small   a comment: the median growth over the sizes up to 32 MiB.
 # Exit status 0; 1 when a kind of sample is missing; 2 for bad usage.
 set -euo pipefail
-if [ $# -lt 1 ]; then
-  echo "usage: $0 RUN.out..." >&2
-  exit 2
-fi
 SCRIPT_NAME=fit-alloc-pool.sh
 . "$(dirname "$0")/script-lib.sh"
+script_args 1 "RUN.out..." "$@"
 awk "$SCRIPT_MEDIAN_AWK"'
   # the median of a list of numbers separated by blanks
   function median_of_list(list,   a, k) { k = split(list, a, " "); return median(a, k) }

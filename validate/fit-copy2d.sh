@@ -13,12 +13,9 @@
 # took in the model), over its rows; the key is one over the median of those
 # row times. Prints the three keys as a profile has them, with the cases.
 set -euo pipefail
-profile=${1:?usage: fit-copy2d.sh PROFILE.ini RUN.txt...}
-shift
-[ $# -ge 1 ] || { echo "usage: fit-copy2d.sh PROFILE.ini RUN.txt..." >&2; exit 2; }
-[ -f "$profile" ] || { echo "fit-copy2d.sh: no file $profile" >&2; exit 3; }
 SCRIPT_NAME=fit-copy2d.sh
 . "$(dirname "$0")/script-lib.sh"
+script_profile_args "PROFILE.ini RUN.txt..." "$@"
 
 # A bandwidth key in bytes per second ("54.5GB/s", "900MB/s").
 bandwidth () {
@@ -33,7 +30,7 @@ h2d=$(bandwidth h2d_pinned_bandwidth)
 d2h=$(bandwidth d2h_pinned_bandwidth)
 d2d=$(bandwidth d2d_bandwidth)
 
-cat "$@" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" "$SCRIPT_MEDIAN_AWK"'
+cat "${files[@]}" | awk -v bw_h2d="$h2d" -v bw_d2h="$d2h" -v bw_d2d="$d2d" "$SCRIPT_MEDIAN_AWK"'
   $1 == "copy" && $6 == 4194304 && ($2 == "1d" || ($2 == "2d" && ($4 == 16 || $4 == 64))) {
     key = $2 " " $3 " " $4; n[key]++; v[key, n[key]] = $7; rows[key] = $5
   }

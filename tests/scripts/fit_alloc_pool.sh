@@ -43,4 +43,13 @@ if bash "$src/validate/fit-alloc-pool.sh" 2> "$work/err"; then
   exit 1
 fi
 grep -q usage "$work/err"
+# a missing run is refused with the script's own message, before anything is printed
+status=0
+out=$(bash "$src/validate/fit-alloc-pool.sh" "$work/run.out" "$work/absent.out" 2> "$work/err") \
+  || status=$?
+if [ "$status" -ne 2 ] || [ -n "$out" ] \
+   || ! grep -q "fit-alloc-pool.sh: cannot read $work/absent.out" "$work/err"; then
+  echo "a missing run: exit $status, printed: $out; $(cat "$work/err")" >&2
+  exit 1
+fi
 echo "fit_alloc_pool: ok"

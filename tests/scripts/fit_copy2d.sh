@@ -52,4 +52,12 @@ if bash "$src/validate/fit-copy2d.sh" "$work/p.ini" "$work/run1.txt" "$work/run3
   exit 1
 fi
 grep -q "no 4 MiB d2d copy" "$work/err"
+# a missing run is refused before anything is printed (exit 2)
+status=0
+out=$(bash "$src/validate/fit-copy2d.sh" "$work/p.ini" "$work/run1.txt" "$work/absent.txt" 2> "$work/err") \
+  || status=$?
+if [ "$status" -ne 2 ] || [ -n "$out" ] || ! grep -q "cannot read $work/absent.txt" "$work/err"; then
+  echo "fit-copy2d.sh with a missing run: exit $status, printed: $out" >&2
+  exit 1
+fi
 echo "fit-copy2d.sh: row rates as worked out by hand"
