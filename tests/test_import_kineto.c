@@ -227,6 +227,21 @@ test_events_traced (void)
   g_assert_nonnull (strstr (statements, "kernel s2 grid=4 block=256 regs=32 time=100.000us "
                                         "label=b\nrecord e2 s1\n"));
   import_counts_clear (&counts);
+
+  /* Kineto of 2023 wrote the event sync's stream -1 as 4294967295 (CUPTI's
+   * 32-bit -1, printed unsigned): the same schedule */
+  g_autofree char *sync_events = g_strdup (SYNC_EVENTS);
+  char *at = strstr (sync_events, "\"stream\": -1, \"correlation\": 6");
+  g_assert_nonnull (at);
+  g_autofree char *unsigned_sync = g_strdup_printf (
+    "%.*s\"stream\": 4294967295%s", (int) (at - sync_events), sync_events,
+    at + strlen ("\"stream\": -1"));
+  g_autofree char *text = g_strdup_printf (TRACE ("%s%s"), TWO_STREAMS_EVENTS, unsigned_sync);
+  g_autoptr (RecordSchedule) same = import_text (text, NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_autofree char *same_statements = schedule_text_statements (same->text);
+  g_assert_cmpstr (same_statements, ==, import_program_events);
+  import_counts_clear (&counts);
 }
 
 /* A wait with no record before it (a trace that began after the record,
@@ -362,6 +377,10 @@ test_errors (void)
              "  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"Copy\", \"ts\": 1, \"dur\": 1, "
              "\"args\": {\"stream\": 7, \"correlation\": 2, \"bytes\": 1}}"),
       "t.json:5:3: a gpu_memcpy's name is \"Memcpy KIND (SOURCE -> DESTINATION)\"" },
+    { TRACE ("  {\"ph\": \"X\", \"cat\": \"cuda_sync\", \"name\": \"Context Sync\", \"ts\": 1, "
+             "\"dur\": 1, \"args\": {\"stream\": 4294967294, \"correlation\": 1}}"),
+      "t.json:4:86: a cuda_sync event's \"stream\" is 4294967294, not a number from -1 to "
+      "1073741823" },
     { "{\"traceEvents\": 3}", "t.json:1:1: a Chrome JSON trace has an array \"traceEvents\"" },
     { "[1]", "t.json:1:1: event 1 of \"traceEvents\" is a number, not an object" },
     { "hello", "t.json: at byte 0: not a trace streamsim reads" },

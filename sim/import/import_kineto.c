@@ -263,10 +263,18 @@ get_dims (Reader *r, JsonObject *args, const char *name, guint64 *product)
   return TRUE;
 }
 
-/* A stream id: small, or -1 for none. */
+/* A stream id: small, or -1 for none, which Kineto of 2023 wrote as
+ * 4294967295 (CUPTI's 32-bit -1 printed unsigned) for a context's sync. */
 static gboolean
 get_stream (Reader *r, JsonObject *args, const char *what, const char *name, gint64 *stream)
 {
+  JsonNode *node = json_object_get_member (args, name);
+  if (node != NULL && is_number (node) && json_node_get_value_type (node) == G_TYPE_INT64
+      && json_node_get_int (node) == G_MAXUINT32)
+    {
+      *stream = IMPORT_NONE;
+      return TRUE;
+    }
   if (!get_int (r, args, what, name, -1, G_MAXINT32 / 2, stream))
     return FALSE;
   if (*stream < 0)
