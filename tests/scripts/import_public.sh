@@ -31,18 +31,18 @@ gzip "$work/repo/t.json"
 git -C "$work/repo" add t.json.gz
 git -C "$work/repo" -c user.name=test -c user.email=test@example.com commit -qm trace
 export STREAMSIM_PROFILE_PATH=$src/tests/profiles
-got=$(TRACES="HEAD:t.json.gz made-up" STREAMSIM=$streamsim bash "$src/validate/import-public.sh" \
-        "$work/repo" scale-a)
-want='| trace | ops | makespan error | regions (of 0.5 ms or more) | median \|error\| | over the long ones | worst long region |
-| --- | ---: | ---: | ---: | ---: | ---: | --- |
-| made-up | 7 | -0.84% | 1 (1) | 0.49% | 0.49% | -0.49% (region 0: ops 2 to 6, sync, predicted 607 us, measured 610 us) |'
+got=$(TRACES="HEAD:t.json.gz made-up scale-a" STREAMSIM=$streamsim \
+        bash "$src/validate/import-public.sh" kineto "$work/repo")
+want='| trace | device | ops | makespan error | regions (of 0.5 ms or more) | median \|error\| | over the long ones | worst long region |
+| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |
+| made-up | scale-a | 7 | -0.84% | 1 (1) | 0.49% | 0.49% | -0.49% (region 0: ops 2 to 6, sync, predicted 607 us, measured 610 us) |'
 if [ "$got" != "$want" ]; then
   echo "import-public.sh gave:"; echo "$got"; echo "expected:"; echo "$want"
   exit 1
 fi
 status=0
-out=$(TRACES="HEAD:absent.json.gz gone" STREAMSIM=$streamsim bash "$src/validate/import-public.sh" \
-        "$work/repo" scale-a 2>/dev/null) || status=$?
+out=$(TRACES="HEAD:absent.json.gz gone scale-a" STREAMSIM=$streamsim \
+        bash "$src/validate/import-public.sh" hta "$work/repo" 2>/dev/null) || status=$?
 if [ "$status" -ne 2 ] || [ -n "$out" ]; then
   echo "a missing trace: exit $status (expected 2), printed: $out"
   exit 1
