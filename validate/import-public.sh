@@ -25,6 +25,8 @@
 # clone lacks, 3 for a missing binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+SCRIPT_NAME=import-public.sh
+. validate/script-lib.sh
 streamsim=${STREAMSIM:-build/bin/streamsim}
 if [ $# -ne 2 ] || { [ "$1" != kineto ] && [ "$1" != hta ]; }; then
   echo "usage: $0 kineto|hta CLONE" >&2
@@ -71,6 +73,8 @@ for entry in "${traces[@]}"; do
     exit 2
   fi
 done
+# a figure of the compare output in $out, "-" where it has none
+field() { local v; v=$(script_compare_field "$out" "$1"); echo "${v:--}"; }
 echo "| trace | device | ops | makespan error | regions (of 0.5 ms or more) | median \|error\| | over the long ones | worst long region |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
 for entry in "${traces[@]}"; do
@@ -79,14 +83,9 @@ for entry in "${traces[@]}"; do
     --timeline "$work/$name.measured.csv" -q
   "$streamsim" predict "$work/$name.sched" -d "$device" --csv "$work/$name.predicted.csv" -q
   ops=$(grep -v '^#' "$work/$name.predicted.csv" | tail -n +2 | wc -l)
-  "$streamsim" compare "$work/$name.predicted.csv" "$work/$name.measured.csv" --regions \
-    > "$work/$name.compare" 2>&1 || true
-  awk -v name="$name" -v device="$device" -v ops="$ops" '
-    /^makespan / { for (i = 1; i <= NF; i++) if ($i == "error") err = $(i + 1) }
-    /^regions / { n = $2; long = $3; sub(/\(/, "", long) }
-    /^median / { all = $3; over = $7 }
-    /^worst long / { sub(/^worst long +/, ""); worst = $0 }
-    END { printf "| %s | %s | %d | %s | %s (%s) | %s | %s | %s |\n", name, device, ops, err, n, long,
-                 all != "" ? all : "-", over != "" ? over : "-", worst != "" ? worst : "-" }
-  ' "$work/$name.compare"
+  out=$("$streamsim" compare "$work/$name.predicted.csv" "$work/$name.measured.csv" --regions \
+          2>&1) || true
+  printf '| %s | %s | %d | %s | %s (%s) | %s | %s | %s |\n' "$name" "$device" "$ops" \
+    "$(field makespan)" "$(field regions)" "$(field long)" "$(field median)" \
+    "$(field median_long)" "$(field worst_long)"
 done

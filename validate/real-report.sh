@@ -38,6 +38,8 @@
 # $STREAMSIM (default: build/bin/streamsim). Exit status: 0, or 2 for bad
 # usage or input, 3 for a missing binary or file.
 set -euo pipefail
+SCRIPT_NAME=real-report.sh
+. "$(dirname "$0")/script-lib.sh"
 
 predicted=
 update=
@@ -180,10 +182,10 @@ for sched_path in $(ls "$dir" | sed -n 's/\.sched\(\.gz\)\{0,1\}$//p' | sort -u)
     echo "real-report.sh: streamsim compare failed on $name" >&2
     exit 2
   fi
-  makespan=$(sed -n 's/^makespan .*error \([-+][0-9.]*%\)$/\1/p' <<< "$out")
-  regions=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\1/p' <<< "$out")
-  long=$(sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\2/p' <<< "$out")
-  median=$(sed -n 's/^median *|error| \([0-9.]*%\) over all regions.*/\1/p' <<< "$out")
+  makespan=$(script_compare_field "$out" makespan)
+  regions=$(script_compare_field "$out" regions)
+  long=$(script_compare_field "$out" long)
+  median=$(script_compare_field "$out" median)
   gpu=$(gpu_median "$pred" "$out")
   wait=$(wait_median "$out")
   worst_any=$(worst "$(grep '^worst  ' <<< "$out" || true)")

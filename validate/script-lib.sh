@@ -54,6 +54,23 @@ script_need() {
   echo "$v"
 }
 
+# script_compare_field OUTPUT FIELD: one figure of `streamsim compare
+# --regions`' summary: makespan (its error, "-0.84%"), regions, long (the
+# regions of --region-min or more), median (|error| over all regions),
+# median_long (over the long ones), worst_long (the line's text after its
+# name); nothing where the output has none.
+script_compare_field() {
+  case $2 in
+    makespan) sed -n 's/^makespan .*error \([-+][0-9.]*%\)$/\1/p' ;;
+    regions) sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\1/p' ;;
+    long) sed -n 's/^regions *\([0-9]*\) (\([0-9]*\) of .*/\2/p' ;;
+    median) sed -n 's/^median *|error| \([0-9.]*%\) over all regions.*/\1/p' ;;
+    median_long) sed -n 's/^median .*, \([0-9.]*%\) over those of .*/\1/p' ;;
+    worst_long) sed -n 's/^worst long *//p' ;;
+    *) echo "$SCRIPT_NAME: no compare field $2" >&2; exit 2 ;;
+  esac <<< "$1"
+}
+
 # Awk functions, to put before a script's own program text:
 #   sort_values(a, k)    sorts a[1..k] ascending, in place
 #   median(a, k)         the median of a[1..k] (the mean of the middle two of
