@@ -21,7 +21,9 @@
 #include "support/fuzz_profiles.h"
 #include "support/path_links.h"
 
-static GpuProfile profiles[256];
+/* the profile each first byte picks: each file loaded once, the bytes that
+ * pick it sharing it */
+static const GpuProfile *profiles[256];
 static gboolean ignored[ENG_CHECK_N_RULES];
 
 int
@@ -30,14 +32,24 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
   (void) argc;
   (void) argv;
   fuzz_profiles_search_path (SRCDIR);
+  /* path -> its profile, kept for the run */
+  GHashTable *loaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint b = 0; b < G_N_ELEMENTS (profiles); b++)
     {
       char *path = fuzz_profile_path (SRCDIR, (guchar) b);
-      GError *error = NULL;
-      if (!profile_load (path, &profiles[b], &error))
-        g_error ("fuzz_predict: %s", error->message);
+      GpuProfile *p = g_hash_table_lookup (loaded, path);
+      if (p == NULL)
+        {
+          GError *error = NULL;
+          p = g_new0 (GpuProfile, 1);
+          if (!profile_load (path, p, &error))
+            g_error ("fuzz_predict: %s", error->message);
+          g_hash_table_insert (loaded, g_strdup (path), p);
+        }
+      profiles[b] = p;
       g_free (path);
     }
+  g_hash_table_unref (loaded);
   const char *ignore = g_getenv ("STREAMSIM_FUZZ_IGNORE");
   char **rules = g_strsplit (ignore != NULL ? ignore : "", ",", -1);
   for (guint r = 0; r < ENG_CHECK_N_RULES; r++)
@@ -51,7 +63,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   if (size == 0)
     return 0;
-  const GpuProfile *profile = &profiles[data[0]];
+  const GpuProfile *profile = profiles[data[0]];
   ScheduleParseOptions options = { NULL, 2000 };
   GError *error = NULL;
   Schedule *sched = schedule_parse_text ("fuzz.sched", (const char *) data + 1, size - 1,
