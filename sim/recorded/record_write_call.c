@@ -222,18 +222,16 @@ write_inside (Builder *b, const RecordCall *c, const CallWork *w, const InsideHo
         }
       sep = "; then ";
     }
-  if (before && in->kind == INSIDE_BLOCKING)
-    {
-      g_string_append (why, ": set-up before its work started, beyond the usual ");
-      builder_append_time (why, in->usual_setup);
-      g_string_append (why, " of such copies");
-      builder_write_host (b, c->enter, c->enter + in->before, why->str);
-      return;
-    }
   if (before)
     {
-      g_string_append (why, ": set-up before its work started, beyond its usual ");
-      builder_append_time (why, in->usual);
+      /* a blocking copy's against its group's delay to the work, an async
+       * call's against its usual time */
+      gboolean copy = in->kind == INSIDE_BLOCKING;
+      g_string_append (why, copy ? ": set-up before its work started, beyond the usual "
+                                 : ": set-up before its work started, beyond its usual ");
+      builder_append_time (why, copy ? in->usual_setup : in->usual);
+      if (copy)
+        g_string_append (why, " of such copies");
       builder_write_host (b, c->enter, c->enter + in->before, why->str);
       return;
     }
