@@ -5,6 +5,7 @@
  * worked out by hand from them in the comments. */
 #include <string.h>
 #include "sim/recorded/marker_times.h"
+#include "sim/recorded/record_alone.h"
 #include "sim/recorded/record_call.h"
 #include "sim/recorded/record_inside.h"
 #include "sim/recorded/record_log.h"
@@ -428,6 +429,45 @@ test_alone_inferred (void)
                              "kernel s2 grid=3 block=32 time=1000.000us loads label=f\n"
                              "kernel s1 grid=4 block=32 time=800.000us label=a\n");
   g_assert_cmpuint (bare->n_inferred, ==, 0);
+}
+
+/* A communication kernel keeps the time it ran (record_alone.h): its
+ * length is its peers' pace. On tests/profiles/ops.ini (occupancy grid /
+ * 4), GPU (us after T0):
+ *   ncclKernel_AllReduce... s1 grid 4   100-2100  } one period, L = 2000,
+ *   b                       s2 grid 4   100-2100  } held 2000 + 2000 = 4000
+ *   ncclKernel_AllReduce... s1 grid 4   3000-3500   alone
+ * b, no lone run of its own, is inferred: 2000 x 2000 / 4000 = 1000 us.
+ * The shared all-reduce keeps its 2000 us, where any other kernel would
+ * take its lone run's 500 us. */
+static void
+test_alone_peers (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000011000\t3\t0xa1\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000012000\t1000013000\t4\t0xa2\t0x0\t4\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000014000\t1000015000\t5\t0xa1\t0x0\t4\t32\t0\n"
+    "kernel\t3\t1000100000\t1002100000\t4\t32\t0\t0\tncclKernel_AllReduce_RING_LL_Sum_float\n"
+    "kernel\t4\t1000100000\t1002100000\t4\t32\t0\t0\tb\n"
+    "kernel\t5\t1003000000\t1003500000\t4\t32\t0\t0\tncclKernel_AllReduce_RING_LL_Sum_float\n"
+    "end\t5\t3\n";
+  g_autoptr (RecordSchedule) rec = convert_ops (text, 1000000);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "stream s2\n"
+                            "kernel s1 grid=4 block=32 time=2000.000us "
+                            "label=ncclKernel_AllReduce_RING_LL_Sum_float\n"
+                            "kernel s2 grid=4 block=32 time=1000.000us label=b\n"
+                            "kernel s1 grid=4 block=32 time=500.000us "
+                            "label=ncclKernel_AllReduce_RING_LL_Sum_float\n");
+  g_assert_nonnull (strstr (rec->text, "# ran 2000.000us beside other kernels, a communication "
+                                       "kernel: time= as it ran (its peers' pace"));
+  g_assert_true (record_alone_paced_by_peers ("ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)"));
+  g_assert_true (record_alone_paced_by_peers ("_Z28ncclKernel_SendRecv_RING_SIMPLEP11ncclDevComm"));
+  g_assert_false (record_alone_paced_by_peers ("void at::native::reduce_kernel<512, 1>()"));
 }
 
 /* First launches (record_loads.h), on tests/profiles/ops.ini (kernel_load
@@ -2395,6 +2435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);
   g_test_add_func ("/record/capture", test_capture);
   g_test_add_func ("/record/alone-inferred", test_alone_inferred);
+  g_test_add_func ("/record/alone-peers", test_alone_peers);
   g_test_add_func ("/record/loads", test_loads);
   g_test_add_func ("/record/trace-extra", test_trace_extra);
   g_test_add_func ("/record/graph", test_graph);

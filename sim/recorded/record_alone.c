@@ -79,6 +79,8 @@ record_alone_find (const AloneKernel *kernels, guint n)
       a->held = held[i];
       if (!shared[i])
         a->how = ALONE_RAN_ALONE;
+      else if (k->peers)
+        a->how = ALONE_PEERS;
       else if ((times = g_hash_table_lookup (lone, k->key)) != NULL)
         {
           a->how = ALONE_LONE_RUNS;
@@ -96,4 +98,10 @@ record_alone_find (const AloneKernel *kernels, guint n)
         }
     }
   return alone;
+}
+
+gboolean
+record_alone_paced_by_peers (const char *name)
+{
+  return name != NULL && (strstr (name, "ncclKernel") != NULL || strstr (name, "ncclDevKernel") != NULL);
 }

@@ -24,6 +24,11 @@
  *    x duration) at most L: the sharing did not slow it by taking SMs), or
  *    where an occupancy is not known (no profile, or a block no SM can hold).
  *
+ * A communication kernel (NCCL's collectives and sends, a kernel that
+ * waits inside for its peers on other GPUs) keeps its own duration
+ * wherever it ran: its length is its peers' pace, which neither its lone
+ * runs nor its share of the SMs tell (ALONE_PEERS).
+ *
  * The median is the upper one of an even count (the later of the middle
  * two in ascending order). */
 #ifndef RECORD_ALONE_H
@@ -36,6 +41,7 @@ typedef struct
   guint64 start, end;   /* measured on the GPU, ns */
   const char *key;      /* the same kernel: name and shape (compared by content) */
   double occupancy;     /* its share of the GPU, in (0, 1]; negative when not known */
+  gboolean peers;       /* a communication kernel (record_alone_paced_by_peers) */
 } AloneKernel;
 
 typedef enum
@@ -45,6 +51,7 @@ typedef enum
   ALONE_INFERRED,       /* 2: its duration scaled by its period */
   ALONE_ROOM,           /* 3: its period left room on the SMs; its own duration */
   ALONE_UNKNOWN,        /* 3: an occupancy in its period is not known; its own duration */
+  ALONE_PEERS,          /* a communication kernel that shared its period: its own duration */
 } AloneHow;
 
 typedef struct
@@ -60,5 +67,9 @@ typedef struct
 /* The time alone of each of the `n` kernels, given in any order; the
  * result has one entry per kernel (g_free it). */
 AloneTime *record_alone_find (const AloneKernel *kernels, guint n);
+
+/* Whether the kernel named `name` (as CUPTI gives it, mangled or not) is a
+ * communication kernel: NCCL's (ncclKernel_..., ncclDevKernel_...). */
+gboolean record_alone_paced_by_peers (const char *name);
 
 #endif /* RECORD_ALONE_H */

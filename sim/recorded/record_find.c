@@ -298,7 +298,8 @@ builder_find_alone_times (Builder *b)
                                    k->name, k->a[0], k->a[1], k->a[2]);
       g_ptr_array_add (keys, key);
       AloneKernel ak = { .start = k->start, .end = k->end, .key = key,
-                         .occupancy = occupancy (b->opt->profile, k) };
+                         .occupancy = occupancy (b->opt->profile, k),
+                         .peers = record_alone_paced_by_peers (k->name) };
       g_array_append_val (kernels, ak);
       g_array_append_val (calls, i);
     }

@@ -52,6 +52,9 @@ kernel_comment (Builder *b, const CallWork *w, const AloneTime *a, gboolean load
           g_string_append (text, " of occupancy x duration (record_alone.h)");
           b->rec->n_inferred++;
         }
+      else if (a->how == ALONE_PEERS)
+        g_string_append (text, ", a communication kernel: time= as it ran (its peers' pace, "
+                         "record_alone.h)");
       else if (a->how == ALONE_ROOM)
         g_string_append (text, ", which left room on the SMs: time= as it ran");
       else
