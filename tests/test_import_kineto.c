@@ -271,6 +271,43 @@ test_wait_unrecorded (void)
   import_counts_clear (&counts);
 }
 
+/* A trace with no cudaEventRecord at all (some Kineto versions leave it
+ * out): the wait gets a record of its own right before it. Calls (us),
+ * each 1 us:
+ *   cudaLaunchKernel      100  corr 1   kernel a on stream 7, GPU 102-202
+ *   cudaLaunchKernel      103  corr 2   kernel c on stream 9, GPU 104-250
+ *   cudaStreamWaitEvent   105  corr 3
+ *   cudaLaunchKernel      107  corr 4   kernel b on stream 13, GPU 203-303
+ * The wait's stream is 13 (its thread issues there next); kernel b started
+ * at 203, so what it waited for had ended by then: of the other streams'
+ * work issued before the wait, stream 7's ended at 202, stream 9's only at
+ * 250 (later than 203: not what held b, though it ended last). So `record
+ * e1 s1` (stream 7) right before `wait s3 e1`, at the wait's time: the 1
+ * us gaps before the wait and before b add up to 2 us before b. */
+static void
+test_record_added (void)
+{
+  g_autoptr (GError) error = NULL;
+  ImportCounts counts = { 0 };
+  g_autoptr (RecordSchedule) rec = import_text (TRACE (
+    CALL ("cuda_runtime", "cudaLaunchKernel", "100", "1", "1") ",\n"
+    KERNEL ("void a()", "102", "100", "7", "1") ",\n"
+    CALL ("cuda_runtime", "cudaLaunchKernel", "103", "1", "2") ",\n"
+    KERNEL ("void c()", "104", "146", "9", "2") ",\n"
+    CALL ("cuda_runtime", "cudaStreamWaitEvent", "105", "1", "3") ",\n"
+    CALL ("cuda_runtime", "cudaLaunchKernel", "107", "1", "4") ",\n"
+    KERNEL ("void b()", "203", "100", "13", "4")), NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_nonnull (strstr (got, "label=c\nrecord e1 s1\nwait s3 e1\nhost 2.000us\n"
+                            "kernel s3 "));
+  g_assert_null (strstr (got, "event e1"));
+  g_assert_cmpuint (counts.n_record_added, ==, 1);
+  g_assert_cmpuint (counts.n_event_inferred, ==, 1);
+  g_assert_nonnull (strstr (rec->text, "# Event records added: 1, each right before a wait"));
+  import_counts_clear (&counts);
+}
+
 /* What a launch inside a runtime call, a driver launch of its own, a peer
  * copy, a memset, a blocking copy and a launch without a kernel become.
  * Calls (us), each 1 us:
@@ -503,6 +540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import/kineto/events-inferred", test_events_inferred);
   g_test_add_func ("/import/kineto/events-traced", test_events_traced);
   g_test_add_func ("/import/kineto/wait-unrecorded", test_wait_unrecorded);
+  g_test_add_func ("/import/kineto/record-added", test_record_added);
   g_test_add_func ("/import/kineto/calls", test_calls);
   g_test_add_func ("/import/kineto/region", test_region);
   g_test_add_func ("/import/kineto/errors", test_errors);

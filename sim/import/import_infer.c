@@ -119,6 +119,35 @@ pick (const Seen *seen, guint n, gint64 stream, guint64 after, guint64 by, gbool
   return best != NULL ? best : latest ? last : NULL;
 }
 
+/* A stream's latest end of the work issued to it so far, as a wait saw it. */
+typedef struct
+{
+  gint64 stream;
+  guint64 end;
+} StreamEnd;
+
+/* Of `ends`' entries [from, from + n), the stream other than `stream`
+ * whose work ended last no later than `by` (the lower id where two ended
+ * together); IMPORT_NONE where none did. */
+static gint64
+latest_ended (const GArray *ends, guint from, guint n, gint64 stream, guint64 by)
+{
+  gint64 best = IMPORT_NONE;
+  guint64 best_end = 0;
+  for (guint i = from; i < from + n; i++)
+    {
+      const StreamEnd *e = &g_array_index (ends, StreamEnd, i);
+      if (e->stream != stream && e->end <= by
+          && (best == IMPORT_NONE || e->end > best_end
+              || (e->end == best_end && e->stream < best)))
+        {
+          best = e->stream;
+          best_end = e->end;
+        }
+    }
+  return best;
+}
+
 static gboolean
 sync_fits (const ImportSync *s, RecordCallKind kind)
 {
@@ -161,6 +190,9 @@ import_infer_targets (const InferCall *calls, guint n, const ImportTrace *trace,
   g_autoptr (GArray) seen = g_array_new (FALSE, FALSE, sizeof (Seen));
   g_autofree guint *seen_before = g_new0 (guint, MAX (n, 1));
   g_autofree gboolean *pending = g_new0 (gboolean, MAX (n, 1));
+  g_autoptr (GArray) ends = g_array_new (FALSE, FALSE, sizeof (StreamEnd)); /* per pending wait */
+  g_autofree guint *ends_from = g_new0 (guint, MAX (n, 1));
+  g_autofree guint *ends_n = g_new0 (guint, MAX (n, 1));
   for (guint k = 0; k < n; k++)
     {
       const InferCall *c = &calls[k];
@@ -170,6 +202,7 @@ import_infer_targets (const InferCall *calls, guint n, const ImportTrace *trace,
       if (s != NULL && !sync_fits (s, c->kind))
         s = NULL;
       x->stream = c->stream;
+      x->record_before = IMPORT_NONE;
       switch (c->kind)
         {
         case RECORD_CALL_RECORD:
@@ -207,6 +240,16 @@ import_infer_targets (const InferCall *calls, guint n, const ImportTrace *trace,
             {
               pending[k] = TRUE;
               seen_before[k] = seen->len;
+              ends_from[k] = ends->len;
+              GHashTableIter it;
+              gpointer stream, end;
+              g_hash_table_iter_init (&it, last_end);
+              while (g_hash_table_iter_next (&it, &stream, &end))
+                {
+                  StreamEnd e = { (gint64) GPOINTER_TO_INT (stream) - 2, *(const guint64 *) end };
+                  g_array_append_val (ends, e);
+                }
+              ends_n[k] = ends->len - ends_from[k];
             }
           break;
         case RECORD_CALL_SYNC_STREAM:
@@ -277,6 +320,13 @@ import_infer_targets (const InferCall *calls, guint n, const ImportTrace *trace,
                                   G_MAXUINT64, 0, TRUE, 0);
           x->event = r != NULL ? r->event : IMPORT_EVENT_UNRECORDED (k - 1);
           x->event_inferred = TRUE;
+          if (r == NULL && start != NULL)
+            {
+              x->record_before = latest_ended (ends, ends_from[k - 1], ends_n[k - 1], x->stream,
+                                               *start);
+              if (x->record_before != IMPORT_NONE)
+                x->event = IMPORT_EVENT_BEFORE_WAIT (k - 1);
+            }
         }
       if (c->stream != IMPORT_NONE && c->timed)
         g_hash_table_insert (next_start, key (c->stream), (gpointer) &c->start);

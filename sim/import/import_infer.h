@@ -20,9 +20,14 @@
  *   on other streams, the one that completed last no later than the next
  *   work of its stream started: a wait holds that work until its record
  *   completes, so the record completed by then, and the latest such is the
- *   one that explains the start best. Without a later work in its stream,
- *   the record issued last before it on another stream; without any, an
- *   event never recorded (the wait does nothing, as CUDA's).
+ *   one that explains the start best. Where none did (the trace has no
+ *   cudaEventRecord: some Kineto versions leave it out), a record of its
+ *   own, made right before the wait (as PyTorch's wait_stream() records
+ *   the other stream's event and waits on it at once), on the other stream
+ *   whose work issued before the wait ended last no later than that start.
+ *   Without a later work in its stream, the record issued last before it
+ *   on another stream; without any, an event never recorded (the wait does
+ *   nothing, as CUDA's).
  * - A stream synchronize waits for the stream whose work issued before it
  *   ended last while it waited (after it began, by its return); where no
  *   stream's did (it did not wait), the stream its thread issued to last,
@@ -62,6 +67,7 @@ typedef struct
 #define IMPORT_EVENT_ID(id) ((G_GUINT64_CONSTANT (1) << 32) + (guint64) (id))
 #define IMPORT_EVENT_OF_RECORD(k) ((G_GUINT64_CONSTANT (2) << 32) + (guint64) (k))
 #define IMPORT_EVENT_UNRECORDED(k) ((G_GUINT64_CONSTANT (3) << 32) + (guint64) (k))
+#define IMPORT_EVENT_BEFORE_WAIT(k) ((G_GUINT64_CONSTANT (4) << 32) + (guint64) (k))
 
 typedef struct
 {
@@ -69,6 +75,8 @@ typedef struct
                            other calls: InferCall.stream */
   guint64 event;        /* records, waits and event syncs: the event's key */
   gboolean stream_inferred, event_inferred;
+  gint64 record_before;  /* a wait whose record is one of its own, made right before it:
+                            that record's stream; else IMPORT_NONE */
 } InferTarget;
 
 /* Per call of `calls` (n of them, in the order they began), its stream and

@@ -45,6 +45,9 @@ import_schedule_summary (const ImportTrace *trace, const RecordSchedule *rec,
     g_string_append_printf (line, "; the streams of %u records, waits, syncs or host functions "
                             "and the events of %u waits or event syncs inferred (the trace does "
                             "not give them)", counts->n_stream_inferred, counts->n_event_inferred);
+  if (counts->n_record_added > 0)
+    g_string_append_printf (line, "; %u event records added before waits whose record the trace "
+                            "does not have", counts->n_record_added);
   if (counts->n_no_work > 0)
     g_string_append_printf (line, "; %u launches, copies or memsets left out: their GPU work is "
                             "not in the trace", counts->n_no_work);

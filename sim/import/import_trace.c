@@ -366,8 +366,20 @@ import_trace_log (const ImportTrace *t, ImportCounts *counts)
               rc.a[1] = infer[k].kind == RECORD_CALL_MEMSET ? 0 : kind;
             }
           break;
-        case RECORD_CALL_RECORD:
         case RECORD_CALL_WAIT:
+          if (x->record_before != IMPORT_NONE)
+            {
+              /* the record the wait's event is inferred to be, right before it */
+              RecordCall record = { .line = rc.line, .thread = c->thread,
+                                    .name = "cudaEventRecord", .enter = c->enter,
+                                    .exit = c->enter,
+                                    .stream = stream_handle (&b, x->record_before),
+                                    .event = x->event };
+              g_array_append_val (calls, record);
+              counts->n_record_added++;
+            }
+          G_GNUC_FALLTHROUGH;
+        case RECORD_CALL_RECORD:
           rc.stream = stream_handle (&b, x->stream);
           rc.event = x->event;
           break;
@@ -468,6 +480,12 @@ import_trace_header (const ImportTrace *t, const ImportCounts *counts)
                                              "waits, syncs or host functions, the event of %u "
                                              "waits or event syncs.", counts->n_stream_inferred,
                                              counts->n_event_inferred));
+  if (counts->n_record_added > 0)
+    g_ptr_array_add (lines, g_strdup_printf ("Event records added: %u, each right before a wait "
+                                             "whose record the trace does not have, on the stream "
+                                             "whose work ended last before the waiting stream's "
+                                             "next work started (sim/import/import_infer.h).",
+                                             counts->n_record_added));
   if (counts->n_no_work > 0)
     g_ptr_array_add (lines, g_strdup_printf ("Left out: %u launches, copies or memsets whose GPU "
                                              "work is not in the trace (their stream and shape are "

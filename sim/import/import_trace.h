@@ -134,6 +134,8 @@ typedef struct
   guint n_stream_inferred; /* records, waits, syncs and host functions whose stream the
                               trace does not give (import_infer.h) */
   guint n_event_inferred;  /* waits and event syncs whose record the trace does not give */
+  guint n_record_added;    /* ... of them waits given a record of their own, made right before
+                              them on the stream the inference chose (import_infer.h) */
   guint n_streams;      /* streams declared */
   gint64 legacy;        /* the profiler's id of the legacy default stream, or IMPORT_NONE */
   GPtrArray *stream_ids;/* per declared stream s1, s2, ...: its profiler id (GINT_TO_POINTER) */
