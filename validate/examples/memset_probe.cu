@@ -1,19 +1,22 @@
 // memset_probe.cu: where cudaMemsetAsync runs and how fast, measured in a
 // program of its own.
 //
-// A memset of device memory is bracketed in its stream by two stamp kernels
+// A memset (of device memory; with the argument `host`, of pinned host
+// memory, as XLA sets its 8 B flags) is bracketed in its stream by two stamp kernels
 // (spin_stamp: one thread writes %globaltimer), so its span is the gap
 // between them, less the gap two stamps leave with nothing between (printed
 // as `stamps`). The cases:
 //   alone SIZE        the memset on an idle GPU (its rate)
 //   beside-kernel     a 64 MiB memset while a 2 ms kernel fills every SM
+//   small-beside-kernel  the same with an 8 B memset (small ones may not run
+//                     as a kernel: their calls cost a quarter of a large one's)
 //   beside-small      the same beside a 2 ms kernel of one block
 //   beside-h2d        the same while a 256 MiB host-to-device copy runs
 //   beside-d2h        the same while a 256 MiB device-to-host copy runs
 // A memset that runs on the SMs waits for the full kernel; one that runs on a
 // copy engine waits for the copy in its direction.
 //
-//   memset_probe      (CUDA_DEVICE_MAX_CONNECTIONS as the caller sets it)
+//   memset_probe [host]   (CUDA_DEVICE_MAX_CONNECTIONS as the caller sets it)
 // The stamps around a copy beside it (cases beside-h2d, beside-d2h) are in
 // its own stream, so `other` is the copy's span with a stamp's cost.
 //
@@ -23,9 +26,11 @@
 // ran beside it (0 0 when nothing did). Then what the calls cost the host,
 // as the calibration measures a launch (the median over 20 batches of 100
 // calls of each batch's mean), for a one-block launch and cudaMemsetAsync of
-// 4 KiB and 4 MiB, into one stream and into four in turn:
+// 4 KiB and 4 MiB, into one stream and into four in turn, then for memsets
+// of 8 B to 64 MiB into one stream (KIND memset-BYTES):
 //   calls KIND STREAMS us
 #include <cstdio>
+#include <string>
 #include <vector>
 #include <cuda_runtime.h>
 #include "cuda_check.h"
@@ -34,7 +39,7 @@
 
 static unsigned long long *stamps; // device: before, after
 static SpinSlot *slot;             // device: the kernel beside it
-static void *buffer;               // device memory the memsets fill
+static void *buffer;               // the memory the memsets fill: device, or pinned host
 static void *host;                 // pinned host memory for the copies
 static void *device_copy;          // device side of the copies
 
@@ -104,15 +109,19 @@ time_calls (const char *kind, size_t bytes, cudaStream_t *streams, int n)
 }
 
 int
-main ()
+main (int argc, char **argv)
 {
+  bool host_target = argc > 1 && std::string (argv[1]) == "host";
   int device, sms, per_sm;
   CHECK (cudaGetDevice (&device));
   CHECK (cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, device));
   CHECK (spin_occupancy (&per_sm, 1024, 0));
   CHECK (cudaMalloc (&stamps, 4 * sizeof (unsigned long long)));
   CHECK (cudaMalloc (&slot, sizeof (SpinSlot)));
-  CHECK (cudaMalloc (&buffer, BIG));
+  if (host_target)
+    CHECK (cudaMallocHost (&buffer, BIG));
+  else
+    CHECK (cudaMalloc (&buffer, BIG));
   CHECK (cudaMalloc (&device_copy, BIG));
   CHECK (cudaMallocHost (&host, BIG));
   cudaStream_t s1, s2;
@@ -126,11 +135,15 @@ main ()
   for (int r = 0; r < 3; r++)
     run_case ("stamps", 0, 0, s1, s2, sms * per_sm);
   for (int r = 0; r < 3; r++)
-    for (size_t bytes = 4096; bytes <= BIG; bytes *= 4)
-      run_case ("alone", bytes, 0, s1, s2, sms * per_sm);
+    {
+      run_case ("alone", 8, 0, s1, s2, sms * per_sm);
+      for (size_t bytes = 4096; bytes <= BIG; bytes *= 4)
+        run_case ("alone", bytes, 0, s1, s2, sms * per_sm);
+    }
   for (int r = 0; r < 3; r++)
     {
       run_case ("beside-kernel", 64 << 20, 1, s1, s2, sms * per_sm);
+      run_case ("small-beside-kernel", 8, 1, s1, s2, sms * per_sm);
       run_case ("beside-small", 64 << 20, 2, s1, s2, sms * per_sm);
       run_case ("beside-h2d", 64 << 20, 3, s1, s2, sms * per_sm);
       run_case ("beside-d2h", 64 << 20, 4, s1, s2, sms * per_sm);
@@ -143,6 +156,15 @@ main ()
       time_calls ("launch", 0, four, n);
       time_calls ("memset-4KiB", 4096, four, n);
       time_calls ("memset-4MiB", 4 << 20, four, n);
+    }
+  // the call's cost by size, into one stream
+  for (size_t bytes : { (size_t) 8, (size_t) 256, (size_t) 4096, (size_t) 8192, (size_t) 16384,
+                        (size_t) 32768, (size_t) 65536, (size_t) 262144,
+                        (size_t) 1 << 20, (size_t) 4 << 20, (size_t) 16 << 20, (size_t) 64 << 20 })
+    {
+      char kind[32];
+      std::snprintf (kind, sizeof kind, "memset-%zu", bytes);
+      time_calls (kind, bytes, four, 1);
     }
   return 0;
 }
