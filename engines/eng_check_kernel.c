@@ -37,7 +37,7 @@ kernel_of (const GpuProfile *p, const SchedOp *sop, SchedKernel *scratch)
   if (sop->kind != SCHED_OP_MEMSET)
     return &sop->u.kernel;
   *scratch = (SchedKernel) { p->sm_count, GPU_MEMSET_BLOCK, 0, 0,
-                             gpu_profile_memset_time (p, sop->u.bytes), SCHED_NONE, FALSE };
+                             gpu_profile_memset_time (p, sop->u.bytes, sop->host_memory), SCHED_NONE, FALSE };
   return scratch;
 }
 

@@ -129,7 +129,7 @@ shape_of (const EngSim *sim, const SchedOp *sop, Shape *shape)
   if (sop->kind == SCHED_OP_MEMSET)
     {
       *shape = (Shape) { sim->profile.sm_count, GPU_MEMSET_BLOCK, 0, 0,
-                         gpu_profile_memset_time (&sim->profile, sop->u.bytes) };
+                         gpu_profile_memset_time (&sim->profile, sop->u.bytes, sop->host_memory) };
       return;
     }
   const SchedKernel *k = &sop->u.kernel;
@@ -147,6 +147,14 @@ kernel_prepare (EngSim *sim, guint32 op, GError **error)
   const char *dev = gpu_profile_name (p);
   if (sop->kind == SCHED_OP_MEMSET)
     {
+      if (sop->host_memory && p->memset.bandwidth > 0 && gpu_profile_memset_host_bandwidth (p) <= 0)
+        {
+          g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,
+                       "%s:%u:%u: a memset of pinned host memory, but the profile of %s has "
+                       "neither [kernel] memset_host_bandwidth nor [copy] d2h_pinned_bandwidth",
+                       schedule_path (sim->sched), sop->line, sop->column, dev);
+          return FALSE;
+        }
       if (p->memset.bandwidth > 0)
         return TRUE;
       g_set_error (error, ENG_ERROR, ENG_ERROR_UNSUPPORTED,

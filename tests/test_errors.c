@@ -154,6 +154,12 @@ static const ErrorCase cases[] = {
     "predict in.sched", 2, "streamsim: in.sched:3:21: untouched=2MiB is more than the copy's", NULL },
   { "sched/untouched-size", "device k20\nstream s\nd2h s 1MiB pageable untouched=lots\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:21: bad untouched= 'lots'", NULL },
+  /* a memset is of device memory or `pinned` host memory */
+  { "sched/memset-pageable", "device h100\nstream s\nmemset s 8B pageable\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:13: unexpected 'pageable'; expected `memset STREAM "
+    "SIZE [pinned] [label=NAME]`", NULL },
+  { "sched/memset-pinned-twice", "device h100\nstream s\nmemset s 8B pinned pinned\n", NULL, NULL,
+    "predict in.sched", 2, "streamsim: in.sched:3:20: pinned is given twice", NULL },
   /* rows= splits a copy into rows of one width */
   { "sched/rows-split", "device k20\nstream s\nh2d s 1MiB rows=3\n", NULL, NULL,
     "predict in.sched", 2, "streamsim: in.sched:3:12: the copy's 1048576 bytes do not split into 3 rows", NULL },

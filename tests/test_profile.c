@@ -1038,6 +1038,24 @@ test_copy_clear (void)
  * c2050 (2.0: 1536 threads, 8 blocks, 32 K registers, 20 default regs)
  *   192 threads:           1536/192 = 8; 32768/(20*192) = 8.5; 8     -> 8
  *   512 threads, 32 regs:  1536/512 = 3; 32768/(32*512) = 2          -> 2 */
+/* A memset's time, worked out by hand: latency 1 us + 1000 B at 1 GB/s
+ * (device memory) = 2 us; of pinned host memory at memset_host_bandwidth
+ * 0.2 GB/s, 1 + 5 = 6 us; with no memset_host_bandwidth, at the pinned
+ * device-to-host link's 0.5 GB/s, 1 + 2 = 3 us. */
+static void
+test_memset_time (void)
+{
+  GpuProfile p = { 0 };
+  p.memset.bandwidth = 1e9;
+  p.memset.latency = 1000;
+  p.d2h_pinned.bandwidth = 5e8;
+  g_assert_cmpint (gpu_profile_memset_time (&p, 1000, FALSE), ==, 2000);
+  g_assert_cmpint (gpu_profile_memset_time (&p, 1000, TRUE), ==, 3000);
+  p.memset_host_bandwidth = 2e8;
+  g_assert_cmpint (gpu_profile_memset_time (&p, 1000, TRUE), ==, 6000);
+  g_assert_cmpint (gpu_profile_memset_time (&p, 1000, FALSE), ==, 2000);
+}
+
 static void
 test_blocks_per_sm (void)
 {
@@ -1100,5 +1118,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/row-rate-keys", test_row_rate_keys);
   g_test_add_func ("/profile/copy-clear", test_copy_clear);
   g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
+  g_test_add_func ("/profile/memset-time", test_memset_time);
   return g_test_run ();
 }

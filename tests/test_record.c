@@ -1262,13 +1262,45 @@ test_capture (void)
     }
 }
 
+/* Memsets of pinned host memory (record_memset.h): an async one is a
+ * `memset ... pinned` (XLA sets its 8 B flags so), a synchronous one a
+ * comment (the host waits for it). Calls (us after T0), CUPTI's records:
+ *   1  cudaStreamCreate s1 (0xa1)     0-1
+ *   2  cuMemsetD32Async s1, 8 B       10-11  GPU 12-13, pinned
+ *   3  cudaMemset, 64 B               20-22  GPU 21-22, pinned: a comment
+ *   4  cudaStreamSynchronize s1       30-31
+ * From the memset's return to the synchronize, 11-30, 19 us of host time
+ * (call 3, 20-22, is host time too). */
+static void
+test_memsets_pinned (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuMemsetD32Async\t1000010000\t1000011000\t2\t0xa1\t0x0\t8\t0\t0\n"
+    "call\t1\tcudaMemset\t1000020000\t1000022000\t3\t0x0\t0x0\t64\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000030000\t1000031000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "memset\t2\t1000012000\t1000013000\t8\t0\t2\n"
+    "memset\t3\t1000021000\t1000022000\t64\t0\t2\n"
+    "end\t4\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "memset s1 8B pinned\n"
+                            "host 19.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "# not modelled: cudaMemset (a synchronous memset of pinned "
+                                       "host memory: the host waits for it)"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 1);
+}
+
 /* Memsets (logs since 2026-11-26 have their records; record_memset.h), one
  * log written by hand. Calls (enter-exit, us after T0), CUPTI's records:
  *   1  cudaStreamCreate s1 (0xa1)        0-1
  *   2  cudaMemsetAsync s1, 4 MiB         10-12  GPU 20-30, device memory
  *   3  cudaMemset (the call keeps no size) 13-15  GPU 31-32, 1000 B, device
  *   4  cudaMemset_ptds                   16-18  GPU 33-34, 2 KiB, static device
- *   5  cudaMemsetAsync s1, 512 B         19-21  GPU 35-36, pinned: a comment
+ *   5  cudaMemsetAsync s1, 512 B         19-21  GPU 35-36, pageable: a comment
  *   6  cudaMemsetAsync s1, 0 B           22-23  no record: no GPU work
  *   7  cuMemsetD32Async, stream and size not kept (an older recorder)
  *                                        24-26  GPU 37-38, 4 KiB, device
@@ -1300,7 +1332,7 @@ test_memsets (void)
     "memset\t2\t1000020000\t1000030000\t4194304\t0\t3\n"
     "memset\t3\t1000031000\t1000032000\t1000\t0\t3\n"
     "memset\t4\t1000033000\t1000034000\t2048\t0\t6\n"
-    "memset\t5\t1000035000\t1000036000\t512\t0\t2\n"
+    "memset\t5\t1000035000\t1000036000\t512\t0\t1\n"
     "memset\t7\t1000037000\t1000038000\t4096\t0\t3\n"
     "memset\t8\t1000039000\t1000040000\t8192\t0\t3\n"
     "end\t10\t6\n";
@@ -1324,8 +1356,8 @@ test_memsets (void)
     "1.000us on the GPU\n",
     "memset per_thread 2KiB   # cudaMemset_ptds (of device memory: the host does not wait for "
     "it), 1.000us on the GPU\n",
-    "# not modelled: cudaMemsetAsync (the language's memset is of device memory), in s1, 512B "
-    "of pinned memory, 1.000us on the GPU\n",
+    "# not modelled: cudaMemsetAsync (the language's memset is of device or pinned host memory), "
+    "in s1, 512B of pageable memory, 1.000us on the GPU\n",
     "# cudaMemsetAsync of 0 bytes: no GPU work\n",
     "memset default 4KiB   # cuMemsetD32Async, the log keeps no stream for it (taken as the "
     "call's handle), 1.000us on the GPU\n",
@@ -2441,6 +2473,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/graph", test_graph);
   g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
+  g_test_add_func ("/record/memsets-pinned", test_memsets_pinned);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-threads", test_inside_threads);

@@ -214,7 +214,9 @@ alloc_buffers (ValRun *run, GError **error)
   for (gsize i = 0; i < run->n_ops; i++)
     {
       const SchedOp *op = schedule_op (run->sched, i);
-      if (op->kind == SCHED_OP_MEMSET)
+      if (op->kind == SCHED_OP_MEMSET && op->host_memory)
+        pinned = MAX (pinned, op->u.bytes); /* `memset ... pinned` writes the pinned buffer */
+      else if (op->kind == SCHED_OP_MEMSET)
         dev = MAX (dev, op->u.bytes); /* memsets write the device buffer */
       if (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
         continue;
@@ -709,7 +711,7 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_MEMSET:
       if (events && !VAL_CUDA (cudaEventRecord (p->ev_a, s), error))
         return FALSE;
-      rc = cudaMemsetAsync (run->dev_buf, 0, op->u.bytes, s);
+      rc = cudaMemsetAsync (op->host_memory ? run->pinned_buf : run->dev_buf, 0, op->u.bytes, s);
       call = "cudaMemsetAsync";
       if (rc == cudaSuccess && events)
         return VAL_CUDA (cudaEventRecord (p->ev_b, s), error);

@@ -410,10 +410,17 @@ gpu_profile_copy_row_bound (const GpuProfile *p, const SchedCopy *copy, double *
 }
 
 SimTime
-gpu_profile_memset_time (const GpuProfile *p, guint64 bytes)
+gpu_profile_memset_time (const GpuProfile *p, guint64 bytes, gboolean host)
 {
-  g_return_val_if_fail (p->memset.bandwidth > 0, 0);
-  return p->memset.latency + (SimTime) llround ((double) bytes / p->memset.bandwidth * 1e9);
+  double bandwidth = host ? gpu_profile_memset_host_bandwidth (p) : p->memset.bandwidth;
+  g_return_val_if_fail (bandwidth > 0, 0);
+  return p->memset.latency + (SimTime) llround ((double) bytes / bandwidth * 1e9);
+}
+
+double
+gpu_profile_memset_host_bandwidth (const GpuProfile *p)
+{
+  return p->memset_host_bandwidth > 0 ? p->memset_host_bandwidth : p->d2h_pinned.bandwidth;
 }
 
 SimTime

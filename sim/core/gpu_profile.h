@@ -99,6 +99,12 @@ typedef struct
    * bandwidth (engines/MODEL.md). Bandwidth 0 when the profile has not
    * measured it. */
   GpuLink memset;
+  /* [kernel] memset_host_bandwidth: a memset of pinned host memory runs on
+   * the SMs as one of device memory does, for memset_latency + bytes / this
+   * bandwidth: the GPU writes the bytes over the host link (engines/MODEL.md).
+   * 0 where not measured: the profile's d2h_pinned_bandwidth, that link's
+   * rate in the same direction. */
+  double memset_host_bandwidth;
 
   /* [host]: time each API call holds the host thread */
   SimTime host_kernel_launch;
@@ -281,8 +287,12 @@ SimTime gpu_profile_copy_time (const GpuProfile *profile, const SchedCopy *copy)
 gboolean gpu_profile_copy_row_bound (const GpuProfile *profile, const SchedCopy *copy,
                                      double *rows_ns, double *bytes_ns);
 /* How long a memset of `bytes` takes on an idle GPU: memset_latency + bytes
- * / memset_bandwidth, in whole ns (the bandwidth must be set). */
-SimTime gpu_profile_memset_time (const GpuProfile *profile, guint64 bytes);
+ * / memset_bandwidth, in whole ns (the bandwidth must be set); of pinned
+ * host memory (`host`), bytes / gpu_profile_memset_host_bandwidth. */
+SimTime gpu_profile_memset_time (const GpuProfile *profile, guint64 bytes, gboolean host);
+/* The rate of a memset of pinned host memory: memset_host_bandwidth, else
+ * d2h_pinned_bandwidth; 0 when the profile has neither. */
+double gpu_profile_memset_host_bandwidth (const GpuProfile *profile);
 /* The kernel a memset runs as on the SMs: one block of GPU_MEMSET_BLOCK
  * threads per SM, each for the memset's time (the model and the checker
  * both take it from here). */

@@ -114,9 +114,12 @@ typedef struct
    * follows the ops of its stream in the same launch alone, not what that
    * stream was given outside the graph, and what the stream is given after
    * does not follow it. */
-  guint32 graph : 30;
+  guint32 graph : 29;
   guint32 graph_branch : 1;
   guint32 graph_launch : 1;
+  /* MEMSET: of pinned host memory (`memset STREAM SIZE pinned`), which the
+   * GPU writes over the host link; 0: of device memory. */
+  guint32 host_memory : 1;
   const char *label; /* optional `label=NAME`, NULL if none */
   union
   {

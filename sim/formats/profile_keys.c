@@ -101,6 +101,7 @@ const ProfileKey profile_keys[] = {
   { "kernel", "connection_serializes", PROFILE_KEY_BOOL, PROFILE_FIELD (connection_serializes), 0, 0, FALSE },
   { "kernel", "memset_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memset.bandwidth), 0, 0, TRUE },
   { "kernel", "memset_latency", PROFILE_KEY_TIME, PROFILE_FIELD (memset.latency), 0, 0, TRUE },
+  { "kernel", "memset_host_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memset_host_bandwidth), 0, 0, TRUE },
   { "kernel", "sm_clock", PROFILE_KEY_FREQUENCY, PROFILE_FIELD (sm_clock), 0, 0, TRUE },
   { "kernel", "memory_bandwidth", PROFILE_KEY_BANDWIDTH, PROFILE_FIELD (memory_bandwidth), 0, 0, TRUE },
   { "kernel", "fp32_flops", PROFILE_KEY_FLOPS, PROFILE_FIELD (fp32_flops), 0, 0, TRUE },

@@ -130,6 +130,8 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
     case SCHED_OP_MEMSET:
       g_string_append_printf (s, "memset %s ", stream);
       append_size (s, op->u.bytes);
+      if (op->host_memory)
+        g_string_append (s, " pinned");
       break;
     case SCHED_OP_HOSTFN:
       g_string_append_printf (s, "hostfn %s ", stream);

@@ -21,8 +21,11 @@ record_memset_shape (const RecordCall *c, const RecordWork *record, gboolean log
   };
   /* an async memset whose call kept no size kept no stream either */
   shape->no_stream = !shape->sync && c->a[0] == 0 && shape->bytes > 0;
-  if (record != NULL && record->a[2] != RECORD_MEMORY_DEVICE
-      && record->a[2] != RECORD_MEMORY_DEVICE_STATIC)
+  shape->pinned = record != NULL && record->a[2] == RECORD_MEMORY_PINNED;
+  if (shape->pinned && shape->sync)
+    shape->what = MEMSET_SYNC_PINNED;
+  else if (record != NULL && !shape->pinned && record->a[2] != RECORD_MEMORY_DEVICE
+           && record->a[2] != RECORD_MEMORY_DEVICE_STATIC)
     shape->what = MEMSET_NOT_DEVICE;
   else if (shape->bytes > 0)
     shape->what = MEMSET_OP;

@@ -7,9 +7,12 @@
  * - Its bytes are CUPTI's memset record's, what the GPU set, or where CUPTI
  *   returned none the call's (a 2D memset's width times height); its memory
  *   is the record's kind. Device memory (or static device memory) becomes a
- *   `memset`; host or managed memory stays a `# not modelled` comment (the
- *   language's memset is of device memory). Without a record the memory is
- *   taken as device memory, and the comment says so.
+ *   `memset`, and so does pinned host memory set asynchronously (`memset
+ *   STREAM SIZE pinned`: XLA sets its 8 B flags so); pageable or managed
+ *   memory, and a synchronous memset of pinned memory (the host waits for
+ *   it, which `memset` does not say), stay `# not modelled` comments.
+ *   Without a record the memory is taken as device memory, and the comment
+ *   says so.
  * - A 2D or 3D memset becomes one memset of its bytes.
  * - The synchronous functions (no "Async": cudaMemset, cuMemsetD32_v2, ...)
  *   run in the legacy default stream (or the per-thread one, _ptds) and, of
@@ -36,7 +39,8 @@ typedef enum
 {
   MEMSET_OP,            /* a `memset` statement */
   MEMSET_EMPTY,         /* no bytes: host time */
-  MEMSET_NOT_DEVICE,    /* of memory CUPTI does not call device memory: not modelled */
+  MEMSET_NOT_DEVICE,    /* of memory CUPTI calls neither device memory nor pinned: not modelled */
+  MEMSET_SYNC_PINNED,   /* a synchronous memset of pinned host memory: not modelled */
   MEMSET_SIZE_UNKNOWN,  /* no size anywhere: not modelled */
 } MemsetWhat;
 
@@ -46,6 +50,7 @@ typedef struct
   guint64 bytes;
   guint64 memory;       /* CUpti_ActivityMemoryKind, when CUPTI timed it */
   gboolean sync;        /* a function without "Async" */
+  gboolean pinned;      /* MEMSET_OP: of pinned host memory */
   gboolean rows;        /* a 2D or 3D memset */
   gboolean untimed;     /* no CUPTI record: its memory taken as device memory */
   gboolean no_stream;   /* the log kept no stream for it */

@@ -137,7 +137,10 @@ write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_t
   if (m.what != MEMSET_OP)
     {
       write_not_modelled (b, c, w, per_thread,
-                          m.what == MEMSET_NOT_DEVICE ? "the language's memset is of device memory"
+                          m.what == MEMSET_NOT_DEVICE
+                          ? "the language's memset is of device or pinned host memory"
+                          : m.what == MEMSET_SYNC_PINNED
+                          ? "a synchronous memset of pinned host memory: the host waits for it"
                           : "no CUPTI record, and the log keeps no size for it");
       return;
     }
@@ -145,6 +148,8 @@ write_memset (Builder *b, const RecordCall *c, const CallWork *w, gboolean per_t
   g_string_append_printf (b->text, "memset %s ",
                           builder_stream_name (b, m.sync ? sync_stream : c->stream, per_thread));
   builder_append_size (b->text, m.bytes);
+  if (m.pinned)
+    g_string_append (b->text, " pinned");
   g_string_append_printf (b->text, "   # %s", c->name);
   if (m.sync)
     g_string_append (b->text, " (of device memory: the host does not wait for it)");
