@@ -561,6 +561,44 @@ test_loads (void)
                                         "loads code"));
 }
 
+/* A first launch whose kernel started after work issued once it had
+ * returned loaded nothing (record_loads.h: a load holds the device). On
+ * tests/profiles/ops.ini (kernel_load 300 us), calls (us after T0):
+ *   1 cudaLaunchKernel ka, stream s1 (0xa1)  0-1000  GPU 1500-1510
+ *   2 cudaLaunchKernel kb, stream s2 (0xa2)  1100-1105  GPU 1110-1120
+ *   3 cudaLaunchKernel kb, stream s2         1200-1205  GPU 1210-1220
+ * The usual launch is the lower median of 1000, 5, 5: 5 us; ka's took 1000,
+ * more than 5 + 300, and is ka's first: a load by its time. But kb's,
+ * made at 1100 after ka's call returned, ran at 1110, before ka's kernel
+ * (1500): no load held the device, and ka is not marked. With ka's kernel
+ * at 1010-1020 instead, before kb's, it is. */
+static void
+test_loads_contradicted (void)
+{
+  const char *calls =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t999990000\t999991000\t10\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t999992000\t999993000\t11\t0xa2\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000000000\t1001000000\t1\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1001100000\t1001105000\t2\t0xa2\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaLaunchKernel\t1001200000\t1001205000\t3\t0xa2\t0x0\t1\t32\t0\n"
+    "kernel\t2\t1001110000\t1001120000\t1\t32\t0\t0\tkb\n"
+    "kernel\t3\t1001210000\t1001220000\t1\t32\t0\t0\tkb\n";
+  g_autofree char *late = g_strconcat (calls, "kernel\t1\t1001500000\t1001510000\t1\t32\t0\t0\tka\n"
+                                       "end\t5\t3\n", NULL);
+  g_autoptr (RecordSchedule) rec = convert_ops (late, 2000);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_nonnull (strstr (got, "kernel s1 grid=1 block=32 time=10.000us label=ka\n"));
+  g_assert_cmpuint (rec->n_loads, ==, 0);
+
+  g_autofree char *early = g_strconcat (calls, "kernel\t1\t1001010000\t1001020000\t1\t32\t0\t0\tka\n"
+                                        "end\t5\t3\n", NULL);
+  g_autoptr (RecordSchedule) loaded = convert_ops (early, 2000);
+  g_autofree char *marked = schedule_text_statements (loaded->text);
+  g_assert_nonnull (strstr (marked, "kernel s1 grid=1 block=32 time=10.000us loads label=ka\n"));
+  g_assert_cmpuint (loaded->n_loads, ==, 1);
+}
+
 /* Kernel times less the profile's trace_extra (record_schedule.h): CUPTI's
  * records of kernels are longer than the kernels' blocks. With trace_extra
  * 2 us, set by hand on tests/profiles/ops.ini, two launches in one stream
@@ -2474,6 +2512,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memsets-pinned", test_memsets_pinned);
+  g_test_add_func ("/record/loads-contradicted", test_loads_contradicted);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-threads", test_inside_threads);

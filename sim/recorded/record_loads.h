@@ -19,7 +19,13 @@
  * usual launch of its function (record_inside_usual: the lower median of the
  * calls of the same name) plus kernel_load loaded nothing, and is not
  * marked. A first launch alone in its group has nothing to compare with,
- * and is marked. Driver API launches (cuLaunchKernel) are
+ * and is marked. A load holds the whole device (the model waits for it to
+ * go idle and runs nothing issued later before the loaded kernel): so a
+ * first launch whose kernel started only after the work of a call made
+ * after it had returned had started loaded nothing either (a profiler's
+ * trace that begins after the program did, where every kernel's first
+ * launch in the trace looks like its first). Calls of other threads made
+ * while it ran do not count: the load may have been done by then. Driver API launches (cuLaunchKernel) are
  * not marked: a driver user's kernel is loaded when cuModuleGetFunction
  * returns its handle, before any launch (the CUDA programming guide's "Lazy
  * Loading"). With CUDA_MODULE_LOADING=EAGER, which a log records (record_log.h),
