@@ -2064,6 +2064,42 @@ test_inside_waits (void)
   g_assert_cmpuint (host[3].usual, ==, 3);
 }
 
+/* A driver copy of 0 bytes (XLA makes thousands): its log line keeps its
+ * kind (3, device to device) and no bytes, and CUPTI has no record of it:
+ * host time, where a line with neither (an older recorder's) is a copy of
+ * unknown size, not modelled. Calls (us after T0): cuLaunchKernel s1
+ * 10-15, GPU 20-30; cuMemcpyDtoDAsync_v2 s1 40-41; cuStreamSynchronize s1
+ * 50-51. Host gap 15-50, the copy's call in it: 35 us. */
+static void
+test_driver_copy_empty (void)
+{
+  const char *head =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000010000\t1000015000\t2\t0xa1\t0x0\t4\t128\t0\n";
+  const char *tail =
+    "call\t1\tcuStreamSynchronize\t1000050000\t1000051000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000030000\t4\t128\t0\t40\tk\n"
+    "end\t4\t1\n";
+  g_autofree char *empty = g_strconcat (head, "call\t1\tcuMemcpyDtoDAsync_v2\t1000040000\t"
+                                        "1000041000\t3\t0xa1\t0x0\t0\t3\t0\n", tail, NULL);
+  g_autoptr (RecordSchedule) rec = convert (empty, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=4 block=128 regs=40 time=10.000us label=k\n"
+                            "host 35.000us\n"
+                            "sync s1\n");
+  g_assert_nonnull (strstr (rec->text, "# cuMemcpyDtoDAsync_v2 of 0 bytes: no GPU work"));
+  g_assert_cmpuint (rec->n_not_modelled, ==, 0);
+
+  g_autofree char *unknown = g_strconcat (head, "call\t1\tcuMemcpyDtoDAsync_v2\t1000040000\t"
+                                          "1000041000\t3\t0xa1\t0x0\t0\t0\t0\n", tail, NULL);
+  g_autoptr (RecordSchedule) old = convert (unknown, 2000, 0);
+  g_assert_nonnull (strstr (old->text, "# not modelled: cuMemcpyDtoDAsync_v2 (no CUPTI record, and "
+                                       "the log keeps no size for it)"));
+  g_assert_cmpuint (old->n_not_modelled, ==, 1);
+}
+
 /* The driver API's calls, logged outside any runtime call (us after T0):
  *   cuLaunchKernel s1 10-15, GPU 20-30 (CUPTI: 512 B smem, 40 regs)
  *   cuMemcpyHtoD_v2 40-60: the log keeps no size or direction; CUPTI's
@@ -2513,6 +2549,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memsets-pinned", test_memsets_pinned);
   g_test_add_func ("/record/loads-contradicted", test_loads_contradicted);
+  g_test_add_func ("/record/driver-copy-empty", test_driver_copy_empty);
   g_test_add_func ("/record/memset-records", test_memset_records);
   g_test_add_func ("/record/inside-async", test_inside_async);
   g_test_add_func ("/record/inside-threads", test_inside_threads);
