@@ -308,6 +308,40 @@ test_record_added (void)
   import_counts_clear (&counts);
 }
 
+/* The GPU idle while submitted work waited (import_idle.h). Calls (us):
+ *   cudaLaunchKernel 100-101  kernel a on stream 7, GPU 102-202
+ *   cudaLaunchKernel 103-104  kernel b on stream 9, GPU 5000-5100
+ * Nothing ran from 202 to 5000 though b's call had returned at 104: one
+ * stretch of 4.798 ms. With b's call at 4900-4901 instead (submitted
+ * during the stretch), none. */
+static void
+test_idle_held (void)
+{
+  g_autoptr (GError) error = NULL;
+  ImportCounts counts = { 0 };
+  g_autoptr (RecordSchedule) rec = import_text (TRACE (
+    CALL ("cuda_runtime", "cudaLaunchKernel", "100", "1", "1") ",\n"
+    KERNEL ("void a()", "102", "100", "7", "1") ",\n"
+    CALL ("cuda_runtime", "cudaLaunchKernel", "103", "1", "2") ",\n"
+    KERNEL ("void b()", "5000", "100", "9", "2")), NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (counts.n_idle, ==, 1);
+  g_assert_cmpuint (counts.idle_ns, ==, 4798000);
+  g_assert_nonnull (strstr (rec->text, "# Held by what the trace does not show: the GPU sat idle "
+                                       "4.798 ms in 1 stretch of 1 ms or more"));
+  import_counts_clear (&counts);
+
+  g_autoptr (RecordSchedule) late = import_text (TRACE (
+    CALL ("cuda_runtime", "cudaLaunchKernel", "100", "1", "1") ",\n"
+    KERNEL ("void a()", "102", "100", "7", "1") ",\n"
+    CALL ("cuda_runtime", "cudaLaunchKernel", "4900", "1", "2") ",\n"
+    KERNEL ("void b()", "5000", "100", "9", "2")), NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (counts.n_idle, ==, 0);
+  g_assert_null (strstr (late->text, "Held by what the trace does not show"));
+  import_counts_clear (&counts);
+}
+
 /* What a launch inside a runtime call, a driver launch of its own, a peer
  * copy, a memset, a blocking copy and a launch without a kernel become.
  * Calls (us), each 1 us:
@@ -541,6 +575,7 @@ main (int argc, char **argv)
   g_test_add_func ("/import/kineto/events-traced", test_events_traced);
   g_test_add_func ("/import/kineto/wait-unrecorded", test_wait_unrecorded);
   g_test_add_func ("/import/kineto/record-added", test_record_added);
+  g_test_add_func ("/import/kineto/idle-held", test_idle_held);
   g_test_add_func ("/import/kineto/calls", test_calls);
   g_test_add_func ("/import/kineto/region", test_region);
   g_test_add_func ("/import/kineto/errors", test_errors);

@@ -1,6 +1,7 @@
 /* import_schedule.c: a trace's schedule (import_schedule.h). */
 #include <string.h>
 #include "import_schedule.h"
+#include "sim/formats/units.h"
 
 RecordSchedule *
 import_schedule_build (ImportTrace *trace, const ImportScheduleOptions *options,
@@ -45,6 +46,14 @@ import_schedule_summary (const ImportTrace *trace, const RecordSchedule *rec,
     g_string_append_printf (line, "; the streams of %u records, waits, syncs or host functions "
                             "and the events of %u waits or event syncs inferred (the trace does "
                             "not give them)", counts->n_stream_inferred, counts->n_event_inferred);
+  if (counts->n_idle > 0)
+    {
+      g_autofree char *total = units_format_time ((SimTime) counts->idle_ns);
+      g_string_append_printf (line, "; the GPU sat idle %s in %u stretch%s of 1 ms or more while "
+                              "submitted work waited (held by what the trace does not show: "
+                              "predictions come out short by about as much)", total,
+                              counts->n_idle, counts->n_idle == 1 ? "" : "es");
+    }
   if (counts->n_record_added > 0)
     g_string_append_printf (line, "; %u event records added before waits whose record the trace "
                             "does not have", counts->n_record_added);

@@ -1,5 +1,6 @@
 /* import_trace.c: a trace's calls and GPU work as a recorded program (import_trace.h). */
 #include <string.h>
+#include "import_idle.h"
 #include "import_infer.h"
 #include "import_trace.h"
 #include "sim/formats/units.h"
@@ -301,6 +302,9 @@ import_trace_log (const ImportTrace *t, ImportCounts *counts)
         fallback = work[k].stream;
     }
   g_autofree InferTarget *target = import_infer_targets (infer, n, t, fallback);
+  ImportIdle idle = import_idle_find (infer, n, IMPORT_IDLE_MIN_NS);
+  counts->n_idle = idle.n;
+  counts->idle_ns = idle.total_ns;
 
   RecordLog *log = record_log_new (t->path);
   Builder b = { .t = t, .log = log, .counts = counts,
@@ -486,6 +490,17 @@ import_trace_header (const ImportTrace *t, const ImportCounts *counts)
                                              "whose work ended last before the waiting stream's "
                                              "next work started (sim/import/import_infer.h).",
                                              counts->n_record_added));
+  if (counts->n_idle > 0)
+    {
+      g_autofree char *total = units_format_time ((SimTime) counts->idle_ns);
+      g_ptr_array_add (lines, g_strdup_printf ("Held by what the trace does not show: the GPU sat idle "
+                                               "%s in %u stretch%s of 1 ms or more while work "
+                                               "submitted before waited (sim/import/"
+                                               "import_idle.h); nothing here holds that work, so "
+                                               "predictions come out short by about as much.",
+                                               total, counts->n_idle,
+                                               counts->n_idle == 1 ? "" : "es"));
+    }
   if (counts->n_no_work > 0)
     g_ptr_array_add (lines, g_strdup_printf ("Left out: %u launches, copies or memsets whose GPU "
                                              "work is not in the trace (their stream and shape are "

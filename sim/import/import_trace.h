@@ -134,6 +134,9 @@ typedef struct
   guint n_stream_inferred; /* records, waits, syncs and host functions whose stream the
                               trace does not give (import_infer.h) */
   guint n_event_inferred;  /* waits and event syncs whose record the trace does not give */
+  guint n_idle;            /* the GPU's idle stretches of 1 ms or more with submitted work
+                              waiting (import_idle.h) */
+  guint64 idle_ns;         /* ... their length together */
   guint n_record_added;    /* ... of them waits given a record of their own, made right before
                               them on the stream the inference chose (import_infer.h) */
   guint n_streams;      /* streams declared */
