@@ -33,7 +33,7 @@ import_idle_find (const InferCall *calls, guint n, guint64 min_ns)
   for (guint i = 1; i < m; i++)
     {
       const InferCall *c = &calls[order[i]];
-      if (c->start >= busy_until + min_ns && returned[i] <= busy_until)
+      if (c->start > busy_until && c->start - busy_until >= min_ns && returned[i] <= busy_until)
         {
           idle.n++;
           idle.total_ns += c->start - busy_until;
