@@ -298,11 +298,15 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
     case RECORD_CALL_MEMCPY:
       if (op && !write_copy (b, c, w, kind == RECORD_CALL_MEMCPY, per_thread, issue))
         return FALSE;
-      /* a driver copy whose log line has its kind kept its size too: none */
-      if (!op && record_call_is_driver (c->name) && c->a[0] == 0 && !w->timed && c->a[1] != 0)
-        builder_comment (b, "%s of 0 bytes: no GPU work", c->name);
-      else if (!op && record_call_is_driver (c->name) && c->a[0] == 0 && !w->timed)
-        write_not_modelled (b, c, w, per_thread, "no CUPTI record, and the log keeps no size for it");
+      if (!op && record_call_is_driver (c->name) && c->a[0] == 0 && !w->timed)
+        {
+          /* a driver copy whose log line has its kind kept its size too: none */
+          if (c->a[1] != 0)
+            builder_comment (b, "%s of 0 bytes: no GPU work", c->name);
+          else
+            write_not_modelled (b, c, w, per_thread,
+                                "no CUPTI record, and the log keeps no size for it");
+        }
       break;
     case RECORD_CALL_KERNEL:
       if (!builder_write_kernel (b, index, per_thread, issue))
