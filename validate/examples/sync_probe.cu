@@ -2,28 +2,43 @@
 // streamsim's recorder (`streamsim-validate --record ... -- sync_probe`), for
 // the recorder's cost in a synchronize (validate/fit-recorded-sync.sh).
 //
-// Three kinds of synchronize, each 200 times:
+// Five kinds of call that wait, each 200 times:
 //   stream   cudaStreamSynchronize of the probe's stream
 //   device   cudaDeviceSynchronize
 //   event    cudaEventSynchronize of an event recorded in that stream
+//   copy     cudaMemcpy of 4 bytes device to pinned host, the kernel in the
+//            legacy default stream (the copy's own time is in TIME)
+//   free     cudaFree of 256 bytes allocated before the kernel, the kernel in
+//            the legacy default stream
 // each in two states:
 //   idle     nothing left to wait for (the stream's and event's work long done):
 //            the call's own time, host clock to host clock
-//   after    behind a one-block kernel that spins 20 us and stamps its end
+//   after    behind a one-block kernel that spins SPIN_US (below) and stamps its end
 //            with %globaltimer: from that end to the call's return, the GPU's
 //            clock tied to the host's (clock_tie.h)
 // Under the recorder the same calls are in its log, with CUPTI's kernel times:
 // fit-recorded-sync.sh reads both, so that it compares the recorder's view of a
 // call (its log) with the program's own timing of it as it runs untraced.
 //
+// Its first argument says how the host waits in those synchronizes:
+//   auto       the runtime's default (no flag set)
+//   spin       cudaSetDeviceFlags (cudaDeviceScheduleSpin)
+//   yield      cudaSetDeviceFlags (cudaDeviceScheduleYield)
+//   blocking   cudaSetDeviceFlags (cudaDeviceScheduleBlockingSync)
+//   event-blocking  no device flag; the event made with cudaEventBlockingSync
+// and its second how long the kernel spins, in us (20 unless given), since a
+// thread that sleeps may wake the later the longer it slept.
+//
 // Lines (times in ns, integers):
 //   gpu NAME                      the device
+//   mode MODE SPIN_NS             the arguments
 //   clock OFFSET WINDOW           host = globaltimer + OFFSET; WINDOW the best read's span
-//   sync KIND STATE I TIME        one synchronize: KIND stream, device or event,
+//   sync KIND STATE I TIME        one synchronize: KIND stream, device, event, copy or free,
 //                                 STATE idle or after, I its index, TIME as above
 //   median KIND STATE TIME        the median of the 200
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 #include <cuda_runtime.h>
 #include "clock_tie.h"
@@ -35,7 +50,7 @@ enum
 {
   REPEATS = 200,
   WARMUP = 20,
-  SPIN_NS = 20000,
+  DEFAULT_SPIN_US = 20,
 };
 
 __global__ void
@@ -45,31 +60,76 @@ spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
   *end = globaltimer ();
 }
 
-enum Kind { STREAM, DEVICE, EVENT };
-static const char *const KIND_NAMES[] = { "stream", "device", "event" };
+enum Kind { STREAM, DEVICE, EVENT, COPY, FREE };
+static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free" };
+
+// What a call that waits needs: the copy's 4 bytes each way, the buffer
+// a free gives back (allocated before each kernel).
+struct Waiting
+{
+  cudaStream_t stream;
+  cudaEvent_t event;
+  int *device_word;
+  int *host_word;
+  void *to_free;
+};
 
 static void
-synchronize (Kind kind, cudaStream_t stream, cudaEvent_t event)
+synchronize (Kind kind, Waiting *w)
 {
   if (kind == STREAM)
-    CHECK (cudaStreamSynchronize (stream));
+    CHECK (cudaStreamSynchronize (w->stream));
   else if (kind == DEVICE)
     CHECK (cudaDeviceSynchronize ());
+  else if (kind == EVENT)
+    CHECK (cudaEventSynchronize (w->event));
+  else if (kind == COPY)
+    CHECK (cudaMemcpy (w->host_word, w->device_word, sizeof (int), cudaMemcpyDeviceToHost));
   else
-    CHECK (cudaEventSynchronize (event));
+    {
+      CHECK (cudaFree (w->to_free));
+      w->to_free = NULL;
+    }
 }
 
 int
-main ()
+main (int argc, char **argv)
 {
+  const char *mode = argc > 1 ? argv[1] : "auto";
+  unsigned flags = 0;
+  unsigned event_flags = cudaEventDisableTiming;
+  if (std::strcmp (mode, "spin") == 0)
+    flags = cudaDeviceScheduleSpin;
+  else if (std::strcmp (mode, "yield") == 0)
+    flags = cudaDeviceScheduleYield;
+  else if (std::strcmp (mode, "blocking") == 0)
+    flags = cudaDeviceScheduleBlockingSync;
+  else if (std::strcmp (mode, "event-blocking") == 0)
+    event_flags |= cudaEventBlockingSync;
+  else if (std::strcmp (mode, "auto") != 0)
+    {
+      std::fprintf (stderr, "usage: %s [auto|spin|yield|blocking|event-blocking] [SPIN_US]\n", argv[0]);
+      return 2;
+    }
+  long spin_us = argc > 2 ? std::atol (argv[2]) : DEFAULT_SPIN_US;
+  if (spin_us <= 0)
+    {
+      std::fprintf (stderr, "%s: SPIN_US must be a positive number of microseconds\n", argv[0]);
+      return 2;
+    }
+  unsigned long long spin_ns = (unsigned long long) spin_us * 1000;
+  // before anything makes the context, which takes the flags it finds
+  if (flags != 0)
+    CHECK (cudaSetDeviceFlags (flags));
   cudaDeviceProp prop;
   CHECK (cudaGetDeviceProperties (&prop, 0));
   std::printf ("gpu %s\n", prop.name);
+  std::printf ("mode %s %llu\n", mode, spin_ns);
   cudaStream_t stream, tick_stream;
   CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
   CHECK (cudaStreamCreateWithFlags (&tick_stream, cudaStreamNonBlocking));
   cudaEvent_t event;
-  CHECK (cudaEventCreateWithFlags (&event, cudaEventDisableTiming));
+  CHECK (cudaEventCreateWithFlags (&event, event_flags));
   unsigned long long *tick, *end;
   int *stop;
   CHECK (cudaHostAlloc (&tick, sizeof *tick, cudaHostAllocMapped));
@@ -79,24 +139,34 @@ main ()
   long long offset = clock_tie (tick_stream, tick, stop, &window);
   std::printf ("clock %lld %lld\n", offset, window);
 
-  for (int k = STREAM; k <= EVENT; k++)
+  Waiting w = { stream, event, NULL, NULL, NULL };
+  CHECK (cudaMalloc (&w.device_word, sizeof (int)));
+  CHECK (cudaMallocHost (&w.host_word, sizeof (int)));
+  for (int k = STREAM; k <= FREE; k++)
     {
       Kind kind = (Kind) k;
+      // a blocking copy (cudaMemcpy, the legacy default stream) and a free
+      // (the device) wait for a kernel of the legacy default stream
+      cudaStream_t kernel_stream = kind >= COPY ? 0 : stream;
       std::vector<double> idle, after;
       for (int i = -WARMUP; i < REPEATS; i++)
         {
           // idle: the stream's and the event's work long done
           CHECK (cudaEventRecord (event, stream));
+          if (kind == FREE)
+            CHECK (cudaMalloc (&w.to_free, 256));
           CHECK (cudaDeviceSynchronize ());
           double t0 = now_us ();
-          synchronize (kind, stream, event);
+          synchronize (kind, &w);
           double t1 = now_us ();
-          // after: behind a kernel that ends 20 us on
+          // after: behind a kernel that ends spin_ns on
+          if (kind == FREE)
+            CHECK (cudaMalloc (&w.to_free, 256));
           *(volatile unsigned long long *) end = 0;
-          spin_and_stamp<<<1, 1, 0, stream>>> (SPIN_NS, end);
+          spin_and_stamp<<<1, 1, 0, kernel_stream>>> (spin_ns, end);
           CHECK (cudaGetLastError ());
           CHECK (cudaEventRecord (event, stream));
-          synchronize (kind, stream, event);
+          synchronize (kind, &w);
           double t2 = now_us ();
           unsigned long long stamped = *(volatile unsigned long long *) end;
           if (i < 0)
