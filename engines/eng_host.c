@@ -98,8 +98,13 @@ resume (EngSim *sim, guint thread, SimTime now)
   t->wait_op = ENG_NONE;
   t->wait_all = FALSE;
   SimTime back;
+  /* a thread that slept in its wait (`device_schedule blocking_sync`, a
+   * blocking_sync event) wakes the later the longer it slept */
+  SimTime wake = schedule_wait_blocks (sim->sched, sop)
+                     ? gpu_profile_blocking_wake (&sim->profile, now - t->wait_since)
+                     : 0;
   if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
-    back = now + sim->profile.host_memcpy_sync; /* blocking copy: r->end is the copy's */
+    back = now + sim->profile.host_memcpy_sync + wake; /* blocking copy: r->end is the copy's */
   else if (sop->kind == SCHED_OP_JOIN)
     {
       /* the joined thread's last call is what it waited for */
@@ -113,7 +118,7 @@ resume (EngSim *sim, guint thread, SimTime now)
   else
     {
       /* a synchronize gives back what the pool holds beyond what it keeps */
-      back = sim_time_max (now, t->wait_since) + sim->profile.host_sync
+      back = sim_time_max (now, t->wait_since) + sim->profile.host_sync + wake
              + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
       r->end = back;
       r->cause = ENG_CAUSE_SYNC;

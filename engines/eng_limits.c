@@ -104,6 +104,16 @@ format_years (double ns)
   return g_strdup_printf ("%.0f s", ns / 1e9);
 }
 
+/* The longest wake a sleeping wait may add (gpu_profile_blocking_wake). */
+static SimTime
+max_wake (const GpuPoints *wake)
+{
+  SimTime longest = 0;
+  for (guint i = 0; i < wake->n; i++)
+    longest = MAX (longest, wake->time[i]);
+  return longest;
+}
+
 void
 eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
 {
@@ -116,6 +126,7 @@ eng_limits_init (EngLimits *limits, const GpuProfile *p, GArray *list_times)
                    + (double) MAX (p->launch_latency, p->copy_submit)
                    + (double) MAX (MAX (p->dependency_latency, p->module_load), p->hostfn_resume)
                    + (double) p->kernel_gap + (double) p->host_sync + (double) p->host_memcpy_sync
+                   + (double) max_wake (&p->sync_blocking_wake)
                    + (double) MAX (p->hostfn_wake, p->hostfn_wake_idle) + (double) p->hostfn_next
                    + (double) MAX (p->host_malloc_async, p->host_free_async)
                    + (double) p->pool_grow + (double) p->pool_trim

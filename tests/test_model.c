@@ -11,6 +11,7 @@
 #include "sim/formats/profile_file.h"
 #include "sim/core/schedule.h"
 #include "sim/formats/schedule_parse.h"
+#include "sim/front/cause_text.h"
 #include "support/model_run.h"
 
 #define MS 1000000
@@ -1114,6 +1115,70 @@ test_memset_pinned (void)
   run_free (run);
 }
 
+/* A host thread that sleeps in its waits (`device_schedule blocking_sync`,
+ * an event made blocking_sync) returns the profile's wake after the GPU is
+ * done, by how long it waited (schematic-sleep: sync 2 us, idle 0.5 us; the
+ * wake 0.1 ms up to a wait of 1 ms, 0.3 ms from 3 ms, straight between;
+ * every call free, a 1-block kernel its time, a 4 MiB copy pinned 1 ms and
+ * pageable 2 ms). Measured on an H100 and an H200
+ * (validate/results/<gpu>/sync-mode/). Worked by hand, in ms:
+ *   op 0 kernel 2 ms: 0-2; op 1 sync s1 waited 2 ms: wake 0.1 + (2 - 1) / 2
+ *   x 0.2 = 0.2; returns 2 + 0.002 + 0.2 = 2.202;
+ *   op 2 kernel 0.5 ms: 2.202-2.702; op 4 sync of the blocking_sync event
+ *   waited 0.5 ms (under 1): wake 0.1; returns 2.804;
+ *   op 5 kernel 4 ms: 2.804-6.804; op 7 sync of an event made without the
+ *   flag spins, even so: 6.806;
+ *   op 8 kernel of the legacy stream 1 ms: 6.806-7.806; op 9 memcpy d2h
+ *   (pinned) behind it: its copy 7.806-8.806, called at 6.806, waited 2 ms:
+ *   the host goes on 0.2 later, at 9.006 (op 10's call);
+ *   op 10 pageable memcpy 2 ms: 9.006-11.006, spinning (its staging is the
+ *   driver's own): op 11 is called at 11.006;
+ *   op 11 kernel 1 ms: 11.006-12.006; op 12 sync device waited 1 ms: wake
+ *   0.1, returns 12.108. */
+static void
+test_blocking_sync (void)
+{
+  Run *run = run_text ("schematic-sleep", "device_schedule blocking_sync\n"
+                                          "stream s1\n"
+                                          "event asleep blocking_sync\n"
+                                          "kernel s1 grid=1 block=32 time=2ms\n"
+                                          "sync s1\n"
+                                          "kernel s1 grid=1 block=32 time=0.5ms\n"
+                                          "record asleep s1\n"
+                                          "sync asleep\n"
+                                          "kernel s1 grid=1 block=32 time=4ms\n"
+                                          "record plain s1\n"
+                                          "sync plain\n"
+                                          "kernel default grid=1 block=32 time=1ms\n"
+                                          "memcpy d2h 4MiB\n"
+                                          "memcpy d2h 4MiB pageable\n"
+                                          "kernel s1 grid=1 block=32 time=1ms\n"
+                                          "sync device\n");
+  g_assert_cmpint (op (run, 1)->end, ==, 2202 * US);
+  g_assert_cmpint (op (run, 4)->end, ==, 2804 * US);
+  g_assert_cmpint (op (run, 7)->end, ==, 6806 * US);
+  g_assert_cmpint (op (run, 9)->start, ==, 7806 * US);
+  g_assert_cmpint (op (run, 9)->end, ==, 8806 * US);
+  g_assert_cmpint (op (run, 10)->issue, ==, 9006 * US);
+  g_assert_cmpint (op (run, 10)->end, ==, 11006 * US);
+  g_assert_cmpint (op (run, 11)->issue, ==, 11006 * US);
+  g_assert_cmpint (op (run, 12)->end, ==, 12108 * US);
+  /* --explain says which waits slept */
+  g_autoptr (GString) why = g_string_new (NULL);
+  cause_text_append (run->sim, 1, why);
+  g_assert_cmpstr (why->str, ==, "sync until op 0 finished, the thread asleep (blocking_sync)");
+  g_string_truncate (why, 0);
+  cause_text_append (run->sim, 7, why);
+  g_assert_cmpstr (why->str, ==, "sync until op 6 finished");
+  run_free (run);
+
+  /* the same with `device_schedule spin`: every wait spins (op 1 2.002) */
+  run = run_text ("schematic-sleep", "device_schedule spin\nstream s1\n"
+                                     "kernel s1 grid=1 block=32 time=2ms\nsync s1\n");
+  g_assert_cmpint (op (run, 1)->end, ==, 2002 * US);
+  run_free (run);
+}
+
 /* Host functions run one at a time on the callback thread (profile ops:
  * wake-up 0.5 ms, or 2 ms where the stream was idle at the call; 0.25 ms from
  * one function's return to the next one's start; the stream goes on 0.1 ms
@@ -1485,6 +1550,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/d2d-after-kernel", test_d2d_after_kernel);
   g_test_add_func ("/model/memset-on-sms", test_memset_on_sms);
   g_test_add_func ("/model/memset-pinned", test_memset_pinned);
+  g_test_add_func ("/model/blocking-sync", test_blocking_sync);
   g_test_add_func ("/model/hostfn", test_hostfn);
   g_test_add_func ("/model/graph-launch", test_graph_launch);
   g_test_add_func ("/model/graph-engine-gap", test_graph_engine_gap);

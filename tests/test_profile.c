@@ -271,6 +271,13 @@ test_size_times_errors (void)
                 "bad time '7parsecs' in d2h_pageable_sizes", NULL);
   expect_error (BAD "/sizes_comma.ini", PROFILE_ERROR_PARSE, BAD "/sizes_comma.ini:4:30: ",
                 "h2d_pageable_sizes ends with a comma", NULL);
+  /* [host] sync_blocking_wake's points begin with a time ("sync_blocking_wake = "
+   * is 21 characters): "20us 40us, 16KiB 1us" names the size at column 33, and
+   * "200us 50us, 20us 40us" the wait that does not rise at 34. */
+  expect_error (BAD "/wake_size.ini", PROFILE_ERROR_PARSE, BAD "/wake_size.ini:4:33: ",
+                "bad time '16KiB' in sync_blocking_wake", "such as 200us", NULL);
+  expect_error (BAD "/wake_order.ini", PROFILE_ERROR_RANGE, BAD "/wake_order.ini:4:34: ",
+                "sync_blocking_wake's first times must rise: 20us after 200000 ns", NULL);
 }
 
 /* [spread] comes whole: one key of eight names a missing one, at the first
@@ -623,14 +630,14 @@ assert_profiles_equal (const GpuProfile *a, const GpuProfile *b)
         g_assert_cmpfloat_with_epsilon (la[i]->bandwidth, lb[i]->bandwidth, lb[i]->bandwidth * 1e-3);
       g_assert_cmpint (la[i]->latency, ==, lb[i]->latency);
     }
-  const GpuSizeTimes *sa[] = { &a->h2d_pageable_sizes, &a->d2h_pageable_sizes };
-  const GpuSizeTimes *sb[] = { &b->h2d_pageable_sizes, &b->d2h_pageable_sizes };
+  const GpuPoints *sa[] = { &a->h2d_pageable_sizes, &a->d2h_pageable_sizes, &a->sync_blocking_wake };
+  const GpuPoints *sb[] = { &b->h2d_pageable_sizes, &b->d2h_pageable_sizes, &b->sync_blocking_wake };
   for (guint i = 0; i < G_N_ELEMENTS (sa); i++)
     {
       g_assert_cmpuint (sa[i]->n, ==, sb[i]->n);
       for (guint j = 0; j < sb[i]->n; j++)
         {
-          g_assert_cmpuint (sa[i]->bytes[j], ==, sb[i]->bytes[j]);
+          g_assert_cmpuint (sa[i]->at[j], ==, sb[i]->at[j]);
           g_assert_cmpint (sa[i]->time[j], ==, sb[i]->time[j]);
         }
     }
@@ -725,7 +732,8 @@ test_save_round_trip (void)
   p.max_smem_per_block = 1000;
   p.duplex_factor = 0.123456789;
   p.assign_on_submit = TRUE;
-  p.h2d_pageable_sizes = (GpuSizeTimes) { 2, { 4096, 65537 }, { 1835, 16735 } };
+  p.h2d_pageable_sizes = (GpuPoints) { 2, { 4096, 65537 }, { 1835, 16735 } };
+  p.sync_blocking_wake = (GpuPoints) { 2, { 20000, 2000000 }, { 37900, 100500 } };
   g_free (p.description);
   p.description = g_strdup ("  leading blanks, a # and\na newline");
   p.date = g_strdup ("2024-06-01");
@@ -757,6 +765,7 @@ test_save_round_trip (void)
   g_assert_nonnull (strstr (text, "stream_wait=1.5us\n"));
   g_assert_nonnull (strstr (text, "kernel_gap=0\n"));
   g_assert_nonnull (strstr (text, "h2d_pageable_sizes=4KiB 1.835us, 65537B 16.735us\n"));
+  g_assert_nonnull (strstr (text, "sync_blocking_wake=20us 37.9us, 2ms 100.5us\n"));
   g_assert_null (strstr (text, "d2h_pageable_sizes"));
   /* the calibration's comment lands on the optional boolean, which is
    * written whether true or false */
@@ -1056,6 +1065,23 @@ test_memset_time (void)
   g_assert_cmpint (gpu_profile_memset_time (&p, 1000, FALSE), ==, 2000);
 }
 
+/* What a sleeping wait adds, worked out by hand from points (20 us, 40 us)
+ * and (220 us, 60 us): none without points; 40 us up to a wait of 20 us;
+ * at 120 us half way, 50 us; at 70 us a quarter, 45 us; beyond 220 us 60. */
+static void
+test_blocking_wake (void)
+{
+  GpuProfile p = { 0 };
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 100000), ==, 0);
+  p.sync_blocking_wake = (GpuPoints) { 2, { 20000, 220000 }, { 40000, 60000 } };
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 0), ==, 40000);
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 20000), ==, 40000);
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 70000), ==, 45000);
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 120000), ==, 50000);
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 220000), ==, 60000);
+  g_assert_cmpint (gpu_profile_blocking_wake (&p, 5000000), ==, 60000);
+}
+
 static void
 test_blocks_per_sm (void)
 {
@@ -1119,5 +1145,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/copy-clear", test_copy_clear);
   g_test_add_func ("/profile/blocks-per-sm", test_blocks_per_sm);
   g_test_add_func ("/profile/memset-time", test_memset_time);
+  g_test_add_func ("/profile/blocking-wake", test_blocking_wake);
   return g_test_run ();
 }

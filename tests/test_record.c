@@ -42,18 +42,24 @@ convert (const char *text, guint64 min_host_ns, guint connections)
  * threads) each, kernel_load 0.3 ms, hostfn_wake 0.5 ms (2 ms where the
  * stream was idle at the call), hostfn_next 0.25 ms, hostfn_resume 0.1 ms. */
 static RecordSchedule *
-convert_ops (const char *text, guint64 min_host_ns)
+convert_on (const char *profile, const char *text, guint64 min_host_ns)
 {
   g_autoptr (GError) error = NULL;
-  GpuProfile ops = { 0 };
-  g_assert_true (profile_load ("ops", &ops, &error));
+  GpuProfile loaded = { 0 };
+  g_assert_true (profile_load (profile, &loaded, &error));
   g_autoptr (RecordLog) log = parse (text, &error);
   g_assert_no_error (error);
-  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = &ops };
+  RecordOptions opt = { .min_host_ns = min_host_ns, .profile = &loaded };
   RecordSchedule *rec = record_schedule_build (log, &opt, &error);
   g_assert_no_error (error);
-  gpu_profile_clear (&ops);
+  gpu_profile_clear (&loaded);
   return rec;
+}
+
+static RecordSchedule *
+convert_ops (const char *text, guint64 min_host_ns)
+{
+  return convert_on ("ops", text, min_host_ns);
 }
 
 /* An op's measured times, ns from the first op's call. */
@@ -1298,6 +1304,66 @@ test_capture (void)
       g_assert_cmpuint (rec->n_not_modelled, ==, 0);
       g_assert_nonnull (strstr (rec->text, "# captured into a graph: cudaMemcpyAsync"));
     }
+}
+
+/* A program that has its host sleep in its waits (record_flags.h):
+ * cudaSetDeviceFlags (cudaDeviceScheduleBlockingSync) is `device_schedule
+ * blocking_sync`, an event made with cudaEventBlockingSync `event NAME
+ * blocking_sync`, one made with other flags nothing. On schematic-sleep
+ * (sync 2 us; the wake 0.1 ms for a wait up to 1 ms, 0.3 ms from 3 ms,
+ * straight between). Calls (us after T0), CUPTI's records:
+ *   1  cudaSetDeviceFlags 4             0-1
+ *   2  cudaStreamCreate s1 (0xa1)       2-3
+ *   3  cudaEventCreateWithFlags 0xe1, 1 (BlockingSync)   4-5
+ *   4  cudaEventCreateWithFlags 0xe2, 2 (DisableTiming)  6-7
+ *   5  cudaLaunchKernel s1              10-12  GPU 20-2020
+ *   6  cudaStreamSynchronize s1         13-2230: waited 2007 us for the
+ *      kernel; the model returns it 2 + 100 + 200 x 1007 / 2000 = 202.7 us
+ *      after the kernel, it returned 210 us after: 7.3 us more, under
+ *      that: no host time (as a spinning one, measured against its group's
+ *      usual return, the idle call 9's 1 us, it would have had 209 us)
+ *   7  cudaEventRecord e1 s1            2240-2241
+ *   8  cudaEventRecord e2 s1            2242-2243
+ *   9  cudaStreamSynchronize s1         2250-2251 (idle)
+ *  10  cudaEventSynchronize e1          2252-2253 (idle)
+ *  11  cudaEventSynchronize e2          2254-2255 (idle)
+ * The kernel is its launch's first (`loads`); host gaps 2230-2240 (10 us),
+ * 2241-2242 (1), 2243-2250 (7), 2251-2252 and 2253-2254 (1 each). */
+static void
+test_blocking_sync (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaSetDeviceFlags\t1000000000\t1000001000\t1\t0x0\t0x0\t4\t0\t0\n"
+    "call\t1\tcudaStreamCreate\t1000002000\t1000003000\t2\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventCreateWithFlags\t1000004000\t1000005000\t3\t0x0\t0xe1\t1\t0\t0\n"
+    "call\t1\tcudaEventCreateWithFlags\t1000006000\t1000007000\t4\t0x0\t0xe2\t2\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000012000\t5\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000013000\t1002230000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1002240000\t1002241000\t7\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaEventRecord\t1002242000\t1002243000\t8\t0xa1\t0xe2\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1002250000\t1002251000\t9\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventSynchronize\t1002252000\t1002253000\t10\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaEventSynchronize\t1002254000\t1002255000\t11\t0x0\t0xe2\t0\t0\t0\n"
+    "kernel\t5\t1000020000\t1002020000\t1\t32\t0\t0\tk\n"
+    "end\t11\t1\n";
+  g_autoptr (RecordSchedule) rec = convert_on ("schematic-sleep", text, 2000);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "device_schedule blocking_sync\n"
+                            "stream s1\n"
+                            "kernel s1 grid=1 block=32 time=2000.000us loads label=k\n"
+                            "sync s1\n"
+                            "host 10.000us\n"
+                            "record e1 s1\n"
+                            "record e2 s1\n"
+                            "host 1.000us\n"
+                            "host 7.000us\n"
+                            "sync s1\n"
+                            "host 1.000us\n"
+                            "sync e1\n"
+                            "host 1.000us\n"
+                            "sync e2\n"
+                            "event e1 blocking_sync\n");
 }
 
 /* Memsets of pinned host memory (record_memset.h): an async one is a
@@ -2548,6 +2614,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/hostfn", test_hostfn);
   g_test_add_func ("/record/memsets", test_memsets);
   g_test_add_func ("/record/memsets-pinned", test_memsets_pinned);
+  g_test_add_func ("/record/blocking-sync", test_blocking_sync);
   g_test_add_func ("/record/loads-contradicted", test_loads_contradicted);
   g_test_add_func ("/record/driver-copy-empty", test_driver_copy_empty);
   g_test_add_func ("/record/memset-records", test_memset_records);

@@ -1164,9 +1164,14 @@ static const NameCase name_cases[] = {
   { "event-twice", "event e\n# again\nevent  e\n", 0, SCHEDULE_ERROR_DUPLICATE,
     "t.sched:3:8: event 'e' is declared twice; the first declaration is at line 1" },
   { "event-alone", "event\n", 0, SCHEDULE_ERROR_SYNTAX,
-    "t.sched:1:1: expected `event NAME` with one event name, for example `event done`" },
+    "t.sched:1:1: expected `event NAME [blocking_sync]` with one event name, for example "
+    "`event done`" },
   { "event-two-names", "event a b\n", 0, SCHEDULE_ERROR_SYNTAX,
-    "t.sched:1:9: expected `event NAME` with one event name, for example `event done`" },
+    "t.sched:1:9: unknown event attribute 'b'; `event NAME` takes blocking_sync "
+    "(cudaEventBlockingSync)" },
+  { "event-three-words", "event a blocking_sync b\n", 0, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:23: expected `event NAME [blocking_sync]` with one event name, for example "
+    "`event done`" },
   { "event-named-like-stream", "stream s\nevent s\n", 0, SCHEDULE_ERROR_DUPLICATE,
     "t.sched:2:7: 's' is a stream, not an event; streams and events need different names" },
   { "event-device", "event device\n", 0, SCHEDULE_ERROR_SYNTAX,

@@ -226,6 +226,36 @@ test_alloc (void)
                      "t.sched:1:1: expected `pool_threshold SIZE`");
 }
 
+/* `device_schedule` is a setting of four words, `event NAME blocking_sync`
+ * a declaration; which waits sleep (schedule_wait_blocks); errors where
+ * written. */
+static void
+test_device_schedule (void)
+{
+  g_autoptr (Schedule) sched = parse_check_ok ("device_schedule blocking_sync\nstream s\n"
+                                               "event slow blocking_sync\nrecord slow s\n"
+                                               "record fast s\nsync slow\nsync fast\nsync s\n"
+                                               "memcpy d2h 1MiB\nmemcpy d2h 1MiB pageable\n",
+                                               NULL);
+  g_assert_cmpint (schedule_device_schedule (sched), ==, SCHED_SCHEDULE_BLOCKING_SYNC);
+  static const gboolean blocks[] = { FALSE, FALSE, TRUE, FALSE, TRUE, TRUE, FALSE };
+  g_assert_cmpuint (schedule_n_ops (sched), ==, G_N_ELEMENTS (blocks));
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    g_assert_cmpint (schedule_wait_blocks (sched, schedule_op (sched, i)), ==, blocks[i]);
+  g_autoptr (Schedule) plain = parse_check_ok ("device_schedule yield\nstream s\nsync s\n", NULL);
+  g_assert_cmpint (schedule_device_schedule (plain), ==, SCHED_SCHEDULE_YIELD);
+  g_assert_false (schedule_wait_blocks (plain, schedule_op (plain, 0)));
+  parse_check_error ("device_schedule sleepy\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:1:17: unknown device_schedule 'sleepy'; expected auto, spin, yield "
+                     "or blocking_sync");
+  parse_check_error ("device_schedule spin\ndevice_schedule auto\n", NULL, 0,
+                     SCHEDULE_ERROR_DUPLICATE,
+                     "t.sched:2:1: `device_schedule` is given twice; the first is at line 1");
+  parse_check_error ("stream s\nevent e blocking\n", NULL, 0, SCHEDULE_ERROR_SYNTAX,
+                     "t.sched:2:9: unknown event attribute 'blocking'; `event NAME` takes "
+                     "blocking_sync");
+}
+
 /* What stream capture refuses, refused where it is written. */
 static void
 test_graph_branch_errors (void)
@@ -381,6 +411,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule-blocks/graph-errors", test_graph_errors);
   g_test_add_func ("/schedule-blocks/graph-branches", test_graph_branches);
   g_test_add_func ("/schedule-blocks/alloc", test_alloc);
+  g_test_add_func ("/schedule-blocks/device-schedule", test_device_schedule);
   g_test_add_func ("/schedule-blocks/graph-branch-errors", test_graph_branch_errors);
   g_test_add_func ("/schedule-blocks/threads", test_threads);
   g_test_add_func ("/schedule-blocks/thread-errors", test_thread_errors);

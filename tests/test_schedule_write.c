@@ -28,13 +28,15 @@ write_text (const Schedule *sched)
 /* Every statement kind, with loops, parameters and two graph launches; the expected text is
  * written by hand from the language reference: loops expanded, `let`
  * substituted, sizes and times exact in the largest unit that holds them,
- * the event never recorded declared after the streams. */
+ * the event never recorded and the blocking_sync one declared after the
+ * streams. */
 static void
 test_expected_text (void)
 {
   static const char input[] =
     "device k20\n"
     "connections 4\n"
+    "device_schedule blocking_sync\n"
     "let n = 2\n"
     "stream a priority=-1\n"
     "stream b nonblocking\n"
@@ -77,13 +79,16 @@ test_expected_text (void)
     "sync done\n"
     "sync a\n"
     "sync device\n"
-    "event spare\n";
+    "event spare\n"
+    "event done blocking_sync\n";
   static const char expected[] =
     "# from t.sched\n"
     "device k20\n"
     "connections 4\n"
+    "device_schedule blocking_sync\n"
     "stream a priority=-1\n"
     "stream b nonblocking\n"
+    "event done blocking_sync\n"
     "event spare\n"
     "h2d a 1MiB label=in-1\n"
     "h2d a 2MiB label=in-2\n"
@@ -132,6 +137,10 @@ test_expected_text (void)
   /* and it parses back: the declaration makes the wait on `spare` legal */
   g_autoptr (Schedule) again = parse ("w.sched", text);
   g_assert_cmpuint (schedule_n_ops (again), ==, schedule_n_ops (sched));
+  g_assert_cmpint (schedule_device_schedule (again), ==, SCHED_SCHEDULE_BLOCKING_SYNC);
+  g_assert_cmpstr (schedule_event_name (again, 0), ==, "done");
+  g_assert_true (schedule_event_blocking_sync (again, 0));
+  g_assert_false (schedule_event_blocking_sync (again, 1));
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     {
       g_assert_cmpuint (schedule_op (again, i)->graph, ==, schedule_op (sched, i)->graph);

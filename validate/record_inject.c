@@ -201,6 +201,17 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
         c->a[1] = (uint64_t) (int64_t) p->priority;
       }
       break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaSetDeviceFlags_v3020:
+      c->a[0] = ((const cudaSetDeviceFlags_v3020_params *) params)->flags;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventCreateWithFlags_v3020:
+      {
+        const cudaEventCreateWithFlags_v3020_params *p = params;
+        if (exit && p->event != NULL)
+          c->event = (uint64_t) (uintptr_t) *p->event;
+        c->a[0] = p->flags;
+      }
+      break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000:
       c->stream = (uint64_t) (uintptr_t) ((const cudaMemcpyAsync_v3020_params *) params)->stream;

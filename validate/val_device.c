@@ -7,6 +7,20 @@
 
 #define DEFAULT_CONNECTIONS 8
 
+static unsigned schedule_flags;
+
+void
+val_device_set_schedule (SchedDeviceSchedule schedule)
+{
+  static const unsigned flags[] = {
+    [SCHED_SCHEDULE_AUTO] = 0,
+    [SCHED_SCHEDULE_SPIN] = cudaDeviceScheduleSpin,
+    [SCHED_SCHEDULE_YIELD] = cudaDeviceScheduleYield,
+    [SCHED_SCHEDULE_BLOCKING_SYNC] = cudaDeviceScheduleBlockingSync,
+  };
+  schedule_flags = flags[schedule];
+}
+
 void
 val_device_set_connections (guint connections)
 {
@@ -68,6 +82,9 @@ val_device_open (ValDevice *dev, const char *profile_name, GError **error)
                    rc != cudaSuccess ? cudaGetErrorString (rc) : "no device found");
       return FALSE;
     }
+  /* before the context exists, which takes the flags it is made with */
+  if (schedule_flags != 0 && !VAL_CUDA (cudaSetDeviceFlags (schedule_flags), error))
+    return FALSE;
   if (!VAL_CUDA (cudaSetDevice (0), error)
       || !VAL_CUDA (cudaGetDeviceProperties (&dev->prop, 0), error)
       || !VAL_CUDA (cudaDeviceGetStreamPriorityRange (&dev->priority_least,

@@ -4,6 +4,7 @@
 
 #include <glib.h>
 #include <cuda_runtime_api.h>
+#include "sim/core/schedule.h"
 
 typedef struct
 {
@@ -20,6 +21,11 @@ typedef struct
  * first CUDA call: the value is read once, when the context is created.
  * 0 leaves the environment as it is (the driver's default, 8). */
 void val_device_set_connections (guint connections);
+
+/* How the host is to wait for the GPU (cudaSetDeviceFlags'
+ * cudaDeviceSchedule*), given to the context val_device_open makes: call
+ * it before. SCHED_SCHEDULE_AUTO sets no flag. */
+void val_device_set_schedule (SchedDeviceSchedule schedule);
 
 /* The connection count this process will get: the variable if set, else 8. */
 guint val_device_connections (void);

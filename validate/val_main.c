@@ -260,6 +260,7 @@ run_schedule (const Options *opt, const char *path)
   /* Before the first CUDA call: the driver reads it when the context is made. */
   val_device_set_connections (opt->connections > 0 ? (guint) opt->connections
                                                    : schedule_connections (sched));
+  val_device_set_schedule (schedule_device_schedule (sched));
 
   ValDevice dev;
   if (!val_device_open (&dev, opt->device, &error))

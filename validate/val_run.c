@@ -356,8 +356,13 @@ create_streams (ValRun *run, GError **error)
   run->n_events = schedule_n_events (run->sched);
   run->events = g_new0 (cudaEvent_t, MAX (run->n_events, 1));
   for (guint i = 0; i < run->n_events; i++)
-    if (!VAL_CUDA (cudaEventCreateWithFlags (&run->events[i], cudaEventDisableTiming), error))
-      return FALSE;
+    {
+      unsigned flags = cudaEventDisableTiming;
+      if (schedule_event_blocking_sync (run->sched, i))
+        flags |= cudaEventBlockingSync;
+      if (!VAL_CUDA (cudaEventCreateWithFlags (&run->events[i], flags), error))
+        return FALSE;
+    }
   return TRUE;
 }
 

@@ -284,16 +284,16 @@ copy_untouched_link (const GpuProfile *p, const SchedCopy *copy)
   return huge != NULL ? huge : untouched_link (p, copy->dir);
 }
 
-/* A copy of `bytes` on `line` with its times by size (GpuSizeTimes), in ns:
+/* A copy of `bytes` on `line` with its times by size (GpuPoints), in ns:
  * straight from (0, the line's latency) through each point, and beyond the
  * last at the line's bandwidth. */
 static double
-sized_time (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
+sized_time (const GpuLink *line, const GpuPoints *sizes, guint64 bytes)
 {
   double from_bytes = 0, from_time = (double) line->latency;
   for (guint i = 0; i < sizes->n; i++)
     {
-      double to_bytes = (double) sizes->bytes[i], to_time = (double) sizes->time[i];
+      double to_bytes = (double) sizes->at[i], to_time = (double) sizes->time[i];
       if ((double) bytes <= to_bytes)
         return from_time + (to_time - from_time) * ((double) bytes - from_bytes)
                              / (to_bytes - from_bytes);
@@ -309,7 +309,7 @@ sized_time (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
  * shares of the bytes the callers split it into); no time at all beyond
  * the latency where the sized time is no more than it. */
 static GpuLink
-sized_link (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
+sized_link (const GpuLink *line, const GpuPoints *sizes, guint64 bytes)
 {
   if (sizes->n == 0)
     return *line;
@@ -328,12 +328,12 @@ sized_link (const GpuLink *line, const GpuSizeTimes *sizes, guint64 bytes)
  * again or written first: validate/results/<gpu>/pageable-probe/small/);
  * else the pageable line, through its times by size. */
 static GpuLink
-pageable_link (const GpuLink *pageable, const GpuSizeTimes *sizes, const GpuLink *cached,
+pageable_link (const GpuLink *pageable, const GpuPoints *sizes, const GpuLink *cached,
                const SchedCopy *copy)
 {
   GpuLink on_pageable = sized_link (pageable, sizes, copy->bytes);
   if (!copy->cached || cached->bandwidth <= 0
-      || (sizes->n > 0 && copy->bytes <= sizes->bytes[sizes->n - 1]))
+      || (sizes->n > 0 && copy->bytes <= sizes->at[sizes->n - 1]))
     return on_pageable;
   double bytes = (double) copy->bytes;
   double cached_time = (double) cached->latency + bytes / cached->bandwidth * 1e9;
@@ -427,6 +427,25 @@ SimTime
 gpu_profile_idle_sync_cost (const GpuProfile *p)
 {
   return p->host_sync_idle > 0 ? p->host_sync_idle : p->host_sync;
+}
+
+SimTime
+gpu_profile_blocking_wake (const GpuProfile *p, SimTime waited)
+{
+  const GpuPoints *w = &p->sync_blocking_wake;
+  if (w->n == 0)
+    return 0;
+  guint64 waited_ns = waited > 0 ? (guint64) waited : 0;
+  if (waited_ns <= w->at[0])
+    return w->time[0];
+  for (guint i = 1; i < w->n; i++)
+    if (waited_ns <= w->at[i])
+      {
+        double from = (double) w->time[i - 1], to = (double) w->time[i];
+        double part = (double) (waited_ns - w->at[i - 1]) / (double) (w->at[i] - w->at[i - 1]);
+        return (SimTime) llround (from + (to - from) * part);
+      }
+  return w->time[w->n - 1];
 }
 
 gboolean

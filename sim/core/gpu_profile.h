@@ -20,20 +20,24 @@ typedef struct
   SimTime latency;
 } GpuLink;
 
-/* Measured times of a link's copies by size, where they leave its line: a
- * copy of `b` bytes takes the time interpolated linearly between the points
- * either side of b, (0 bytes, the link's latency) being the first, and
- * beyond the last point that point's time plus the further bytes at the
- * link's bandwidth. The times need not rise with the sizes (a pageable H2D
- * of 64 KiB took longer than one of 128 KiB on the H100 and H200). n 0: the
- * line alone. Sizes rise (the loader checks). */
-#define GPU_SIZE_TIMES_MAX 16
+/* Measured times at rising points `at` (n 0: none; the loader checks that
+ * they rise), read between the points on a straight line. Two uses:
+ *
+ * - A link's copies by size, where they leave its line (`at` in bytes): a
+ *   copy of `b` bytes takes the time interpolated between the points either
+ *   side of b, (0 bytes, the link's latency) being the first, and beyond the
+ *   last point that point's time plus the further bytes at the link's
+ *   bandwidth. The times need not rise with the sizes (a pageable H2D of 64
+ *   KiB took longer than one of 128 KiB on the H100 and H200).
+ * - What a blocking wait adds by how long it waited (`at` in ns): before the
+ *   first point that point's time, beyond the last the last's. */
+#define GPU_POINTS_MAX 16
 typedef struct
 {
   guint n;
-  guint64 bytes[GPU_SIZE_TIMES_MAX];
-  SimTime time[GPU_SIZE_TIMES_MAX];
-} GpuSizeTimes;
+  guint64 at[GPU_POINTS_MAX];
+  SimTime time[GPU_POINTS_MAX];
+} GpuPoints;
 
 /* The host costs that set a process's speed, as streamsim-validate measures
  * them in every run (validate/val_hostcost.c): what a launch and a
@@ -69,7 +73,7 @@ typedef struct
    * between 16 and 64 KiB on the H100 and H200, engines/MODEL.md); copies
    * the CPU has just written or copied, so `cached` copies up to the last
    * size take them too. */
-  GpuSizeTimes h2d_pageable_sizes, d2h_pageable_sizes;
+  GpuPoints h2d_pageable_sizes, d2h_pageable_sizes;
   /* Pageable memory the program has not touched yet: the kernel faults each
    * page in while the driver stages the copy. Bandwidth 0 when the profile
    * has not measured it; such copies then run on the pageable link. */
@@ -114,6 +118,12 @@ typedef struct
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
   SimTime host_sync_idle;    /* one that finds nothing to wait for; 0: host_sync's */
+  /* [host] sync_blocking_wake: what a wait that blocks its thread (a
+   * synchronize, a blocking copy or a free under `device_schedule
+   * blocking_sync`, a synchronize of a `blocking_sync` event) adds to its
+   * return, by how long it waited for the GPU (GpuPoints in ns); none: what
+   * a spinning wait costs (engines/MODEL.md, "How the host waits") */
+  GpuPoints sync_blocking_wake;
   SimTime host_memset;       /* a cudaMemsetAsync call; 0: kernel_launch's */
   SimTime host_kernel_load;  /* what a launch that loads its kernel's code costs beyond a launch */
   SimTime host_graph_launch; /* a cudaGraphLaunch call; 0: kernel_launch's */
@@ -269,6 +279,11 @@ SimTime gpu_profile_thread_start (const GpuProfile *profile, gboolean first);
 /* What a synchronize that finds nothing to wait for costs: sync_idle, or
  * sync where the profile does not give it. */
 SimTime gpu_profile_idle_sync_cost (const GpuProfile *profile);
+
+/* What a wait that blocks its thread adds to its return after waiting
+ * `waited` ns for the GPU: sync_blocking_wake read at `waited`, 0 where the
+ * profile has no points. */
+SimTime gpu_profile_blocking_wake (const GpuProfile *profile, SimTime waited);
 
 /* From the end of a call to its op's place in its device queue: launch
  * latency for kernels, copy_submit for copies, 0 otherwise. */

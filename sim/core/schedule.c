@@ -19,6 +19,7 @@ schedule_new (const char *path)
   sched->stream_index = g_hash_table_new (g_str_hash, g_str_equal);
   sched->events = g_ptr_array_new ();
   sched->event_lines = g_array_new (FALSE, FALSE, sizeof (guint32));
+  sched->event_blocking = g_array_new (FALSE, TRUE, sizeof (gboolean));
   sched->event_index = g_hash_table_new (g_str_hash, g_str_equal);
   sched->times = g_array_new (FALSE, FALSE, sizeof (SchedDeviceTime));
   sched->time_lists = g_array_new (FALSE, FALSE, sizeof (ScheduleTimeList));
@@ -45,6 +46,7 @@ schedule_free (Schedule *sched)
   g_hash_table_unref (sched->stream_index);
   g_ptr_array_unref (sched->events);
   g_array_unref (sched->event_lines);
+  g_array_unref (sched->event_blocking);
   g_hash_table_unref (sched->event_index);
   g_free (sched->ops);
   g_free (sched->copied_ops);
@@ -92,6 +94,15 @@ schedule_pool_threshold (const Schedule *sched)
 {
   g_return_val_if_fail (sched != NULL, 0);
   return sched->pool_threshold;
+}
+
+const char *const sched_device_schedule_names[] = { "auto", "spin", "yield", "blocking_sync" };
+
+SchedDeviceSchedule
+schedule_device_schedule (const Schedule *sched)
+{
+  g_return_val_if_fail (sched != NULL, SCHED_SCHEDULE_AUTO);
+  return sched->device_schedule;
 }
 
 guint
@@ -199,6 +210,35 @@ schedule_event_name (const Schedule *sched, guint index)
   g_return_val_if_fail (sched != NULL, NULL);
   g_return_val_if_fail (index < sched->events->len, NULL);
   return g_ptr_array_index (sched->events, index);
+}
+
+gboolean
+schedule_event_blocking_sync (const Schedule *sched, guint index)
+{
+  g_return_val_if_fail (sched != NULL, FALSE);
+  /* the array is as long as the last event declared blocking_sync needs */
+  return index < sched->event_blocking->len
+         && g_array_index (sched->event_blocking, gboolean, index);
+}
+
+gboolean
+schedule_wait_blocks (const Schedule *sched, const SchedOp *op)
+{
+  switch (op->kind)
+    {
+    case SCHED_OP_SYNC_EVENT:
+      return op->event != SCHED_NONE && schedule_event_blocking_sync (sched, op->event);
+    case SCHED_OP_SYNC_STREAM:
+    case SCHED_OP_SYNC_DEVICE:
+      return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC;
+    case SCHED_OP_COPY:
+    case SCHED_OP_MEMCPY:
+      /* measured on a cudaMemcpy into pinned memory; a pageable copy's
+       * staging is the driver's own, not measured */
+      return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC && !op->u.copy.pageable;
+    default:
+      return FALSE;
+    }
 }
 
 gsize

@@ -151,6 +151,23 @@ typedef struct
   guint32 to_op;
 } SchedElapsed;
 
+/* How the host waits in the calls that wait for the GPU
+ * (cudaSetDeviceFlags' cudaDeviceSchedule*): the `device_schedule`
+ * statement. Auto, spin and yield return as soon as the GPU is done (yield
+ * measured as spin; auto is spin or yield by the CPU count); blocking_sync
+ * puts the thread to sleep until the GPU wakes it (engines/MODEL.md, "How
+ * the host waits"). */
+typedef enum
+{
+  SCHED_SCHEDULE_AUTO,
+  SCHED_SCHEDULE_SPIN,
+  SCHED_SCHEDULE_YIELD,
+  SCHED_SCHEDULE_BLOCKING_SYNC,
+} SchedDeviceSchedule;
+
+/* The statement's word for each, in enum order. */
+extern const char *const sched_device_schedule_names[];
+
 typedef struct Schedule Schedule;
 
 /* Accessors. Pointers stay valid for the schedule's lifetime. */
@@ -166,6 +183,8 @@ guint schedule_connections (const Schedule *sched);
  * pool keeps at a synchronize (cudaMemPoolAttrReleaseThreshold); 0, the
  * driver's default, when the schedule has none. */
 guint64 schedule_pool_threshold (const Schedule *sched);
+/* The `device_schedule` statement's value; SCHED_SCHEDULE_AUTO when none. */
+SchedDeviceSchedule schedule_device_schedule (const Schedule *sched);
 
 guint schedule_n_streams (const Schedule *sched);
 const SchedStream *schedule_stream (const Schedule *sched, guint index);
@@ -174,6 +193,15 @@ guint schedule_find_stream (const Schedule *sched, const char *name);
 
 guint schedule_n_events (const Schedule *sched);
 const char *schedule_event_name (const Schedule *sched, guint index);
+/* Whether the event was declared `event NAME blocking_sync`
+ * (cudaEventBlockingSync): a synchronize of it sleeps. */
+gboolean schedule_event_blocking_sync (const Schedule *sched, guint index);
+/* Whether the host thread sleeps while `op` waits for the GPU, to be woken
+ * when it is done: a synchronize of a blocking_sync event; a stream's or
+ * the device's synchronize and a blocking copy of pinned or device memory
+ * under `device_schedule blocking_sync` (a synchronize of another event
+ * spins even then; a pageable copy is taken to spin, not measured). */
+gboolean schedule_wait_blocks (const Schedule *sched, const SchedOp *op);
 
 gsize schedule_n_ops (const Schedule *sched);
 const SchedOp *schedule_op (const Schedule *sched, gsize index);

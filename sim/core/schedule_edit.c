@@ -21,6 +21,8 @@ schedule_copy (const Schedule *from)
   sched->device_column = from->device_column;
   sched->connections = from->connections;
   sched->connections_line = from->connections_line;
+  sched->device_schedule = from->device_schedule;
+  sched->device_schedule_line = from->device_schedule_line;
 
   /* schedule_new made "default"; the rest in creation order */
   g_array_index (sched->streams, SchedStream, 0) = g_array_index (from->streams, SchedStream, 0);
@@ -40,6 +42,7 @@ schedule_copy (const Schedule *from)
       g_hash_table_insert (sched->event_index, (gpointer) name, GUINT_TO_POINTER (i + 1));
     }
   g_array_append_vals (sched->event_lines, from->event_lines->data, from->event_lines->len);
+  g_array_append_vals (sched->event_blocking, from->event_blocking->data, from->event_blocking->len);
 
   sched->n_ops = from->n_ops;
   sched->ops = g_new (SchedOp, MAX (from->n_ops, 1));

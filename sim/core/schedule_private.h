@@ -64,6 +64,8 @@ struct Schedule
   guint connections_line;
   guint64 pool_threshold;   /* `pool_threshold`: bytes; 0 when none */
   guint pool_threshold_line; /* 0: no `pool_threshold` statement */
+  SchedDeviceSchedule device_schedule; /* `device_schedule`; SCHED_SCHEDULE_AUTO when none */
+  guint device_schedule_line; /* 0: no `device_schedule` statement */
 
   /* Every name (streams, events, labels, devices) is interned here, so an op
    * costs no allocation of its own. */
@@ -73,6 +75,7 @@ struct Schedule
   GHashTable *stream_index; /* interned name -> index + 1 */
   GPtrArray *events;        /* interned names, in order of first use */
   GArray *event_lines;      /* guint32: the line of each event's first use */
+  GArray *event_blocking;   /* gboolean: each event declared `blocking_sync` */
   GHashTable *event_index;  /* interned name -> index + 1 */
 
   SchedOp *ops;             /* in issue order */

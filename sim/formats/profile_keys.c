@@ -52,6 +52,7 @@ const ProfileKey profile_keys[] = {
   { "host", "stream_wait", PROFILE_KEY_TIME, PROFILE_FIELD (host_stream_wait), 0, 0, FALSE },
   { "host", "sync", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync), 0, 0, FALSE },
   { "host", "sync_idle", PROFILE_KEY_TIME, PROFILE_FIELD (host_sync_idle), 0, 0, TRUE },
+  { "host", "sync_blocking_wake", PROFILE_KEY_TIME_TIMES, PROFILE_FIELD (sync_blocking_wake), 0, 0, TRUE },
   { "host", "memset", PROFILE_KEY_TIME, PROFILE_FIELD (host_memset), 0, 0, TRUE },
   { "host", "kernel_load", PROFILE_KEY_TIME, PROFILE_FIELD (host_kernel_load), 0, 0, TRUE },
   { "host", "graph_launch", PROFILE_KEY_TIME, PROFILE_FIELD (host_graph_launch), 0, 0, TRUE },
@@ -191,8 +192,8 @@ gboolean
 profile_key_is_set (const GpuProfile *profile, guint key)
 {
   const ProfileKey *k = &profile_keys[key];
-  if (k->type == PROFILE_KEY_SIZE_TIMES)
-    return G_STRUCT_MEMBER (GpuSizeTimes, profile, k->offset).n > 0;
+  if (k->type == PROFILE_KEY_SIZE_TIMES || k->type == PROFILE_KEY_TIME_TIMES)
+    return G_STRUCT_MEMBER (GpuPoints, profile, k->offset).n > 0;
   if (k->optional && k->type == PROFILE_KEY_UINT)
     return G_STRUCT_MEMBER (guint, profile, k->offset) > 0;
   if (k->optional && k->type == PROFILE_KEY_SIZE)
@@ -281,7 +282,11 @@ profile_key_allowed (const ProfileKey *key)
     case PROFILE_KEY_SIZE_TIMES:
       return g_strdup_printf ("up to %d points separated by commas, each a size and a time, "
                               "sizes rising, times from 0 to 1s, such as "
-                              "16KiB 5.3us, 64KiB 16.4us", GPU_SIZE_TIMES_MAX);
+                              "16KiB 5.3us, 64KiB 16.4us", GPU_POINTS_MAX);
+    case PROFILE_KEY_TIME_TIMES:
+      return g_strdup_printf ("up to %d points separated by commas, each two times, the "
+                              "first rising, from 0 to 1s, such as "
+                              "20us 38us, 2ms 100us", GPU_POINTS_MAX);
     }
   g_assert_not_reached ();
 }

@@ -18,7 +18,8 @@ typedef enum
   PROFILE_KEY_FRACTION,  /* double, (0, 1] */
   PROFILE_KEY_FREQUENCY, /* double hertz, (0, 10 GHz] */
   PROFILE_KEY_FLOPS,     /* double floating-point operations per second, (0, 10 PFLOP/s] */
-  PROFILE_KEY_SIZE_TIMES, /* GpuSizeTimes: "SIZE TIME, SIZE TIME, ..." */
+  PROFILE_KEY_SIZE_TIMES, /* GpuPoints: "SIZE TIME, SIZE TIME, ..." */
+  PROFILE_KEY_TIME_TIMES, /* GpuPoints: "TIME TIME, TIME TIME, ..." */
 } ProfileKeyType;
 
 typedef struct
@@ -47,7 +48,7 @@ typedef struct
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 105
+#define PROFILE_N_KEYS 106
 #define PROFILE_N_GROUPS 8
 
 /* In file order: profile_save writes groups and keys in this order. */

@@ -274,15 +274,29 @@ parse_bool (const char *text, gboolean *value)
   return TRUE;
 }
 
-/* A list of "SIZE TIME" points, such as "4KiB 1.9us, 64KiB 16.4us", into
- * `sizes`: at most GPU_SIZE_TIMES_MAX, sizes above 0 and rising, times from
- * 0 to 1 s; empty for none. `column` is where `text`
- * starts on `line`, for errors. */
+/* A point's first word where it is a time: TRUE with `ns` from 0 to 1 s. */
 static gboolean
-parse_size_times (const char *text, const ProfileKey *key, const char *path, guint line,
-                  guint column, GpuSizeTimes *sizes, GError **error)
+parse_point_time (const char *word, guint64 *ns, const char **why)
 {
-  GpuSizeTimes parsed = { 0 };
+  SimTime t = 0;
+  if (!units_parse_time (word, &t, why) || t < 0 || t > PROFILE_MAX_TIME)
+    return FALSE;
+  *ns = (guint64) t;
+  return TRUE;
+}
+
+/* A list of points, "SIZE TIME" (PROFILE_KEY_SIZE_TIMES: "4KiB 1.9us,
+ * 64KiB 16.4us") or "TIME TIME" (PROFILE_KEY_TIME_TIMES: "20us 38us, 2ms
+ * 100us"), into `points`: at most GPU_POINTS_MAX, the first of each pair
+ * rising (sizes above 0), times from 0 to 1 s; empty for none. `column` is
+ * where `text` starts on `line`, for errors. */
+static gboolean
+parse_points (const char *text, const ProfileKey *key, const char *path, guint line,
+              guint column, GpuPoints *points, GError **error)
+{
+  gboolean by_size = key->type == PROFILE_KEY_SIZE_TIMES;
+  const char *example = by_size ? "64KiB 16.4us" : "200us 68us";
+  GpuPoints parsed = { 0 };
   const char *p = text;
   while (*p != '\0')
     {
@@ -295,44 +309,50 @@ parse_size_times (const char *text, const ProfileKey *key, const char *path, gui
       g_autofree char *point = g_strstrip (g_strndup (start, end - start));
       guint at = column + (guint) (start - text);
       char **words = g_strsplit_set (point, " \t", -1);
-      char *size_word = NULL, *time_word = NULL;
+      char *at_word = NULL, *time_word = NULL;
       guint n_words = 0;
       for (guint i = 0; words[i] != NULL; i++)
         if (*words[i] != '\0')
           {
             n_words++;
-            if (size_word == NULL)
-              size_word = words[i];
+            if (at_word == NULL)
+              at_word = words[i];
             else if (time_word == NULL)
               time_word = words[i];
           }
-      guint64 bytes = 0;
+      guint64 where = 0;
       SimTime ns = 0;
       const char *why = NULL;
       gboolean ok = FALSE;
       if (n_words != 2)
         set_error (error, PROFILE_ERROR_PARSE, path, line, at,
-                   "bad point '%s' in %s: a point is a size and a time, such as 64KiB 16.4us, "
-                   "and points are separated by commas", point, key->name);
-      else if (parsed.n == GPU_SIZE_TIMES_MAX)
+                   "bad point '%s' in %s: a point is %s and a time, such as %s, "
+                   "and points are separated by commas", point, key->name,
+                   by_size ? "a size" : "a time", example);
+      else if (parsed.n == GPU_POINTS_MAX)
         set_error (error, PROFILE_ERROR_RANGE, path, line, at,
-                   "%s has more than %d points", key->name, GPU_SIZE_TIMES_MAX);
-      else if (!units_parse_size (size_word, &bytes, &why) || bytes == 0)
+                   "%s has more than %d points", key->name, GPU_POINTS_MAX);
+      else if (by_size && (!units_parse_size (at_word, &where, &why) || where == 0))
         set_error (error, PROFILE_ERROR_PARSE, path, line, at,
                    "bad size '%s' in %s: %s; a size above 0 with a unit (B, KB, KiB, MB, MiB), "
-                   "such as 64KiB", size_word, key->name, why != NULL ? why : "it is 0");
+                   "such as 64KiB", at_word, key->name, why != NULL ? why : "it is 0");
+      else if (!by_size && !parse_point_time (at_word, &where, &why))
+        set_error (error, PROFILE_ERROR_PARSE, path, line, at,
+                   "bad time '%s' in %s: %s; a time from 0 to 1s with a unit (ns, us, ms, s), "
+                   "such as 200us", at_word, key->name, why != NULL ? why : "above 1s");
       else if (!units_parse_time (time_word, &ns, &why) || ns > PROFILE_MAX_TIME)
         set_error (error, PROFILE_ERROR_PARSE, path, line,
                    at + (guint) (strstr (point, time_word) - point),
                    "bad time '%s' in %s: %s; a time from 0 to 1s with a unit (ns, us, ms, s), "
                    "such as 16.4us", time_word, key->name, why != NULL ? why : "above 1s");
-      else if (parsed.n > 0 && bytes <= parsed.bytes[parsed.n - 1])
+      else if (parsed.n > 0 && where <= parsed.at[parsed.n - 1])
         set_error (error, PROFILE_ERROR_RANGE, path, line, at,
-                   "%s's sizes must rise: %s after %" G_GUINT64_FORMAT " B", key->name,
-                   size_word, parsed.bytes[parsed.n - 1]);
+                   "%s's %s must rise: %s after %" G_GUINT64_FORMAT "%s", key->name,
+                   by_size ? "sizes" : "first times", at_word, parsed.at[parsed.n - 1],
+                   by_size ? " B" : " ns");
       else
         {
-          parsed.bytes[parsed.n] = bytes;
+          parsed.at[parsed.n] = where;
           parsed.time[parsed.n] = ns;
           parsed.n++;
           ok = TRUE;
@@ -344,11 +364,12 @@ parse_size_times (const char *text, const ProfileKey *key, const char *path, gui
       if (*end == ',' && *p == '\0')
         {
           set_error (error, PROFILE_ERROR_PARSE, path, line, column + (guint) (end - text),
-                     "%s ends with a comma; a point (size and time) must follow it", key->name);
+                     "%s ends with a comma; a point (%s and time) must follow it", key->name,
+                     by_size ? "size" : "time");
           return FALSE;
         }
     }
-  *sizes = parsed;
+  *points = parsed;
   return TRUE;
 }
 
@@ -380,10 +401,10 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
 
   char *raw = g_key_file_get_value (src->keys, key->group, key->name, NULL);
   const char *text = g_strstrip (raw);
-  if (key->type == PROFILE_KEY_SIZE_TIMES)
+  if (key->type == PROFILE_KEY_SIZE_TIMES || key->type == PROFILE_KEY_TIME_TIMES)
     {
-      gboolean ok = parse_size_times (text, key, src->path, pos->line, pos->value_column,
-                                      (GpuSizeTimes *) field, error);
+      gboolean ok = parse_points (text, key, src->path, pos->line, pos->value_column,
+                                  (GpuPoints *) field, error);
       g_free (raw);
       if (ok)
         loader->origin[k] = (KeyOrigin) { src->path, pos->line, pos->value_column };
@@ -469,6 +490,7 @@ apply_key (Loader *loader, const ProfileSource *src, guint k, GError **error)
     case PROFILE_KEY_TEXT:
     case PROFILE_KEY_INHERITS:
     case PROFILE_KEY_SIZE_TIMES:
+    case PROFILE_KEY_TIME_TIMES:
       g_assert_not_reached ();
     }
 

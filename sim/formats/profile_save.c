@@ -131,14 +131,17 @@ format_value (const GpuProfile *profile, const ProfileKey *key)
     case PROFILE_KEY_FLOPS:
       return format_flops (*(const double *) field);
     case PROFILE_KEY_SIZE_TIMES:
+    case PROFILE_KEY_TIME_TIMES:
       {
-        const GpuSizeTimes *sizes = field;
+        const GpuPoints *points = field;
         GString *s = g_string_new (NULL);
-        for (guint i = 0; i < sizes->n; i++)
+        for (guint i = 0; i < points->n; i++)
           {
-            g_autofree char *size = units_format_exact_size (sizes->bytes[i]);
-            g_autofree char *time = format_time (sizes->time[i]);
-            g_string_append_printf (s, "%s%s %s", i > 0 ? ", " : "", size, time);
+            g_autofree char *at = key->type == PROFILE_KEY_SIZE_TIMES
+                                      ? units_format_exact_size (points->at[i])
+                                      : format_time (points->at[i]);
+            g_autofree char *time = format_time (points->time[i]);
+            g_string_append_printf (s, "%s%s %s", i > 0 ? ", " : "", at, time);
           }
         return g_string_free (s, FALSE);
       }

@@ -1,4 +1,4 @@
-/* schedule_declarations.c: pass 3's settings and declarations: `device`, `connections` and `pool_threshold`, each given at most once, and `stream` and `event`, the names later statements use.
+/* schedule_declarations.c: pass 3's settings and declarations: `device`, `connections`, `pool_threshold` and `device_schedule`, each given at most once, and `stream` and `event`, the names later statements use.
  *
  * A file of its own because none of these statements appends an op: they
  * fill the Schedule's settings and its tables of names, and what they
@@ -73,6 +73,29 @@ parser_stmt_pool_threshold (Parser *p, GError **error)
     return FALSE;
   sched->pool_threshold_line = p->lineno;
   return TRUE;
+}
+
+/* `device_schedule auto|spin|yield|blocking_sync`: how the host waits for
+ * the GPU (cudaSetDeviceFlags). */
+gboolean
+parser_stmt_device_schedule (Parser *p, GError **error)
+{
+  Schedule *sched = p->sched;
+  const Token *t = p->tokens;
+  if (!parser_setting (p, sched->device_schedule_line,
+                       "`device_schedule auto|spin|yield|blocking_sync`: how the host waits "
+                       "for the GPU (cudaSetDeviceFlags' cudaDeviceSchedule*)", error))
+    return FALSE;
+  for (guint i = 0; i <= SCHED_SCHEDULE_BLOCKING_SYNC; i++)
+    if (strcmp (t[1].s, sched_device_schedule_names[i]) == 0)
+      {
+        sched->device_schedule = (SchedDeviceSchedule) i;
+        sched->device_schedule_line = p->lineno;
+        return TRUE;
+      }
+  return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                      "unknown device_schedule '%s'; expected auto, spin, yield or blocking_sync "
+                      "(cudaDeviceScheduleAuto, ...Spin, ...Yield, ...BlockingSync)", t[1].s);
 }
 
 gboolean
@@ -152,17 +175,25 @@ parser_stmt_stream (Parser *p, GError **error)
   return TRUE;
 }
 
-/* `event NAME`: an event that may never be recorded, so that a wait or sync
- * on it (a no-op, as in CUDA) is not taken for a typo (schedule_names.c). */
+/* `event NAME [blocking_sync]`: an event that may never be recorded, so
+ * that a wait or sync on it (a no-op, as in CUDA) is not taken for a typo
+ * (schedule_names.c); `blocking_sync`: made with cudaEventBlockingSync, so
+ * that a synchronize of it sleeps. */
 gboolean
 parser_stmt_event (Parser *p, GError **error)
 {
+  Schedule *sched = p->sched;
   const Token *t = p->tokens;
   guint32 index;
 
-  if (p->n_tokens != 2)
-    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 2 ? t[2].col : t[0].col,
-                        "expected `event NAME` with one event name, for example `event done`");
+  if (p->n_tokens < 2 || p->n_tokens > 3)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->n_tokens > 3 ? t[3].col : t[0].col,
+                        "expected `event NAME [blocking_sync]` with one event name, for example "
+                        "`event done`");
+  if (p->n_tokens == 3 && strcmp (t[2].s, "blocking_sync") != 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[2].col,
+                        "unknown event attribute '%s'; `event NAME` takes blocking_sync "
+                        "(cudaEventBlockingSync)", t[2].s);
   if (!parser_event_ref (p, &t[1], &index, error))
     return FALSE;
   EventUse *use = &g_array_index (p->event_uses, EventUse, index);
@@ -171,5 +202,11 @@ parser_stmt_event (Parser *p, GError **error)
                         "event '%s' is declared twice; the first declaration is at line %u",
                         t[1].s, use->declared_line);
   use->declared_line = p->lineno;
+  if (p->n_tokens == 3)
+    {
+      if (sched->event_blocking->len <= index)
+        g_array_set_size (sched->event_blocking, index + 1);
+      g_array_index (sched->event_blocking, gboolean, index) = TRUE;
+    }
   return TRUE;
 }

@@ -255,6 +255,7 @@ gboolean parser_size (Parser *p, const Token *t, guint64 *bytes, GError **error)
 gboolean parser_stmt_device (Parser *p, GError **error);
 gboolean parser_stmt_connections (Parser *p, GError **error);
 gboolean parser_stmt_pool_threshold (Parser *p, GError **error);
+gboolean parser_stmt_device_schedule (Parser *p, GError **error);
 gboolean parser_stmt_stream (Parser *p, GError **error);
 gboolean parser_stmt_event (Parser *p, GError **error);
 /* Copies (schedule_copies.c): `h2d`, `d2h` or `d2d` by `dir`, and `memcpy`. */

@@ -170,7 +170,8 @@ parser_scan (Parser *p, GError **error)
           l->kind = LINE_DECL;
           n_stmts++;
         }
-      else if (WORD_IS ("device") || WORD_IS ("connections") || WORD_IS ("pool_threshold"))
+      else if (WORD_IS ("device") || WORD_IS ("connections") || WORD_IS ("pool_threshold")
+               || WORD_IS ("device_schedule"))
         {
           l->kind = LINE_SETTING;
           n_stmts++;

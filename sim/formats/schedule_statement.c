@@ -224,6 +224,8 @@ parser_statement (Parser *p, GError **error)
         return parser_stmt_copy (p, SCHED_DIR_D2D, error);
       if (KW_IS ("device"))
         return parser_stmt_device (p, error);
+      if (KW_IS ("device_schedule"))
+        return parser_stmt_device_schedule (p, error);
       break;
     case 'e':
       if (KW_IS ("elapsed"))
@@ -302,7 +304,7 @@ parser_statement (Parser *p, GError **error)
     }
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "unknown statement '%s'; expected one of device, connections, "
-                      "pool_threshold, let, stream, event, repeat, if, else, end, graph, thread, "
+                      "pool_threshold, device_schedule, let, stream, event, repeat, if, else, end, graph, thread, "
                       "join, h2d, d2h, d2d, memcpy, memset, malloc, free, kernel, hostfn, record, "
                       "wait, sync, host, elapsed", kw);
 structural:

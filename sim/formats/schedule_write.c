@@ -173,6 +173,9 @@ schedule_write_text (const Schedule *sched, const char *const *header)
       append_size (s, schedule_pool_threshold (sched));
       g_string_append_c (s, '\n');
     }
+  if (schedule_device_schedule (sched) != SCHED_SCHEDULE_AUTO)
+    g_string_append_printf (s, "device_schedule %s\n",
+                            sched_device_schedule_names[schedule_device_schedule (sched)]);
   for (guint i = 1; i < schedule_n_streams (sched); i++)
     {
       const SchedStream *stream = schedule_stream (sched, i);
@@ -184,14 +187,16 @@ schedule_write_text (const Schedule *sched, const char *const *header)
       g_string_append_c (s, '\n');
     }
   /* Events that are waited on but never recorded, declared so that the text
-   * parses back (schedule_names.c). */
+   * parses back (schedule_names.c), and those made blocking_sync. */
   guint n_events = schedule_n_events (sched);
   g_autofree gboolean *recorded = g_new0 (gboolean, MAX (n_events, 1));
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
     if (schedule_op (sched, i)->kind == SCHED_OP_RECORD)
       recorded[schedule_op (sched, i)->event] = TRUE;
   for (guint i = 0; i < n_events; i++)
-    if (!recorded[i])
+    if (schedule_event_blocking_sync (sched, i))
+      g_string_append_printf (s, "event %s blocking_sync\n", schedule_event_name (sched, i));
+    else if (!recorded[i])
       g_string_append_printf (s, "event %s\n", schedule_event_name (sched, i));
   /* A thread block's lines are its thread's ops, right after its SPAWN op;
    * the block ends where they do. */

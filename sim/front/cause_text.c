@@ -124,6 +124,9 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
       g_string_append (out, "sync until op ");
       str_append_uint (out, eng_sim_waited_for (sim, op));
       g_string_append (out, " finished");
+      /* its return then holds the wake (engines/MODEL.md, "How the host waits") */
+      if (schedule_wait_blocks (eng_sim_schedule (sim), sop))
+        g_string_append (out, ", the thread asleep (blocking_sync)");
       return;
     default:
       break;

@@ -185,6 +185,21 @@ split_setup (const InsideCall *c, gint64 delay, const GArray *group, guint64 min
   h->before = (guint64) (delay - usual);
 }
 
+/* What the model charges a call that sleeps after the GPU work it waited
+ * for: the return of a spinning one and the wake (InsideCall.sleeps); 0 for
+ * one that spins. */
+static guint64
+sleep_charge (const InsideCall *c, guint64 ready)
+{
+  if (c->sleeps == NULL)
+    return 0;
+  SimTime waited = ready > c->enter ? (SimTime) MIN (ready - c->enter, (guint64) G_MAXINT64) : 0;
+  SimTime spin = c->kind == INSIDE_FREE ? (SimTime) c->charged_wait
+                 : c->waits == INSIDE_WAITS_OWN ? c->sleeps->host_memcpy_sync
+                 : c->sleeps->host_sync;
+  return (guint64) (spin + gpu_profile_blocking_wake (c->sleeps, waited));
+}
+
 /* A blocking call: how much longer than usual it ran on after the GPU work. */
 static void
 split_blocking (const InsideCall *c, guint64 ready, const GArray *group, guint64 min_host,
@@ -194,6 +209,7 @@ split_blocking (const InsideCall *c, guint64 ready, const GArray *group, guint64
     return;
   gint64 post = measure (c, ready);
   gint64 usual = MAX (g_array_index (group, gint64, (group->len - 1) / 2), 0);
+  usual = MAX (usual, (gint64) sleep_charge (c, ready));
   /* at least twice the usual time after the work, and the minimum more */
   if (post <= 0 || post - usual < usual || (guint64) (post - usual) < min_host)
     return;
@@ -236,7 +252,8 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
             /* the call's time after the GPU was idle, less what the model
              * charges the `sync device` it is written as */
             guint64 from = MAX (c->enter, ready[i]);
-            guint64 model = ready[i] > c->enter ? c->charged_wait : c->charged;
+            guint64 model = ready[i] > c->enter ? MAX (c->charged_wait, sleep_charge (c, ready[i]))
+                                                : c->charged;
             if (c->exit > from + model)
               host[i].after = c->exit - from - model;
           }

@@ -52,6 +52,7 @@
 #define RECORD_INSIDE_H
 
 #include <glib.h>
+#include "sim/core/gpu_profile.h"
 
 typedef enum
 {
@@ -93,6 +94,12 @@ typedef struct
                            (a launch that loads its kernel's code: kernel_load); FREE:
                            what the model charges its `sync device` on an idle device */
   guint64 charged_wait; /* FREE: ... and after the work it waits for */
+  /* BLOCKING, FREE: where the thread sleeps in its wait (cudaDeviceScheduleBlockingSync,
+   * an event made with cudaEventBlockingSync: record_flags.h), the profile whose
+   * sync_blocking_wake the model adds to its return, by how long it waited for the
+   * GPU: what it ran on after the work is compared with at least that (with
+   * sync, memcpy_sync or charged_wait before it); NULL where it spins. */
+  const GpuProfile *sleeps;
   guint64 start, end;
 } InsideCall;
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "sim/core/located_error.h"
 #include "record_builder.h"
+#include "record_flags.h"
 #include "record_loads.h"
 #include "record_schedule.h"
 #include "record_threads.h"
@@ -90,16 +91,35 @@ write_header (Builder *b)
       g_string_append_printf (b->text, "connections %u", b->opt->connections);
       builder_line_end (b);
     }
+  SchedDeviceSchedule schedule = record_device_schedule (b->log);
+  if (schedule != SCHED_SCHEDULE_AUTO)
+    {
+      g_string_append_printf (b->text, "device_schedule %s   # cudaSetDeviceFlags",
+                              sched_device_schedule_names[schedule]);
+      builder_line_end (b);
+    }
 }
 
 /* The events waited on or synchronized with but never recorded (or recorded
  * only inside a graph capture), declared so that the schedule parses: such a
- * wait does nothing, in CUDA as in the model. After the ops, so that each op
- * keeps the line it was written on. */
+ * wait does nothing, in CUDA as in the model; and those made with
+ * cudaEventBlockingSync, whose synchronizes sleep (record_flags.h). After
+ * the ops, so that each op keeps the line it was written on. */
 static void
-write_never_recorded (Builder *b)
+write_event_declarations (Builder *b)
 {
-  gboolean first = TRUE;
+  g_autoptr (GHashTable) blocking_handles = record_blocking_events (b->log);
+  g_autoptr (GHashTable) blocking = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter it;
+  gpointer handle;
+  g_hash_table_iter_init (&it, blocking_handles);
+  while (g_hash_table_iter_next (&it, &handle, NULL))
+    {
+      const char *name = g_hash_table_lookup (b->events, handle);
+      if (name != NULL)
+        g_hash_table_add (blocking, (gpointer) name);
+    }
+  gboolean first = TRUE, first_blocking = TRUE;
   b->call_line = 0;
   for (guint i = 0; i < b->event_names->len; i++)
     {
@@ -110,7 +130,19 @@ write_never_recorded (Builder *b)
         builder_comment (b, "Waited on or synchronized with but never recorded, which makes those "
                  "calls do nothing:");
       first = FALSE;
-      g_string_append_printf (b->text, "event %s", name);
+      g_string_append_printf (b->text, "event %s%s", name,
+                              g_hash_table_contains (blocking, name) ? " blocking_sync" : "");
+      builder_line_end (b);
+    }
+  for (guint i = 0; i < b->event_names->len; i++)
+    {
+      const char *name = g_ptr_array_index (b->event_names, i);
+      if (!g_hash_table_contains (b->recorded, name) || !g_hash_table_contains (blocking, name))
+        continue;
+      if (first_blocking)
+        builder_comment (b, "Made with cudaEventBlockingSync: a synchronize of them sleeps:");
+      first_blocking = FALSE;
+      g_string_append_printf (b->text, "event %s blocking_sync", name);
       builder_line_end (b);
     }
 }
@@ -231,7 +263,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (order);
   if (ok)
     {
-      write_never_recorded (&b);
+      write_event_declarations (&b);
       ok = (rec->schedule = parse_back (&b)) != NULL;
     }
 

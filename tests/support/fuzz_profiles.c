@@ -23,6 +23,7 @@ static const char *const corners[] = {
   "graph-copies",
   "gaps",
   "spread",
+  "schematic-sleep",      /* a sleeping wait's wake */
 };
 
 char *
