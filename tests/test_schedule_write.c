@@ -230,8 +230,9 @@ test_round_trip_traces (void)
   g_assert_cmpuint (n, >, 50);
 }
 
-/* A copy with its ops put back in their own order writes the same text;
- * a reversed order of two independent streams writes them reversed. */
+/* A copy keeps every setting, so writes the same text; with its ops put
+ * back in their own order too; a reversed order of two independent streams
+ * writes them reversed. */
 static void
 test_copy_and_order (void)
 {
@@ -252,6 +253,15 @@ test_copy_and_order (void)
   g_autofree char *edited = write_text (copy);
   g_assert_cmpstr (edited, ==,
                    "connections 2\nstream a\nstream b priority=-1\nh2d a 1KiB label=x\nh2d b 2KiB label=y\n");
+  static const char settings[] = "device h100\nconnections 4\npool_threshold 1GiB\n"
+                                 "device_schedule blocking_sync\nstream a\nevent e blocking_sync\n"
+                                 "record e a\nsync e\n";
+  g_autoptr (Schedule) set = parse ("s.sched", settings);
+  g_autoptr (Schedule) set_copy = schedule_copy (set);
+  g_autofree char *set_text = write_text (set);
+  g_autofree char *set_copied = write_text (set_copy);
+  g_assert_cmpstr (set_copied, ==, set_text);
+  g_assert_cmpuint (schedule_pool_threshold (set_copy), ==, G_GUINT64_CONSTANT (1) << 30);
 }
 
 int

@@ -21,6 +21,8 @@ schedule_copy (const Schedule *from)
   sched->device_column = from->device_column;
   sched->connections = from->connections;
   sched->connections_line = from->connections_line;
+  sched->pool_threshold = from->pool_threshold;
+  sched->pool_threshold_line = from->pool_threshold_line;
   sched->device_schedule = from->device_schedule;
   sched->device_schedule_line = from->device_schedule_line;
 
