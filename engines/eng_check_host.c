@@ -128,7 +128,8 @@ eng_check_host (EngCheck *check)
                           G_GINT64_FORMAT " ns (after op %u)", r->issue, ready[th], ready_op[th]);
 
       if (gpu_profile_copy_blocks (sop))
-        ready[th] = add_sat (r->end, p->host_memcpy_sync);
+        ready[th] = gpu_profile_copy_return (p, schedule_wait_blocks (check->sched, sop), r->issue,
+                                             r->end);
       else if (sop->kind == SCHED_OP_HOST || !is_stream_op (sop))
         ready[th] = r->end;
       else

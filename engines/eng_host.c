@@ -99,12 +99,10 @@ resume (EngSim *sim, guint thread, SimTime now)
   t->wait_all = FALSE;
   SimTime back;
   /* a thread that slept in its wait (`device_schedule blocking_sync`, a
-   * blocking_sync event) wakes the later the longer it slept */
-  SimTime wake = schedule_wait_blocks (sim->sched, sop)
-                     ? gpu_profile_blocking_wake (&sim->profile, now - t->wait_since)
-                     : 0;
+   * blocking_sync event) wakes the later the longer it waited since its call */
+  gboolean sleeps = schedule_wait_blocks (sim->sched, sop);
   if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
-    back = now + sim->profile.host_memcpy_sync + wake; /* blocking copy: r->end is the copy's */
+    back = gpu_profile_copy_return (&sim->profile, sleeps, r->issue, now); /* r->end is the copy's */
   else if (sop->kind == SCHED_OP_JOIN)
     {
       /* the joined thread's last call is what it waited for */
@@ -118,6 +116,7 @@ resume (EngSim *sim, guint thread, SimTime now)
   else
     {
       /* a synchronize gives back what the pool holds beyond what it keeps */
+      SimTime wake = sleeps ? gpu_profile_blocking_wake (&sim->profile, now - r->issue) : 0;
       back = sim_time_max (now, t->wait_since) + sim->profile.host_sync + wake
              + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
       r->end = back;

@@ -430,6 +430,12 @@ gpu_profile_idle_sync_cost (const GpuProfile *p)
 }
 
 SimTime
+gpu_profile_copy_return (const GpuProfile *p, gboolean sleeps, SimTime called, SimTime end)
+{
+  return end + p->host_memcpy_sync + (sleeps ? gpu_profile_blocking_wake (p, end - called) : 0);
+}
+
+SimTime
 gpu_profile_blocking_wake (const GpuProfile *p, SimTime waited)
 {
   const GpuPoints *w = &p->sync_blocking_wake;

@@ -285,6 +285,13 @@ SimTime gpu_profile_idle_sync_cost (const GpuProfile *profile);
  * profile has no points. */
 SimTime gpu_profile_blocking_wake (const GpuProfile *profile, SimTime waited);
 
+/* When the host returns from a blocking copy (cudaMemcpy, a pageable async
+ * copy) called at `called` whose copy ended at `end`: memcpy_sync after it,
+ * and where the thread sleeps in its wait (schedule_wait_blocks) the wake
+ * for having waited from `called` to `end`. */
+SimTime gpu_profile_copy_return (const GpuProfile *profile, gboolean sleeps, SimTime called,
+                                 SimTime end);
+
 /* From the end of a call to its op's place in its device queue: launch
  * latency for kernels, copy_submit for copies, 0 otherwise. */
 SimTime gpu_profile_submit_latency (const GpuProfile *profile, SchedOpKind kind);

@@ -9,13 +9,14 @@
 #include "path_links.h"
 
 /* When the host returned from a call that held it: at the end of host
- * work and of a synchronize, the cudaMemcpy overhead after a blocking
- * copy's end. */
+ * work and of a synchronize, the cudaMemcpy overhead (and a sleeping
+ * thread's wake) after a blocking copy's end. */
 static SimTime
-returned_at (const EngOpResult *r, const SchedOp *sop, const GpuProfile *profile)
+returned_at (const EngOpResult *r, const SchedOp *sop, const Schedule *sched,
+             const GpuProfile *profile)
 {
   if (sop->kind == SCHED_OP_COPY || sop->kind == SCHED_OP_MEMCPY)
-    return r->end + profile->host_memcpy_sync;
+    return gpu_profile_copy_return (profile, schedule_wait_blocks (sched, sop), r->issue, r->end);
   return r->end;
 }
 
@@ -66,7 +67,7 @@ check_host_links (const EngSim *sim, const Schedule *sched, const GpuProfile *pr
           const SchedOp *hop = schedule_op (sched, held);
           t = hop->kind == SCHED_OP_SPAWN && hop->u.thread == th
                 ? results[held].start + gpu_profile_thread_start (profile, held == first_spawn)
-                : returned_at (&results[held], hop, profile);
+                : returned_at (&results[held], hop, sched, profile);
         }
       for (gsize k = held == ENG_NO_REF ? 0 : held + 1; k < i; k++)
         if (schedule_op_thread (sched, k) == th)
