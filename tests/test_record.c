@@ -1364,6 +1364,31 @@ test_blocking_sync (void)
                             "host 1.000us\n"
                             "sync e2\n"
                             "event e1 blocking_sync\n");
+
+  /* the same through the driver API, as a program of its own makes it:
+   * cuCtxCreate_v2 with CU_CTX_SCHED_BLOCKING_SYNC | CU_CTX_MAP_HOST (12),
+   * cuEventCreate with CU_EVENT_BLOCKING_SYNC (1); the kernel 20-120, its
+   * event synchronized 13-230, returning 110 us after the kernel, which the
+   * model returns 2 + 100 us after it (a wait under 1 ms): 8 us more, no
+   * host time */
+  const char *driver =
+    "streamsim-record\t1\n"
+    "call\t1\tcuCtxCreate_v2\t1000000000\t1000001000\t1\t0x0\t0x0\t12\t0\t0\n"
+    "call\t1\tcuEventCreate\t1000002000\t1000003000\t2\t0x0\t0xe1\t1\t0\t0\n"
+    "call\t1\tcuLaunchKernel\t1000010000\t1000011000\t3\t0x0\t0x0\t1\t32\t0\n"
+    "call\t1\tcuEventRecord\t1000011000\t1000012000\t4\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcuEventSynchronize\t1000013000\t1000230000\t5\t0x0\t0xe1\t0\t0\t0\n"
+    "kernel\t3\t1000020000\t1000120000\t1\t32\t0\t0\tk\n"
+    "end\t5\t1\n";
+  g_autoptr (RecordSchedule) drec = convert_on ("schematic-sleep", driver, 2000);
+  g_autofree char *dgot = schedule_text_statements (drec->text);
+  g_assert_cmpstr (dgot, ==, "device_schedule blocking_sync\n"
+                             "kernel default grid=1 block=32 time=100.000us label=k\n"
+                             "record e1 default\n"
+                             "sync e1\n"
+                             "event e1 blocking_sync\n");
+  g_assert_nonnull (strstr (drec->text, "device_schedule blocking_sync   # cuCtxCreate_v2\n"));
+  g_assert_nonnull (strstr (rec->text, "device_schedule blocking_sync   # cudaSetDeviceFlags\n"));
 }
 
 /* Memsets of pinned host memory (record_memset.h): an async one is a

@@ -359,9 +359,10 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
 
 /* Driver API calls made outside any runtime call (CuPy's, Triton's and
  * XLA's launches, for example) are logged like runtime calls when they put
- * work on the GPU or wait for it; the driver calls a runtime call makes are
- * only linked to it. Polling (cuEventQuery, cuStreamQuery) is left out: it
- * can run millions of times. */
+ * work on the GPU or wait for it, or set how the host waits for it (a
+ * context's scheduling flags, an event's); the driver calls a runtime call
+ * makes are only linked to it. Polling (cuEventQuery, cuStreamQuery) is
+ * left out: it can run millions of times. */
 static int
 driver_call_logged (const char *name)
 {
@@ -369,6 +370,7 @@ driver_call_logged (const char *name)
     "cuLaunch", "cuMemcpy", "cuMemset", "cuGraphLaunch", "cuStreamSynchronize",
     "cuStreamWaitEvent", "cuEventRecord", "cuEventSynchronize", "cuCtxSynchronize",
     "cuEventElapsedTime", "cuMemAllocAsync", "cuMemFreeAsync", "cuStreamAddCallback",
+    "cuCtxCreate", "cuDevicePrimaryCtxSetFlags", "cuCtxSetFlags", "cuEventCreate",
   };
   for (size_t i = 0; name != NULL && i < sizeof prefixes / sizeof prefixes[0]; i++)
     if (strncmp (name, prefixes[i], strlen (prefixes[i])) == 0)
@@ -547,8 +549,40 @@ read_driver_arguments (Call *c, CUpti_CallbackId id, const void *params)
       set_elapsed (c, ((const cuEventElapsedTime_params *) params)->hStart,
                    ((const cuEventElapsedTime_params *) params)->hEnd);
       break;
+    /* the context's flags: CU_CTX_SCHED_* has cudaDeviceSchedule*'s values */
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v2:
+      c->a[0] = ((const cuCtxCreate_v2_params *) params)->flags;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v3:
+      c->a[0] = ((const cuCtxCreate_v3_params *) params)->flags;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxCreate_v4:
+      c->a[0] = ((const cuCtxCreate_v4_params *) params)->flags;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxSetFlags_v2:
+      c->a[0] = ((const cuDevicePrimaryCtxSetFlags_v2_params *) params)->flags;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuCtxSetFlags:
+      c->a[0] = ((const cuCtxSetFlags_params *) params)->flags;
+      break;
+    case CUPTI_DRIVER_TRACE_CBID_cuEventCreate:
+      c->a[0] = ((const cuEventCreate_params *) params)->Flags;
+      break;
     default:
       break;
+    }
+}
+
+/* What a logged driver call gives back, read as it returns: the event a
+ * cuEventCreate made. */
+static void
+read_driver_results (Call *c, CUpti_CallbackId id, const void *params)
+{
+  if (id == CUPTI_DRIVER_TRACE_CBID_cuEventCreate)
+    {
+      const cuEventCreate_params *p = params;
+      if (p->phEvent != NULL)
+        c->event = (uint64_t) (uintptr_t) *p->phEvent;
     }
 }
 
@@ -613,6 +647,7 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
             {
               /* the logged driver call returns */
               c->exit = now ();
+              read_driver_results (c, id, cb->functionParams);
               current_call = c->parent;
             }
           pthread_mutex_unlock (&lock);

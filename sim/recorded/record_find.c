@@ -183,7 +183,7 @@ builder_find_inside (Builder *b, const guint *order)
       if (record_call_kind_of (c, &per_thread) == RECORD_CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
         g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
     }
-  gboolean device_sleeps = record_device_schedule (b->log) == SCHED_SCHEDULE_BLOCKING_SYNC;
+  gboolean device_sleeps = record_device_schedule (b->log, NULL) == SCHED_SCHEDULE_BLOCKING_SYNC;
   g_autoptr (GHashTable) sleeping_events = record_blocking_events (b->log);
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
   for (guint k = 0; k < n; k++)

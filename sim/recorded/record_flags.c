@@ -3,7 +3,8 @@
 #include "record_flags.h"
 
 /* cudaDeviceScheduleMask and its values, cudaEventBlockingSync: the runtime
- * headers' numbers, which this file does not include (it is built without
+ * headers' numbers (the driver's CU_CTX_SCHED_* and CU_EVENT_BLOCKING_SYNC
+ * are the same), which this file does not include (it is built without
  * CUDA). */
 #define SCHEDULE_MASK 0x07u
 #define SCHEDULE_SPIN 0x01u
@@ -11,15 +12,29 @@
 #define SCHEDULE_BLOCKING_SYNC 0x04u
 #define EVENT_BLOCKING_SYNC 0x01u
 
+/* A call that sets the context's flags: the runtime's, or the driver API's
+ * made outside it (whose CU_CTX_SCHED_* are cudaDeviceSchedule*'s values). */
+static gboolean
+sets_schedule (const char *name)
+{
+  return strcmp (name, "cudaSetDeviceFlags") == 0 || g_str_has_prefix (name, "cuCtxCreate")
+         || g_str_has_prefix (name, "cuDevicePrimaryCtxSetFlags")
+         || strcmp (name, "cuCtxSetFlags") == 0;
+}
+
 SchedDeviceSchedule
-record_device_schedule (const RecordLog *log)
+record_device_schedule (const RecordLog *log, const char **set_by)
 {
   SchedDeviceSchedule schedule = SCHED_SCHEDULE_AUTO;
+  if (set_by != NULL)
+    *set_by = NULL;
   for (guint i = 0; i < log->calls->len; i++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, i);
-      if (strcmp (c->name, "cudaSetDeviceFlags") != 0)
+      if (!sets_schedule (c->name))
         continue;
+      if (set_by != NULL)
+        *set_by = c->name;
       switch (c->a[0] & SCHEDULE_MASK)
         {
         case SCHEDULE_SPIN:
@@ -47,7 +62,9 @@ record_blocking_events (const RecordLog *log)
   for (guint i = 0; i < log->calls->len; i++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, i);
-      if (c->event == 0 || strcmp (c->name, "cudaEventCreateWithFlags") != 0)
+      if (c->event == 0
+          || (strcmp (c->name, "cudaEventCreateWithFlags") != 0
+              && strcmp (c->name, "cuEventCreate") != 0))
         continue;
       GHashTable *into = (c->a[0] & EVENT_BLOCKING_SYNC) ? blocking : plain;
       g_hash_table_add (into, g_memdup2 (&c->event, sizeof c->event));

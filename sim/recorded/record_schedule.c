@@ -91,11 +91,12 @@ write_header (Builder *b)
       g_string_append_printf (b->text, "connections %u", b->opt->connections);
       builder_line_end (b);
     }
-  SchedDeviceSchedule schedule = record_device_schedule (b->log);
+  const char *set_by;
+  SchedDeviceSchedule schedule = record_device_schedule (b->log, &set_by);
   if (schedule != SCHED_SCHEDULE_AUTO)
     {
-      g_string_append_printf (b->text, "device_schedule %s   # cudaSetDeviceFlags",
-                              sched_device_schedule_names[schedule]);
+      g_string_append_printf (b->text, "device_schedule %s   # %s",
+                              sched_device_schedule_names[schedule], set_by);
       builder_line_end (b);
     }
 }
