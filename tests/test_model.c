@@ -1131,10 +1131,12 @@ test_memset_pinned (void)
  *   op 8 kernel of the legacy stream 1 ms: 6.806-7.806; op 9 memcpy d2h
  *   (pinned) behind it: its copy 7.806-8.806, called at 6.806, waited 2 ms:
  *   the host goes on 0.2 later, at 9.006 (op 10's call);
- *   op 10 pageable memcpy 2 ms: 9.006-11.006, spinning (its staging is the
- *   driver's own): op 11 is called at 11.006;
- *   op 11 kernel 1 ms: 11.006-12.006; op 12 sync device waited 1 ms: wake
- *   0.1, returns 12.108. */
+ *   op 10 pageable memcpy d2h 2 ms: 9.006-11.006, waited 2 ms, sleeping
+ *   too: op 11 is called at 11.206;
+ *   op 11 pageable memcpy h2d 2 ms: 11.206-13.206, spinning (its staging is
+ *   the driver's own, not measured): op 12 is called at 13.206;
+ *   op 12 kernel 1 ms: 13.206-14.206; op 13 sync device waited 1 ms: wake
+ *   0.1, returns 14.308. */
 static void
 test_blocking_sync (void)
 {
@@ -1152,6 +1154,7 @@ test_blocking_sync (void)
                                           "kernel default grid=1 block=32 time=1ms\n"
                                           "memcpy d2h 4MiB\n"
                                           "memcpy d2h 4MiB pageable\n"
+                                          "memcpy h2d 4MiB pageable\n"
                                           "kernel s1 grid=1 block=32 time=1ms\n"
                                           "sync device\n");
   g_assert_cmpint (op (run, 1)->end, ==, 2202 * US);
@@ -1161,8 +1164,10 @@ test_blocking_sync (void)
   g_assert_cmpint (op (run, 9)->end, ==, 8806 * US);
   g_assert_cmpint (op (run, 10)->issue, ==, 9006 * US);
   g_assert_cmpint (op (run, 10)->end, ==, 11006 * US);
-  g_assert_cmpint (op (run, 11)->issue, ==, 11006 * US);
-  g_assert_cmpint (op (run, 12)->end, ==, 12108 * US);
+  g_assert_cmpint (op (run, 11)->issue, ==, 11206 * US);
+  g_assert_cmpint (op (run, 11)->end, ==, 13206 * US);
+  g_assert_cmpint (op (run, 12)->issue, ==, 13206 * US);
+  g_assert_cmpint (op (run, 13)->end, ==, 14308 * US);
   /* --explain says which waits slept */
   g_autoptr (GString) why = g_string_new (NULL);
   cause_text_append (run->sim, 1, why);

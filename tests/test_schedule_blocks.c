@@ -235,10 +235,11 @@ test_device_schedule (void)
   g_autoptr (Schedule) sched = parse_check_ok ("device_schedule blocking_sync\nstream s\n"
                                                "event slow blocking_sync\nrecord slow s\n"
                                                "record fast s\nsync slow\nsync fast\nsync s\n"
-                                               "memcpy d2h 1MiB\nmemcpy d2h 1MiB pageable\n",
+                                               "memcpy d2h 1MiB\nmemcpy d2h 1MiB pageable\n"
+                                               "memcpy h2d 1MiB pageable\n",
                                                NULL);
   g_assert_cmpint (schedule_device_schedule (sched), ==, SCHED_SCHEDULE_BLOCKING_SYNC);
-  static const gboolean blocks[] = { FALSE, FALSE, TRUE, FALSE, TRUE, TRUE, FALSE };
+  static const gboolean blocks[] = { FALSE, FALSE, TRUE, FALSE, TRUE, TRUE, TRUE, FALSE };
   g_assert_cmpuint (schedule_n_ops (sched), ==, G_N_ELEMENTS (blocks));
   for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
     g_assert_cmpint (schedule_wait_blocks (sched, schedule_op (sched, i)), ==, blocks[i]);

@@ -233,9 +233,11 @@ schedule_wait_blocks (const Schedule *sched, const SchedOp *op)
       return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
-      /* measured on a cudaMemcpy into pinned memory; a pageable copy's
-       * staging is the driver's own, not measured */
-      return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC && !op->u.copy.pageable;
+      /* measured on a cudaMemcpy to the host, into pinned and pageable
+       * memory; a pageable host-to-device copy's staging is the driver's
+       * own, not measured */
+      return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC
+             && !(op->u.copy.pageable && op->u.copy.dir == SCHED_DIR_H2D);
     default:
       return FALSE;
     }

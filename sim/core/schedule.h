@@ -198,9 +198,9 @@ const char *schedule_event_name (const Schedule *sched, guint index);
 gboolean schedule_event_blocking_sync (const Schedule *sched, guint index);
 /* Whether the host thread sleeps while `op` waits for the GPU, to be woken
  * when it is done: a synchronize of a blocking_sync event; a stream's or
- * the device's synchronize and a blocking copy of pinned or device memory
- * under `device_schedule blocking_sync` (a synchronize of another event
- * spins even then; a pageable copy is taken to spin, not measured). */
+ * the device's synchronize and a blocking copy under `device_schedule
+ * blocking_sync` (a synchronize of another event spins even then; a
+ * pageable host-to-device copy is taken to spin, not measured). */
 gboolean schedule_wait_blocks (const Schedule *sched, const SchedOp *op);
 
 gsize schedule_n_ops (const Schedule *sched);

@@ -64,8 +64,8 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, gboolean de
           g_snprintf (setup, sizeof setup, "%s, 2^%u bytes", ic->group,
                       bytes > 0 ? (guint) g_bit_storage (bytes) : 0u);
           ic->setup_group = g_intern_string (setup);
-          /* as schedule_wait_blocks: a pageable copy's staging spins */
-          if (device_sleeps && !w->pageable)
+          /* as schedule_wait_blocks: a pageable host-to-device copy spins */
+          if (device_sleeps && !(w->pageable && copy_kind == RECORD_MEMCPY_H2D))
             ic->sleeps = b->opt->profile;
         }
       break;

@@ -10,6 +10,7 @@
 //            legacy default stream (the copy's own time is in TIME)
 //   free     cudaFree of 256 bytes allocated before the kernel, the kernel in
 //            the legacy default stream
+//   pageable the copy's, into pageable (malloc'd) memory
 // each in two states:
 //   idle     nothing left to wait for (the stream's and event's work long done):
 //            the call's own time, host clock to host clock
@@ -33,7 +34,7 @@
 //   gpu NAME                      the device
 //   mode MODE SPIN_NS             the arguments
 //   clock OFFSET WINDOW           host = globaltimer + OFFSET; WINDOW the best read's span
-//   sync KIND STATE I TIME        one synchronize: KIND stream, device, event, copy or free,
+//   sync KIND STATE I TIME        one synchronize: KIND stream, device, event, copy, free or pageable,
 //                                 STATE idle or after, I its index, TIME as above
 //   median KIND STATE TIME        the median of the 200
 #include <cstdio>
@@ -60,8 +61,8 @@ spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
   *end = globaltimer ();
 }
 
-enum Kind { STREAM, DEVICE, EVENT, COPY, FREE };
-static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free" };
+enum Kind { STREAM, DEVICE, EVENT, COPY, FREE, PAGEABLE };
+static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free", "pageable" };
 
 // What a call that waits needs: the copy's 4 bytes each way, the buffer
 // a free gives back (allocated before each kernel).
@@ -71,6 +72,7 @@ struct Waiting
   cudaEvent_t event;
   int *device_word;
   int *host_word;
+  int *pageable_word;
   void *to_free;
 };
 
@@ -85,6 +87,8 @@ synchronize (Kind kind, Waiting *w)
     CHECK (cudaEventSynchronize (w->event));
   else if (kind == COPY)
     CHECK (cudaMemcpy (w->host_word, w->device_word, sizeof (int), cudaMemcpyDeviceToHost));
+  else if (kind == PAGEABLE)
+    CHECK (cudaMemcpy (w->pageable_word, w->device_word, sizeof (int), cudaMemcpyDeviceToHost));
   else
     {
       CHECK (cudaFree (w->to_free));
@@ -139,10 +143,12 @@ main (int argc, char **argv)
   long long offset = clock_tie (tick_stream, tick, stop, &window);
   std::printf ("clock %lld %lld\n", offset, window);
 
-  Waiting w = { stream, event, NULL, NULL, NULL };
+  Waiting w = { stream, event, NULL, NULL, NULL, NULL };
   CHECK (cudaMalloc (&w.device_word, sizeof (int)));
   CHECK (cudaMallocHost (&w.host_word, sizeof (int)));
-  for (int k = STREAM; k <= FREE; k++)
+  std::vector<int> pageable (1024);
+  w.pageable_word = pageable.data ();
+  for (int k = STREAM; k <= PAGEABLE; k++)
     {
       Kind kind = (Kind) k;
       // a blocking copy (cudaMemcpy, the legacy default stream) and a free
