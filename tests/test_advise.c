@@ -10,6 +10,7 @@
 #include "sim/formats/schedule_write.h"
 
 #define MS G_GINT64_CONSTANT (1000000)
+#define US G_GINT64_CONSTANT (1000)
 
 static Advice *
 advise (const char *path, const char *device, guint jobs)
@@ -272,6 +273,31 @@ test_sync_hint_per_line (void)
   g_assert_cmpint (advice_hint (a, 0)->after, ==, 222 * MS / 1000);
 }
 
+/* A host that sleeps in its waits: the hint to spin instead. By hand on
+ * schematic-sleep (sync 2 us; the wake 0.1 ms up to a wait of 1 ms, 0.3 ms
+ * from 3 ms, straight between): the kernel 0-2, its sync waited 2 ms, woken
+ * 0.2 after: 2.202; the second kernel 2.202-3.202, its sync waited 1 ms:
+ * 3.304. Spinning: the first sync returns 2.002, the second kernel runs
+ * 2.002-3.002, its sync returns 3.004. Leaving the last sync out ends the run with its kernel, 3.202 (3.1%
+ * faster: told); leaving the first out makes the second wait 3 ms, 0.3 ms
+ * woken: 3.302, 2 us (not told). */
+static void
+test_spin_hint (void)
+{
+  static const char text[] = "device_schedule blocking_sync\n"
+                             "stream s\n"
+                             "kernel s grid=1 block=32 time=2ms\n"
+                             "sync s\n"
+                             "kernel s grid=1 block=32 time=1ms\n"
+                             "sync s\n";
+  g_autoptr (Advice) a = advise_text (text, "schematic-sleep", TRUE, TRUE);
+  g_assert_cmpint (advice_original (a), ==, 3304 * US);
+  g_assert_cmpuint (advice_n_hints (a), ==, 1);
+  g_assert_nonnull (strstr (advice_hint (a, 0)->text, "spin instead of sleeping "
+                                                      "(no cudaDeviceScheduleBlockingSync)"));
+  g_assert_cmpint (advice_hint (a, 0)->after, ==, 3004 * US);
+}
+
 /* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
  * one, then b copies 4 MiB back (1 ms). Issued a first: a's blocks 0-1 and
  * 1-2, b's kernel 2-3, its copy 3-4: 4 ms. With b more urgent, b's kernel
@@ -422,6 +448,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/host-threads", test_host_threads);
   g_test_add_func ("/advise/pool", test_pool);
   g_test_add_func ("/advise/sync-hint-per-line", test_sync_hint_per_line);
+  g_test_add_func ("/advise/spin-hint", test_spin_hint);
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
   g_test_add_func ("/advise/pinned", test_pinned);

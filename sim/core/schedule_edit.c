@@ -109,6 +109,22 @@ schedule_set_pool_threshold (Schedule *sched, guint64 bytes)
 }
 
 void
+schedule_set_device_schedule (Schedule *sched, SchedDeviceSchedule schedule)
+{
+  g_return_if_fail (sched != NULL && schedule <= SCHED_SCHEDULE_BLOCKING_SYNC);
+  sched->device_schedule = schedule;
+}
+
+void
+schedule_set_event_blocking_sync (Schedule *sched, guint index, gboolean blocking)
+{
+  g_return_if_fail (sched != NULL && index < sched->events->len);
+  if (sched->event_blocking->len <= index)
+    g_array_set_size (sched->event_blocking, index + 1);
+  g_array_index (sched->event_blocking, gboolean, index) = blocking;
+}
+
+void
 schedule_set_pinned (Schedule *sched, gsize index)
 {
   g_return_if_fail (sched != NULL && index < sched->n_ops);

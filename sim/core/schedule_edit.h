@@ -33,6 +33,10 @@ void schedule_set_pool_threshold (Schedule *sched, guint64 bytes);
 
 /* Makes op `index`, a copy or memcpy, pinned (neither pageable nor untouched). */
 void schedule_set_pinned (Schedule *sched, gsize index);
+/* The `device_schedule` setting, and whether event `index` is
+ * `blocking_sync`. */
+void schedule_set_device_schedule (Schedule *sched, SchedDeviceSchedule schedule);
+void schedule_set_event_blocking_sync (Schedule *sched, guint index, gboolean blocking);
 
 /* Gives kernel op `index` the time `time` on `device` (interned), in a
  * time list of its own: the entries it had, then this one. */

@@ -4,6 +4,7 @@
  * fill the Schedule's settings and its tables of names, and what they
  * refuse is a setting given twice or a name already taken. */
 #include "schedule_parser.h"
+#include "sim/core/schedule_edit.h"
 
 gboolean
 parser_stmt_device (Parser *p, GError **error)
@@ -203,10 +204,6 @@ parser_stmt_event (Parser *p, GError **error)
                         t[1].s, use->declared_line);
   use->declared_line = p->lineno;
   if (p->n_tokens == 3)
-    {
-      if (sched->event_blocking->len <= index)
-        g_array_set_size (sched->event_blocking, index + 1);
-      g_array_index (sched->event_blocking, gboolean, index) = TRUE;
-    }
+    schedule_set_event_blocking_sync (sched, index, TRUE);
   return TRUE;
 }

@@ -1,6 +1,7 @@
 /* advise_hints.c: the hints, changes of what the program does that the user must decide
- * (pinned host memory instead of pageable, a synchronization left out), each told when it
- * gains enough; and the pinning itself, which `--pinned` takes before the search. */
+ * (pinned host memory instead of pageable, waits that spin instead of sleeping, a
+ * synchronization left out), each told when it gains enough; and the pinning itself,
+ * which `--pinned` takes before the search. */
 #include "advise_search.h"
 
 #include <string.h>
@@ -61,6 +62,32 @@ advise_add_hints (Advice *advice, const Search *s, const Config *best)
         g_array_append_val (advice->hints, hint);
       else
         g_free (hint.text);
+    }
+
+  /* a host that sleeps in its waits wakes tens of microseconds after the
+   * GPU is done; one that spins holds a CPU core instead */
+  g_autoptr (Schedule) spinning = advise_schedule_of (s, best);
+  guint sleeping_events = 0;
+  for (guint e = 0; e < schedule_n_events (spinning); e++)
+    if (schedule_event_blocking_sync (spinning, e))
+      {
+        schedule_set_event_blocking_sync (spinning, e, FALSE);
+        sleeping_events++;
+      }
+  gboolean device_sleeps = schedule_device_schedule (spinning) == SCHED_SCHEDULE_BLOCKING_SYNC;
+  if (device_sleeps || sleeping_events > 0)
+    {
+      schedule_set_device_schedule (spinning, SCHED_SCHEDULE_AUTO);
+      AdviseHint hint = { NULL, run_once (s, spinning, best->connections) };
+      if (worth_telling (best->makespan, hint.after))
+        {
+          hint.text = g_strdup_printf ("waits that spin instead of sleeping (%s%s%s): each "
+                                       "then holds a CPU core",
+                                       device_sleeps ? "no cudaDeviceScheduleBlockingSync" : "",
+                                       device_sleeps && sleeping_events > 0 ? ", " : "",
+                                       sleeping_events > 0 ? "no cudaEventBlockingSync" : "");
+          g_array_append_val (advice->hints, hint);
+        }
     }
 
   GArray *syncs = g_array_new (FALSE, FALSE, sizeof (AdviseHint));
