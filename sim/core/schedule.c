@@ -233,14 +233,17 @@ schedule_wait_blocks (const Schedule *sched, const SchedOp *op)
       return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC;
     case SCHED_OP_COPY:
     case SCHED_OP_MEMCPY:
-      /* measured on a cudaMemcpy to the host, into pinned and pageable
-       * memory; a pageable host-to-device copy's staging is the driver's
-       * own, not measured */
       return sched->device_schedule == SCHED_SCHEDULE_BLOCKING_SYNC
-             && !(op->u.copy.pageable && op->u.copy.dir == SCHED_DIR_H2D);
+             && schedule_copy_wait_sleeps (op->u.copy.dir, op->u.copy.pageable);
     default:
       return FALSE;
     }
+}
+
+gboolean
+schedule_copy_wait_sleeps (SchedCopyDir dir, gboolean pageable)
+{
+  return !(pageable && dir == SCHED_DIR_H2D);
 }
 
 gsize

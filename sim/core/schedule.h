@@ -202,6 +202,11 @@ gboolean schedule_event_blocking_sync (const Schedule *sched, guint index);
  * blocking_sync` (a synchronize of another event spins even then; a
  * pageable host-to-device copy is taken to spin, not measured). */
 gboolean schedule_wait_blocks (const Schedule *sched, const SchedOp *op);
+/* Whether a blocking copy's wait sleeps under `device_schedule
+ * blocking_sync`: measured on cudaMemcpy to the host, into pinned and
+ * pageable memory; a pageable host-to-device copy's staging is the
+ * driver's own, not measured, and taken to spin. */
+gboolean schedule_copy_wait_sleeps (SchedCopyDir dir, gboolean pageable);
 
 gsize schedule_n_ops (const Schedule *sched);
 const SchedOp *schedule_op (const Schedule *sched, gsize index);

@@ -64,8 +64,10 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, gboolean de
           g_snprintf (setup, sizeof setup, "%s, 2^%u bytes", ic->group,
                       bytes > 0 ? (guint) g_bit_storage (bytes) : 0u);
           ic->setup_group = g_intern_string (setup);
-          /* as schedule_wait_blocks: a pageable host-to-device copy spins */
-          if (device_sleeps && !(w->pageable && copy_kind == RECORD_MEMCPY_H2D))
+          if (device_sleeps
+              && schedule_copy_wait_sleeps (copy_kind == RECORD_MEMCPY_H2D ? SCHED_DIR_H2D
+                                                                           : SCHED_DIR_D2H,
+                                            w->pageable))
             ic->sleeps = b->opt->profile;
         }
       break;
