@@ -5,7 +5,7 @@
  * that synchronizes with an event made with cudaEventBlockingSync
  * (engines/MODEL.md, "How the host waits"). The log keeps the flags of each
  * cudaSetDeviceFlags call and each cudaEventCreateWithFlags (its event
- * handle too), and (since 2026-11-28) of the driver API's cuCtxCreate,
+ * handle too), and, in the logs that have them, of the driver API's cuCtxCreate,
  * cuDevicePrimaryCtxSetFlags, cuCtxSetFlags and cuEventCreate made outside
  * a runtime call (as OpenMP offloading and video codecs' programs make
  * them); the schedule says them with `device_schedule` and `event NAME
