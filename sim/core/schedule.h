@@ -200,12 +200,13 @@ gboolean schedule_event_blocking_sync (const Schedule *sched, guint index);
  * when it is done: a synchronize of a blocking_sync event; a stream's or
  * the device's synchronize and a blocking copy under `device_schedule
  * blocking_sync` (a synchronize of another event spins even then; a
- * pageable host-to-device copy is taken to spin, not measured). */
+ * pageable host-to-device copy is taken to spin: schedule_copy_wait_sleeps). */
 gboolean schedule_wait_blocks (const Schedule *sched, const SchedOp *op);
 /* Whether a blocking copy's wait sleeps under `device_schedule
- * blocking_sync`: measured on cudaMemcpy to the host, into pinned and
- * pageable memory; a pageable host-to-device copy's staging is the
- * driver's own, not measured, and taken to spin. */
+ * blocking_sync`: a cudaMemcpy to the host, into pinned and pageable memory,
+ * sleeps until its copy ends; a pageable host-to-device one sleeps only
+ * while it waits for its stream's earlier work, not for its own copy (the
+ * host stages the bytes itself), and is taken to spin. */
 gboolean schedule_copy_wait_sleeps (SchedCopyDir dir, gboolean pageable);
 
 gsize schedule_n_ops (const Schedule *sched);

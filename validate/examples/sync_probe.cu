@@ -11,6 +11,7 @@
 //   free     cudaFree of 256 bytes allocated before the kernel, the kernel in
 //            the legacy default stream
 //   pageable the copy's, into pageable (malloc'd) memory
+//   pageable-h2d  4 bytes from pageable memory to the device, behind the same kernel
 // each in two states:
 //   idle     nothing left to wait for (the stream's and event's work long done):
 //            the call's own time, host clock to host clock
@@ -34,7 +35,7 @@
 //   gpu NAME                      the device
 //   mode MODE SPIN_NS             the arguments
 //   clock OFFSET WINDOW           host = globaltimer + OFFSET; WINDOW the best read's span
-//   sync KIND STATE I TIME        one synchronize: KIND stream, device, event, copy, free or pageable,
+//   sync KIND STATE I TIME        one synchronize: KIND stream, device, event, copy, free, pageable or pageable-h2d,
 //                                 STATE idle or after, I its index, TIME as above
 //   median KIND STATE TIME        the median of the 200
 #include <cstdio>
@@ -61,8 +62,9 @@ spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
   *end = globaltimer ();
 }
 
-enum Kind { STREAM, DEVICE, EVENT, COPY, FREE, PAGEABLE };
-static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free", "pageable" };
+enum Kind { STREAM, DEVICE, EVENT, COPY, FREE, PAGEABLE, PAGEABLE_H2D };
+static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free", "pageable",
+                                          "pageable-h2d" };
 
 // What a call that waits needs: the copy's 4 bytes each way, the buffer
 // a free gives back (allocated before each kernel).
@@ -89,6 +91,8 @@ synchronize (Kind kind, Waiting *w)
     CHECK (cudaMemcpy (w->host_word, w->device_word, sizeof (int), cudaMemcpyDeviceToHost));
   else if (kind == PAGEABLE)
     CHECK (cudaMemcpy (w->pageable_word, w->device_word, sizeof (int), cudaMemcpyDeviceToHost));
+  else if (kind == PAGEABLE_H2D)
+    CHECK (cudaMemcpy (w->device_word, w->pageable_word, sizeof (int), cudaMemcpyHostToDevice));
   else
     {
       CHECK (cudaFree (w->to_free));
@@ -148,7 +152,7 @@ main (int argc, char **argv)
   CHECK (cudaMallocHost (&w.host_word, sizeof (int)));
   std::vector<int> pageable (1024);
   w.pageable_word = pageable.data ();
-  for (int k = STREAM; k <= PAGEABLE; k++)
+  for (int k = STREAM; k <= PAGEABLE_H2D; k++)
     {
       Kind kind = (Kind) k;
       // a blocking copy (cudaMemcpy, the legacy default stream) and a free
