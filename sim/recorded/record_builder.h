@@ -20,6 +20,7 @@
 #include "record_log.h"
 #include "record_schedule.h"
 #include "record_threads.h"
+#include "sim/core/schedule.h"
 #include "sim/core/sim_time.h"
 
 /* A call's GPU work: the kernel, copies or memset CUPTI reported for it, joined. */
@@ -73,6 +74,11 @@ typedef struct
   CallWork *work;       /* per call */
   guint *call_of_work;  /* per work record of the log: its call + 1; 0: none */
   gboolean log_has_memsets; /* the log has memset records (record_memset.h) */
+  /* how the program had its host wait (record_flags.h): the schedule, the
+   * call that set it (NULL: none), the event handles made blocking_sync */
+  SchedDeviceSchedule schedule;
+  const char *schedule_set_by;
+  GHashTable *sleeping_events;
   AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
   gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
   HostfnTime *hostfn;   /* per call: a host function's time (record_hostfn.h) */

@@ -3,7 +3,6 @@
  * timed, host functions' times, kernels' times alone, which calls become ops and time 0. */
 #include "record_builder.h"
 #include "record_capture.h"
-#include "record_flags.h"
 #include "record_loads.h"
 
 /* How the host time inside a call is found (record_inside.h): per call,
@@ -11,9 +10,9 @@
  * copies are grouped by direction and host memory, whatever their
  * function: the driver stages them alike. */
 static void
-inside_call (const Builder *b, guint index, GHashTable *nonblocking, gboolean device_sleeps,
-             GHashTable *sleeping_events, InsideCall *ic)
+inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall *ic)
 {
+  gboolean device_sleeps = b->schedule == SCHED_SCHEDULE_BLOCKING_SYNC;
   const RecordCall *c = &g_array_index (b->log->calls, RecordCall, index);
   const CallWork *w = &b->work[index];
   gboolean per_thread;
@@ -77,7 +76,7 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, gboolean de
       ic->kind = INSIDE_BLOCKING;
       ic->waits = kind == RECORD_CALL_SYNC_EVENT ? INSIDE_WAITS_EVENT
                 : kind == RECORD_CALL_SYNC_STREAM ? INSIDE_WAITS_STREAM : INSIDE_WAITS_DEVICE;
-      if (kind == RECORD_CALL_SYNC_EVENT ? g_hash_table_contains (sleeping_events, &c->event)
+      if (kind == RECORD_CALL_SYNC_EVENT ? g_hash_table_contains (b->sleeping_events, &c->event)
                                          : device_sleeps)
         ic->sleeps = b->opt->profile;
       break;
@@ -185,11 +184,9 @@ builder_find_inside (Builder *b, const guint *order)
       if (record_call_kind_of (c, &per_thread) == RECORD_CALL_STREAM_CREATE && (c->a[0] & 1) != 0)
         g_hash_table_add (nonblocking, g_memdup2 (&c->stream, sizeof c->stream));
     }
-  gboolean device_sleeps = record_device_schedule (b->log, NULL) == SCHED_SCHEDULE_BLOCKING_SYNC;
-  g_autoptr (GHashTable) sleeping_events = record_blocking_events (b->log);
   g_autofree InsideCall *calls = g_new0 (InsideCall, MAX (n, 1));
   for (guint k = 0; k < n; k++)
-    inside_call (b, order[k], nonblocking, device_sleeps, sleeping_events, &calls[k]);
+    inside_call (b, order[k], nonblocking, &calls[k]);
   g_autofree gint64 *usual_k = record_inside_usual (calls, n);
   g_autofree gint64 *usual = g_new0 (gint64, MAX (n, 1));
   for (guint k = 0; k < n; k++)

@@ -26,15 +26,13 @@ SchedDeviceSchedule
 record_device_schedule (const RecordLog *log, const char **set_by)
 {
   SchedDeviceSchedule schedule = SCHED_SCHEDULE_AUTO;
-  if (set_by != NULL)
-    *set_by = NULL;
+  *set_by = NULL;
   for (guint i = 0; i < log->calls->len; i++)
     {
       const RecordCall *c = &g_array_index (log->calls, RecordCall, i);
       if (!sets_schedule (c->name))
         continue;
-      if (set_by != NULL)
-        *set_by = c->name;
+      *set_by = c->name;
       switch (c->a[0] & SCHEDULE_MASK)
         {
         case SCHEDULE_SPIN:

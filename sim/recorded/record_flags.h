@@ -20,7 +20,7 @@
 
 /* The schedule of the log's last call that set one (the one the context
  * kept, where several were made), and that call's function in *set_by
- * (when not NULL; NULL where none); SCHED_SCHEDULE_AUTO where none. */
+ * (NULL where none); SCHED_SCHEDULE_AUTO where none. */
 SchedDeviceSchedule record_device_schedule (const RecordLog *log, const char **set_by);
 
 /* The event handles (guint64 keys, owned) that were made with

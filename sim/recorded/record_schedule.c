@@ -91,12 +91,10 @@ write_header (Builder *b)
       g_string_append_printf (b->text, "connections %u", b->opt->connections);
       builder_line_end (b);
     }
-  const char *set_by;
-  SchedDeviceSchedule schedule = record_device_schedule (b->log, &set_by);
-  if (schedule != SCHED_SCHEDULE_AUTO)
+  if (b->schedule != SCHED_SCHEDULE_AUTO)
     {
       g_string_append_printf (b->text, "device_schedule %s   # %s",
-                              sched_device_schedule_names[schedule], set_by);
+                              sched_device_schedule_names[b->schedule], b->schedule_set_by);
       builder_line_end (b);
     }
 }
@@ -109,11 +107,10 @@ write_header (Builder *b)
 static void
 write_event_declarations (Builder *b)
 {
-  g_autoptr (GHashTable) blocking_handles = record_blocking_events (b->log);
   g_autoptr (GHashTable) blocking = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTableIter it;
   gpointer handle;
-  g_hash_table_iter_init (&it, blocking_handles);
+  g_hash_table_iter_init (&it, b->sleeping_events);
   while (g_hash_table_iter_next (&it, &handle, NULL))
     {
       const char *name = g_hash_table_lookup (b->events, handle);
@@ -220,6 +217,8 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
     .per_thread = g_hash_table_new (NULL, NULL),
   };
   b.times_of = times_device (opt->profile);
+  b.schedule = record_device_schedule (log, &b.schedule_set_by);
+  b.sleeping_events = record_blocking_events (log);
   rec->n_threads = count_threads (log);
   b.top_thread = b.thread = record_threads_first (log);
   builder_join_work (&b);
@@ -277,6 +276,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_hash_table_unref (b.events);
   g_ptr_array_unref (b.event_names);
   g_hash_table_unref (b.recorded);
+  g_hash_table_unref (b.sleeping_events);
   g_hash_table_unref (b.per_thread);
   g_ptr_array_unref (b.lanes);
   g_ptr_array_unref (b.names);
