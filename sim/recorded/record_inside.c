@@ -186,7 +186,8 @@ split_setup (const InsideCall *c, gint64 delay, const GArray *group, guint64 min
 }
 
 /* What the model charges a call that sleeps after the GPU work it waited
- * for: the return of a spinning one and the wake (InsideCall.sleeps); 0 for
+ * for: the return of a spinning one and the wake (InsideCall.sleeps; a
+ * blocking copy's as the engine returns it, gpu_profile_copy_return); 0 for
  * one that spins. */
 static guint64
 sleep_charge (const InsideCall *c, guint64 ready)
@@ -194,9 +195,10 @@ sleep_charge (const InsideCall *c, guint64 ready)
   if (c->sleeps == NULL)
     return 0;
   SimTime waited = ready > c->enter ? (SimTime) MIN (ready - c->enter, (guint64) G_MAXINT64) : 0;
-  SimTime spin = c->kind == INSIDE_FREE ? (SimTime) c->charged_wait
-                 : c->waits == INSIDE_WAITS_OWN ? c->sleeps->host_memcpy_sync
-                 : c->sleeps->host_sync;
+  /* its copy ends `waited` after the call: the return after that end */
+  if (c->kind != INSIDE_FREE && c->waits == INSIDE_WAITS_OWN)
+    return (guint64) (gpu_profile_copy_return (c->sleeps, TRUE, 0, waited) - waited);
+  SimTime spin = c->kind == INSIDE_FREE ? (SimTime) c->charged_wait : c->sleeps->host_sync;
   return (guint64) (spin + gpu_profile_blocking_wake (c->sleeps, waited));
 }
 
