@@ -177,6 +177,12 @@ static const ErrorCase cases[] = {
     "pageable untouched huge" },
   { "sched/huge-twice", "device k20\nstream s\nd2h s 1MiB pageable untouched huge huge\n", NULL,
     NULL, "predict in.sched", 2, "streamsim: in.sched:3:36: huge is given twice", NULL },
+  /* huge=SIZE is a part of the untouched bytes */
+  { "sched/huge-over", "device k20\nstream s\nd2h s 4MiB pageable untouched=2MiB huge=3MiB\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:3:36: huge=3MiB is more than the 2097152 "
+    "untouched bytes", NULL },
+  { "sched/huge-bad", "device k20\nstream s\nd2h s 4MiB pageable untouched huge=lots\n", NULL,
+    NULL, "predict in.sched", 2, "streamsim: in.sched:3:31: bad huge= 'lots'", NULL },
   /* ---- -D ---- */
   { "define/no-equals", OK_SCHED, NULL, NULL, "predict in.sched -D chunk", 2,
     "streamsim: -D chunk: expected -D NAME=VALUE", NULL },

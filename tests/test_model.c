@@ -782,7 +782,9 @@ test_partly_untouched (void)
  *   op 1 d2h 2 MiB untouched huge: 1 ms: 1.1..2.1;
  *   op 2 h2d 4 MiB untouched=1MiB huge: 0.1 + 1 MiB on the huge link, 0.25,
  *        + 3 MiB on the pageable one, 1.5: 2.1..3.95;
- *   op 3 h2d 4 MiB untouched (small pages): 0.5 + 4 ms: 3.95..8.45.
+ *   op 3 h2d 4 MiB untouched (small pages): 0.5 + 4 ms: 3.95..8.45;
+ *   op 4 h2d 4 MiB untouched huge=1MiB: the huge link's latency 0.1, 1 MiB
+ *        on it, 0.25, and 3 MiB on the untouched one, 3: 8.45..11.8.
  * On schematic-untouched, which has no huge links, op 0 takes the untouched
  * link: 0.5 + 4 ms. Measured: a 16 MiB D2H into fresh memory advised
  * MADV_HUGEPAGE took 5.0 to 5.3 ms on an H200, 12.6 to 12.9 on small pages
@@ -794,9 +796,10 @@ test_untouched_huge (void)
                      "h2d s1 4MiB pageable untouched huge\n"
                      "d2h s1 2MiB pageable untouched huge\n"
                      "h2d s1 4MiB pageable untouched=1MiB huge\n"
-                     "h2d s1 4MiB pageable untouched\n";
+                     "h2d s1 4MiB pageable untouched\n"
+                     "h2d s1 4MiB pageable untouched huge=1MiB\n";
   Run *run = run_text ("schematic-huge", text);
-  const SimTime ends[] = { 1100, 2100, 3950, 8450 };
+  const SimTime ends[] = { 1100, 2100, 3950, 8450, 11800 };
   SimTime start = 0;
   for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
     {

@@ -44,7 +44,7 @@ time_copy_between_events (Bench *b, void *dst, const void *src, guint64 bytes,
 static gboolean
 time_untouched_copy (Bench *b, SchedCopyDir dir, guint64 bytes, SimTime *ns, GError **error)
 {
-  void *host = val_untouched_map (bytes, FALSE, error);
+  void *host = val_untouched_map (bytes, 0, error);
   if (host == NULL)
     return FALSE;
   void *dst;

@@ -10,7 +10,7 @@
 #define HUGE_PAGE (2u << 20)
 
 void *
-val_untouched_map (guint64 bytes, gboolean huge, GError **error)
+val_untouched_map (guint64 bytes, guint64 huge, GError **error)
 {
   g_return_val_if_fail (bytes > 0, NULL);
   /* One huge page more than asked, to cut a 2 MiB-aligned start from. */
@@ -31,7 +31,11 @@ val_untouched_map (guint64 bytes, gboolean huge, GError **error)
     munmap (map, (size_t) (memory - map));
   if (map + span > memory + kept)
     munmap (memory + kept, (size_t) (map + span - (memory + kept)));
-  madvise (memory, kept, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  guint64 plain = huge > 0 ? (bytes - MIN (huge, bytes)) & ~(guint64) (HUGE_PAGE - 1) : kept;
+  if (plain > 0)
+    madvise (memory, plain, MADV_NOHUGEPAGE);
+  if (plain < kept)
+    madvise (memory + plain, kept - plain, MADV_HUGEPAGE);
   return memory;
 }
 

@@ -12,12 +12,14 @@
 #include <glib.h>
 
 /* `bytes` (> 0) of fresh memory, or NULL and a VAL_ERROR_CUDA error saying
- * why the mapping failed. 2 MiB-aligned and advised MADV_HUGEPAGE where
- * `huge` (`pageable untouched huge`: its pages fault in as transparent huge
- * pages, as NumPy's arrays of 4 MiB or more do), MADV_NOHUGEPAGE otherwise,
- * so that plain untouched memory faults in small pages whatever the
- * machine's THP setting. */
-void *val_untouched_map (guint64 bytes, gboolean huge, GError **error);
+ * why the mapping failed. 2 MiB-aligned; its last `huge` bytes (`pageable
+ * untouched huge[=SIZE]`: pages that fault in as transparent huge pages, as
+ * NumPy's arrays of 4 MiB or more do), from the 2 MiB boundary at or before
+ * them, advised MADV_HUGEPAGE, the rest MADV_NOHUGEPAGE, so that plain
+ * untouched memory faults in small pages whatever the machine's THP
+ * setting. A callers' touched part is the buffer's start (val_run.c), which
+ * the boundary may reach into: touched first, it faults in before the copy. */
+void *val_untouched_map (guint64 bytes, guint64 huge, GError **error);
 
 /* Gives back what val_untouched_map returned for the same `bytes`. */
 void val_untouched_unmap (void *memory, guint64 bytes);

@@ -275,12 +275,13 @@ untouched_huge_link (const GpuProfile *p, SchedCopyDir dir)
   return measured_link (&p->h2d_untouched_huge, &p->d2h_untouched_huge, dir);
 }
 
-/* The link of a copy's untouched bytes: the huge-page one for `huge` where
- * the profile has it, else the untouched one; NULL where it has neither. */
+/* The link of a copy's untouched bytes: the huge-page one where some fault
+ * in as huge pages and the profile has it (its latency is the copy's), else
+ * the untouched one; NULL where it has neither. */
 static const GpuLink *
 copy_untouched_link (const GpuProfile *p, const SchedCopy *copy)
 {
-  const GpuLink *huge = copy->huge ? untouched_huge_link (p, copy->dir) : NULL;
+  const GpuLink *huge = copy->huge > 0 ? untouched_huge_link (p, copy->dir) : NULL;
   return huge != NULL ? huge : untouched_link (p, copy->dir);
 }
 
@@ -372,10 +373,18 @@ static double
 bytes_time (const GpuProfile *p, const SchedCopy *copy, const GpuLink *link)
 {
   /* A buffer partly untouched: its untouched bytes at the untouched link's
-   * rate, the others at the pageable link's, and the untouched latency. */
+   * rate, the others at the pageable link's, and the untouched latency; of
+   * the untouched bytes, those on huge pages at the huge link's rate where
+   * the profile has it (`link`), the others at the untouched one's. */
   guint64 untouched = copy->untouched > 0 && copy_untouched_link (p, copy) != NULL
                         ? MIN (copy->untouched, copy->bytes) : copy->bytes;
-  double transfer = (double) untouched / link->bandwidth * 1e9;
+  const GpuLink *small = untouched_link (p, copy->dir);
+  guint64 on_small = copy->untouched > 0 && copy->huge > 0 && untouched_huge_link (p, copy->dir) != NULL
+                         && small != NULL
+                       ? untouched - MIN (copy->huge, untouched) : 0;
+  double transfer = (double) (untouched - on_small) / link->bandwidth * 1e9;
+  if (on_small > 0)
+    transfer += (double) on_small / small->bandwidth * 1e9;
   if (untouched < copy->bytes)
     transfer += (double) (copy->bytes - untouched) / resident_link (p, copy).bandwidth * 1e9;
   return transfer;

@@ -70,29 +70,30 @@ typedef struct
 
 typedef struct
 {
-  SchedCopyDir dir;
   /* Bit fields, so that an op keeps within 64 bytes (tests/test_schedule.c). */
+  SchedCopyDir dir : 2;
   guint pageable : 1; /* host memory is pageable (malloc) rather than pinned */
   /* `cached`: the pageable host buffer is in the CPU's caches (copied or
    * written shortly before, as a loop copies the same buffer over and over):
    * the copy takes the profile's *_cached link. Only with pageable, never
    * with untouched, never for d2d. */
   guint cached : 1;
-  /* `huge`: the untouched bytes fault in as transparent huge pages (2 MiB;
-   * memory advised MADV_HUGEPAGE, as NumPy advises arrays of 4 MiB or more,
-   * or any memory where THP is `always`): the copy takes the profile's
-   * *_untouched_huge link. Only with untouched. */
-  guint huge : 1;
+  /* `rows=N`: a 2D or 3D copy (cudaMemcpy2DAsync, cudaMemcpy3DAsync) of
+   * `bytes` in N rows of bytes / N each; 0 for a plain copy. The profile's
+   * row rate bounds how fast such a copy can go (gpu_profile_copy_time). */
+  guint32 rows;
   /* Bytes of the pageable host buffer that the program has not touched yet
    * (0 to bytes): the copy pays the kernel's first-touch page faults on
    * them (profile's *_untouched_bandwidth). Only with pageable, never for
    * d2d. */
   guint64 untouched;
+  /* `huge` or `huge=SIZE`: of the untouched bytes, those that fault in as
+   * transparent huge pages (2 MiB; memory advised MADV_HUGEPAGE, as NumPy
+   * advises arrays of 4 MiB or more, or any memory where THP is `always`):
+   * they take the profile's *_untouched_huge link, the other untouched
+   * bytes the *_untouched one. `huge` alone is all of them. 0 to untouched. */
+  guint64 huge;
   guint64 bytes;
-  /* `rows=N`: a 2D or 3D copy (cudaMemcpy2DAsync, cudaMemcpy3DAsync) of
-   * `bytes` in N rows of bytes / N each; 0 for a plain copy. The profile's
-   * row rate bounds how fast such a copy can go (gpu_profile_copy_time). */
-  guint32 rows;
 } SchedCopy;
 
 /* One run-time statement. `stream` is meaningful for COPY, MEMCPY (always the

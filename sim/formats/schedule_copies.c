@@ -25,8 +25,26 @@ parser_host_state (Parser *p, const Token *t, const SchedOp *op, const char *why
   return TRUE;
 }
 
+/* `huge` (all the untouched bytes) or `huge=SIZE` (that many of them), after
+ * untouched is known. */
+static gboolean
+parser_copy_huge (Parser *p, const Token *t, SchedCopy *copy, GError **error)
+{
+  copy->huge = copy->untouched;
+  if (t->s[strlen ("huge")] != '=')
+    return TRUE;
+  const char *why, *value = t->s + strlen ("huge=");
+  if (!units_parse_size (value, &copy->huge, &why))
+    return parser_fail (p, error, parser_why_code (why), t->col, "bad huge= '%s': %s", value, why);
+  if (copy->huge > copy->untouched)
+    return parser_fail (p, error, SCHEDULE_ERROR_RANGE, t->col,
+                        "huge=%s is more than the %" G_GUINT64_FORMAT " untouched bytes; it is "
+                        "the part of them that faults in as huge pages", value, copy->untouched);
+  return TRUE;
+}
+
 /* The optional tokens after a copy's size: pageable or pinned, untouched
- * or untouched=SIZE, huge, cached, rows=N, label=. */
+ * or untouched=SIZE, huge or huge=SIZE, cached, rows=N, label=. */
 static gboolean
 parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError **error)
 {
@@ -71,12 +89,11 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
                                     value, op->u.copy.bytes);
             }
         }
-      else if (strcmp (t->s, "huge") == 0)
+      else if (strcmp (t->s, "huge") == 0 || (value = TOKEN_ATTR (t, "huge")) != NULL)
         {
           if (huge != NULL)
             return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t->col, "huge is given twice");
           huge = t;
-          op->u.copy.huge = TRUE;
         }
       else if (strcmp (t->s, "cached") == 0)
         {
@@ -128,15 +145,15 @@ parser_copy_tail (Parser *p, guint first, SchedOp *op, const char *usage, GError
     return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, huge->col,
                         "huge says how an untouched buffer's pages fault in; write "
                         "`pageable untouched huge`");
-  return TRUE;
+  return huge == NULL || parser_copy_huge (p, huge, &op->u.copy, error);
 }
 
 gboolean
 parser_stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 {
   static const char *const usages[] = {
-    "`h2d STREAM SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`",
-    "`d2h STREAM SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`",
+    "`h2d STREAM SIZE [pageable [untouched[=SIZE] [huge[=SIZE]]|cached]|pinned] [rows=N] [label=NAME]`",
+    "`d2h STREAM SIZE [pageable [untouched[=SIZE] [huge[=SIZE]]|cached]|pinned] [rows=N] [label=NAME]`",
     "`d2d STREAM SIZE [pageable|pinned] [rows=N] [label=NAME]`",
   };
   const Token *t = p->tokens;
@@ -154,7 +171,7 @@ parser_stmt_copy (Parser *p, SchedCopyDir dir, GError **error)
 gboolean
 parser_stmt_memcpy (Parser *p, GError **error)
 {
-  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE] [huge]|cached]|pinned] [rows=N] [label=NAME]`";
+  static const char usage[] = "`memcpy h2d|d2h|d2d SIZE [pageable [untouched[=SIZE] [huge[=SIZE]]|cached]|pinned] [rows=N] [label=NAME]`";
   const Token *t = p->tokens;
   SchedOp *op;
   SchedCopyDir dir;

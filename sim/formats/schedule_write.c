@@ -41,8 +41,13 @@ append_copy_tail (GString *s, const SchedCopy *copy)
           g_string_append (s, " untouched=");
           append_size (s, copy->untouched);
         }
-      if (copy->huge)
+      if (copy->huge == copy->untouched && copy->huge > 0)
         g_string_append (s, " huge");
+      else if (copy->huge > 0)
+        {
+          g_string_append (s, " huge=");
+          append_size (s, copy->huge);
+        }
     }
   if (copy->rows > 0)
     g_string_append_printf (s, " rows=%u", copy->rows);

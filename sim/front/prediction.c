@@ -422,7 +422,7 @@ prediction_notes (const Prediction *p)
               first = i;
             if (ops[i].u.copy.cached && n_cached++ == 0)
               first_cached = i;
-            if (ops[i].u.copy.huge && n_huge++ == 0)
+            if (ops[i].u.copy.huge > 0 && n_huge++ == 0)
               first_huge = i;
           }
       if (n_cached > 0 && !gpu_profile_knows_cached (&p->profile, dirs[d].dir))
