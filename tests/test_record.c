@@ -1037,6 +1037,40 @@ test_untouched_copies (void)
                                        "buffer not yet resident"));
 }
 
+/* A `pages` line (record_log.h) gives a copy's bytes on huge pages as its
+ * call began and returned: what faulted in huge is the difference. Three
+ * pageable D2Hs of 4 MiB into untouched memory, by hand: 0 to 4 MiB less
+ * 4080 bytes (the buffer's first page lay before the first huge page:
+ * within two pages of all, so `huge`); 0 to 2 MiB (`huge=2MiB`, the other
+ * half on small pages); 2 MiB before and after (nothing faulted in huge,
+ * so no `huge`); and a fourth with no pages line at all (none either). */
+static void
+test_huge_pages (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpyAsync\t1000000000\t1000001000\t1\t0x0\t0x0\t4194304\t2\t4194304\n"
+    "call\t1\tcudaMemcpyAsync\t1000001000\t1000002000\t2\t0x0\t0x0\t4194304\t2\t4194304\n"
+    "call\t1\tcudaMemcpyAsync\t1000002000\t1000003000\t3\t0x0\t0x0\t4194304\t2\t4194304\n"
+    "call\t1\tcudaMemcpyAsync\t1000003000\t1000004000\t4\t0x0\t0x0\t4194304\t2\t4194304\n"
+    "pages\t1\t0\t4190224\n"
+    "pages\t2\t0\t2097152\n"
+    "pages\t3\t2097152\t2097152\n"
+    "copy\t1\t0\t1000000100\t1000000900\t4194304\t2\t3\t1\n"
+    "copy\t2\t0\t1000001100\t1000001900\t4194304\t2\t3\t1\n"
+    "copy\t3\t0\t1000002100\t1000002900\t4194304\t2\t3\t1\n"
+    "copy\t4\t0\t1000003100\t1000003900\t4194304\t2\t3\t1\n"
+    "end\t4\t4\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "d2h default 4MiB pageable untouched huge\n"
+                            "d2h default 4MiB pageable untouched huge=2MiB\n"
+                            "d2h default 4MiB pageable untouched\n"
+                            "d2h default 4MiB pageable untouched\n");
+  g_assert_nonnull (strstr (rec->text, "untouched huge=2MiB   # cudaMemcpyAsync, 100% of the host "
+                                       "buffer not yet resident, 2MiB of it faulted in as huge pages"));
+}
+
 /* 2D and 3D copies whose log lines carry their rows (A2, record_log.h)
  * are copies with rows=, their direction and host memory CUPTI's as for
  * plain copies. Calls (us after T0), correlation:
@@ -2627,6 +2661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/short-gaps-before-long", test_short_gaps_before_long);
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
+  g_test_add_func ("/record/huge-pages", test_huge_pages);
   g_test_add_func ("/record/rows-copies", test_rows_copies);
   g_test_add_func ("/record/kernel-labels", test_kernel_labels);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);

@@ -27,6 +27,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "record_pages.h"
+
 #define ACTIVITY_BUFFER (8u << 20)
 
 typedef struct
@@ -38,10 +40,20 @@ typedef struct
   uint64_t stream, event;
   uint64_t a[3];      /* per call: sizes and kinds, grid and block, flags */
   size_t parent;      /* the call in progress when this one began, if it nests */
+  struct Pages *pages; /* an untouched copy's: how its pages faulted in */
   int driver;         /* a driver API call made outside any runtime call */
 } Call;
 
 typedef enum { WORK_COPY, WORK_KERNEL, WORK_MEMSET } WorkKind;
+
+/* An untouched copy's buffer and its bytes on huge pages (record_pages.h)
+ * as the call began and as it returned; -1 where the kernel cannot tell. */
+typedef struct Pages
+{
+  const void *host;
+  size_t count;
+  int64_t huge_before, huge_after;
+} Pages;
 
 typedef struct
 {
@@ -586,21 +598,26 @@ read_driver_results (Call *c, CUpti_CallbackId id, const void *params)
     }
 }
 
+/* A copy call's host buffer: explicit cudaMemcpyHostToDevice and DeviceToHost
+ * only. With cudaMemcpyDefault the host side is not known here, and a device
+ * pointer's reserved address range reads as not resident too. */
+static const void *
+copy_host (CUpti_CallbackId id, const void *params, size_t *count)
+{
+  const void *dst, *src;
+  enum cudaMemcpyKind kind;
+  if (!copy_params (id, params, &dst, &src, count, &kind) || *count == 0)
+    return NULL;
+  return kind == cudaMemcpyHostToDevice ? src : kind == cudaMemcpyDeviceToHost ? dst : NULL;
+}
+
 /* How many bytes of a copy's host buffer had no page resident when the call
  * began (mincore): pages the program never touched, which the kernel faults
  * in while the driver stages the copy, several times slower than the copy
- * itself (validate/FINDINGS.md). Only for explicit cudaMemcpyHostToDevice
- * and DeviceToHost: with cudaMemcpyDefault the host side is not known here,
- * and a device pointer's reserved address range reads as not resident too. */
+ * itself (validate/FINDINGS.md). */
 static uint64_t
-untouched_bytes (CUpti_CallbackId id, const void *params)
+untouched_bytes (const void *host, size_t count)
 {
-  const void *dst, *src;
-  size_t count;
-  enum cudaMemcpyKind kind;
-  if (!copy_params (id, params, &dst, &src, &count, &kind))
-    return 0;
-  const void *host = kind == cudaMemcpyHostToDevice ? src : kind == cudaMemcpyDeviceToHost ? dst : NULL;
   long page = sysconf (_SC_PAGESIZE);
   if (host == NULL || count == 0 || page <= 0)
     return 0;
@@ -679,8 +696,12 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
   /* The call's time runs from the end of this callback at its entry to the
    * start of the one at its exit: what the recorder does on entry (looking
    * at the copy's host pages, writing the call down) is not the call's. */
-  uint64_t cold = cb->callbackSite == CUPTI_API_ENTER ? untouched_bytes (id, cb->functionParams) : 0;
+  size_t count = 0;
+  const void *host = cb->callbackSite == CUPTI_API_ENTER ? copy_host (id, cb->functionParams, &count) : NULL;
+  uint64_t cold = untouched_bytes (host, count);
+  Pages pages = { host, count, cold > 0 ? record_pages_huge (host, count) : -1, -1 };
   uint64_t t = cb->callbackSite == CUPTI_API_ENTER ? 0 : now ();
+  Pages *look = NULL; /* to look at again as the call returns */
   pthread_mutex_lock (&lock);
   if (thread_number == 0)
     thread_number = ++n_threads;
@@ -695,7 +716,12 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
           c->correlation = cb->correlationId;
           read_arguments (c, id, cb->functionParams, 0);
           if (cold > 0)
-            c->a[2] = cold;
+            {
+              c->a[2] = cold;
+              c->pages = malloc (sizeof pages);
+              if (c->pages != NULL)
+                *c->pages = pages;
+            }
           c->parent = current_call;
           current_call = n_calls++;
           c->enter = now ();
@@ -706,9 +732,12 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
       Call *c = &calls[current_call];
       c->exit = t;
       read_arguments (c, id, cb->functionParams, 1);
+      look = c->pages;
       current_call = c->parent;
     }
   pthread_mutex_unlock (&lock);
+  if (look != NULL)
+    look->huge_after = record_pages_huge (look->host, look->count);
 }
 
 static void CUPTIAPI
@@ -822,6 +851,13 @@ write_log (void)
                (unsigned long long) c->exit, c->correlation, (unsigned long long) c->stream,
                (unsigned long long) c->event, (unsigned long long) c->a[0],
                (unsigned long long) c->a[1], (unsigned long long) c->a[2]);
+    }
+  for (size_t i = 0; i < n_calls; i++)
+    {
+      const Pages *p = calls[i].pages;
+      if (p != NULL && p->huge_before >= 0 && p->huge_after >= 0)
+        fprintf (f, "pages\t%u\t%lld\t%lld\n", calls[i].correlation,
+                 (long long) p->huge_before, (long long) p->huge_after);
     }
   for (size_t i = 0; i < n_links; i++)
     fprintf (f, "link\t%u\t%u\n", links[i][0], links[i][1]);

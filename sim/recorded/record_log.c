@@ -121,6 +121,20 @@ read_work (RecordLog *log, const LogLine *l, RecordWorkKind kind)
 }
 
 static gboolean
+read_pages (RecordLog *log, const LogLine *l)
+{
+  guint64 v[3];
+  if (!numbers (l, 1, 3, 10, v))
+    return FALSE;
+  if (v[0] > G_MAXUINT32)
+    return fail (l, 1, "a correlation id is a 32-bit number");
+  RecordPages *p = g_new (RecordPages, 1);
+  *p = (RecordPages) { .huge_before = v[1], .huge_after = v[2] };
+  g_hash_table_replace (log->pages, GUINT_TO_POINTER ((guint) v[0]), p);
+  return TRUE;
+}
+
+static gboolean
 read_line (RecordLog *log, const LogLine *l, gboolean *ended)
 {
   guint n = l->n_fields;
@@ -130,14 +144,14 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     const char *kind;
     guint fields;
   } shapes[] = { { "call", 11 }, { "link", 3 }, { "kernel", 9 }, { "copy", 9 },
-                 { "memset", 7 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
+                 { "memset", 7 }, { "pages", 4 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
   guint want = 0;
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     if (strcmp (kind, shapes[i].kind) == 0)
       want = shapes[i].fields;
   if (want == 0)
     return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, memset, "
-                 "env, incomplete or end)", kind);
+                 "pages, env, incomplete or end)", kind);
   if (*ended)
     return fail (l, 0, "a record after the log's end line");
   if (n != want)
@@ -164,6 +178,8 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
       log->incomplete = g_strdup (l->fields[1]);
       return TRUE;
     }
+  if (strcmp (kind, "pages") == 0)
+    return read_pages (log, l);
   guint64 v[2];
   if (!numbers (l, 1, 2, 10, v))
     return FALSE;
@@ -192,6 +208,7 @@ record_log_new (const char *path)
   log->calls = g_array_new (FALSE, FALSE, sizeof (RecordCall));
   log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
   log->links = g_hash_table_new (NULL, NULL);
+  log->pages = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   log->strings = g_string_chunk_new (4096);
   return log;
@@ -281,6 +298,7 @@ record_log_free (RecordLog *log)
   g_array_unref (log->calls);
   g_array_unref (log->works);
   g_hash_table_unref (log->links);
+  g_hash_table_unref (log->pages);
   g_hash_table_unref (log->env);
   g_free (log->incomplete);
   g_string_chunk_free (log->strings);

@@ -32,6 +32,12 @@
  *       other than cudaMemcpy2DAsync its bytes (width times rows) and
  *       kind too; a 3D copy of a CUDA array keeps 0 in all three. A 2D or
  *       3D copy with 0 rows is not modelled (record_call.h)
+ *   pages CORR HUGE_BEFORE HUGE_AFTER
+ *       a copy call whose host buffer had untouched bytes (recorders newer
+ *       than traces/real's corpus; older logs have none): the bytes of the
+ *       buffer on transparent huge pages as the call began and as it
+ *       returned (validate/record_pages.h), what faulted in as huge pages
+ *       the difference; none where the kernel could not tell
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the
@@ -131,10 +137,17 @@ typedef struct
   const char *name;   /* kernels; "" when CUPTI gave none */
 } RecordWork;
 
+/* A `pages` line. */
+typedef struct
+{
+  guint64 huge_before, huge_after; /* the buffer's bytes on huge pages */
+} RecordPages;
+
 typedef struct
 {
   char *path;
   GArray *calls;      /* RecordCall */
+  GHashTable *pages;  /* correlation -> RecordPages (owned), `pages` lines */
   GArray *works;      /* RecordWork */
   GHashTable *links;  /* driver correlation -> runtime correlation (GUINT_TO_POINTER) */
   GHashTable *env;    /* `env` lines: name -> value (owned strings) */

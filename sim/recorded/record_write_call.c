@@ -17,6 +17,21 @@ traced_written (const Builder *b, const InsideHost *in)
  * sysconf's page size, 4 KiB on the x86-64 machines it runs on). */
 #define RECORD_PAGE 4096u
 
+/* Of a copy's `cold` untouched bytes, those that faulted in as transparent
+ * huge pages during the call: what the buffer had on huge pages as the call
+ * returned beyond what it had as it began (the log's `pages` line); less
+ * than two pages short of all of them (the buffer's end pages, shared with
+ * what lies beside it), all of them. 0 where the log does not say. */
+static guint64
+faulted_huge (const Builder *b, const RecordCall *c, guint64 cold)
+{
+  const RecordPages *p = g_hash_table_lookup (b->log->pages, GUINT_TO_POINTER (c->correlation));
+  if (p == NULL || p->huge_after <= p->huge_before)
+    return 0;
+  guint64 huge = p->huge_after - p->huge_before;
+  return huge + 2 * RECORD_PAGE > cold ? cold : huge;
+}
+
 static gboolean
 write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, gboolean per_thread,
             guint64 issue)
@@ -45,15 +60,26 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
    * less than two pages short of the buffer is all of it. */
   guint64 cold = kind == RECORD_MEMCPY_D2D || record_call_is_rows_copy (c->name)
                  ? 0 : MIN (c->a[2], bytes);
+  guint64 huge = 0;
   if (w->pageable)
     {
       g_string_append (b->text, " pageable");
-      if (cold > 0 && cold + 2 * RECORD_PAGE > bytes)
+      /* the untouched bytes as written */
+      guint64 untouched = cold > 0 && cold + 2 * RECORD_PAGE > bytes ? bytes : cold;
+      if (untouched == bytes && cold > 0)
         g_string_append (b->text, " untouched");
       else if (cold > 0)
         {
           g_string_append (b->text, " untouched=");
           builder_append_size (b->text, cold);
+        }
+      huge = cold > 0 ? faulted_huge (b, c, untouched) : 0;
+      if (huge == untouched && huge > 0)
+        g_string_append (b->text, " huge");
+      else if (huge > 0)
+        {
+          g_string_append (b->text, " huge=");
+          builder_append_size (b->text, huge);
         }
     }
   if (rows > 1)
@@ -71,6 +97,12 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   if (w->pageable && cold > 0)
     g_string_append_printf (b->text, ", %.0f%% of the host buffer not yet resident",
                             100.0 * (double) cold / (double) bytes);
+  if (huge > 0)
+    {
+      g_string_append (b->text, ", ");
+      builder_append_size (b->text, huge);
+      g_string_append (b->text, " of it faulted in as huge pages");
+    }
   if (w->timed)
     {
       g_string_append (b->text, ", ");
