@@ -1,0 +1,106 @@
+"""numpy_pages_probe.py: how NumPy's own fresh arrays fault in when a copy is the first
+to touch them, a measurement program of its own.
+
+hugepage_probe.py maps its memory itself, aligned to 2 MiB. A program's buffer comes
+from NumPy (np.empty, as cupy's ndarray.get() makes its result): malloc, which maps
+large blocks with mmap, and NumPy's madvise(MADV_HUGEPAGE) over arrays of 4 MiB and
+more. Whether the kernel then gives the buffer huge pages depends on where the block
+lies (whole 2 MiB frames inside it) and on the mapping's flags, which /proc/self/smaps
+shows before the copy (THPeligible, VmFlags) and after it (AnonHugePages).
+
+For each direction, size and mode, 8 copies, each into (or from) a fresh np.empty array:
+  kept   every array stays alive (each malloc maps afresh)
+  freed  each array is freed before the next is made (glibc then raises its mmap
+         threshold, and a later block may come from the heap)
+Prints the THP settings, then one line a copy:
+  copy DIR MODE BYTES us=CALL_US off=ADDR%2MiB frames=WHOLE_2MiB_FRAMES_IN_BUFFER
+       eligible=THPeligible hg=0|1 vma=VMA_BYTES huge_before=KiB huge_after=KiB
+where CALL_US times the call and a synchronize, and the smaps fields are summed over
+the mappings the buffer overlaps.
+"""
+import sys
+import time
+
+import cupy as cp
+import numpy as np
+
+FRAME = 2 << 20
+
+
+def thp(name):
+    """/sys/kernel/mm/transparent_hugepage/NAME, as hugepage_probe.py prints it (that
+    file measures as it is imported, so its function is not imported here)."""
+    try:
+        with open("/sys/kernel/mm/transparent_hugepage/" + name) as f:
+            return f.read().strip()
+    except OSError as e:
+        return "unreadable (%s)" % e
+
+
+def smaps(lo, hi):
+    """THPeligible (all 1), hg in VmFlags (any), bytes of the mappings and their
+    AnonHugePages in KiB, over the mappings that overlap [lo, hi)."""
+    eligible, hg, size, huge, inside = 1, 0, 0, 0, False
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            head = line.split(None, 1)[0]
+            if "-" in head and not head.endswith(":"):
+                a, b = (int(x, 16) for x in head.split("-"))
+                inside = a < hi and b > lo
+                if inside:
+                    size += b - a
+                elif a >= hi:
+                    break
+            elif inside and head == "AnonHugePages:":
+                huge += int(line.split()[1])
+            elif inside and head == "THPeligible:":
+                eligible &= int(line.split()[1])
+            elif inside and head == "VmFlags:":
+                hg |= " hg" in " " + line[len(head):]
+    return eligible, int(hg), size, huge
+
+
+def frames(lo, hi):
+    first = (lo + FRAME - 1) // FRAME * FRAME
+    return max(0, (hi - first) // FRAME)
+
+
+def one(direction, mode, nbytes, dev, keep):
+    n = nbytes // 4
+    a = np.empty(n, np.float32)
+    lo = a.ctypes.data
+    hi = lo + nbytes
+    el, hg, vma, before = smaps(lo, hi)
+    cp.cuda.runtime.deviceSynchronize()
+    t = time.perf_counter()
+    if direction == "d2h":
+        dev.get(out=a)
+    else:
+        dev.set(a)
+    cp.cuda.runtime.deviceSynchronize()
+    us = (time.perf_counter() - t) * 1e6
+    after = smaps(lo, hi)[3]
+    print("copy %s %s %d us=%.1f off=%d frames=%d eligible=%d hg=%d vma=%d huge_before=%d huge_after=%d"
+          % (direction, mode, nbytes, us, lo % FRAME, frames(lo, hi), el, hg, vma, before, after))
+    if keep is not None:
+        keep.append(a)
+
+
+def main():
+    print("thp enabled:", thp("enabled"))
+    print("thp defrag:", thp("defrag"))
+    print("numpy", np.__version__, "cupy", cp.__version__)
+    sizes = [int(s) << 20 for s in (sys.argv[1:] or ["4", "8", "16"])]
+    for nbytes in sizes:
+        dev = cp.arange(nbytes // 4, dtype=cp.float32)
+        for direction in ("d2h", "h2d"):
+            for mode in ("kept", "freed"):
+                kept = [] if mode == "kept" else None
+                for _ in range(8):
+                    one(direction, mode, nbytes, dev, kept)
+                del kept
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
