@@ -34,7 +34,7 @@ for dir in "$@"; do
         --connections 8 > /dev/null 2>&1
       "$S" predict "$tmp/$v.sched" --device "$gpu" --csv "$tmp/$v.pred.csv" > /dev/null
       # the ops of the untouched D2Hs (the same in both), then the regions that hold them
-      lines=$(grep -n '^d2h .* untouched' "$tmp/new.sched" | cut -d: -f1 | tr '\n' ' ')
+      lines=$( (grep -n '^d2h .* untouched' "$tmp/new.sched" || true) | cut -d: -f1 | tr '\n' ' ')
       ops=$(awk -F, -v lines="$lines" 'BEGIN { n = split(lines, l, " "); for (i = 1; i <= n; i++) u[l[i]] = 1 }
         $1 ~ /^[0-9]+$/ && ($2 in u) { print $1 }' "$tmp/new.measured.csv" | tr '\n' ' ')
       cols+=("$("$S" compare "$tmp/$v.pred.csv" "$tmp/$v.measured.csv" --regions | awk -v ops="$ops" '
