@@ -164,6 +164,67 @@ assert_region_error (const char *label, const char *phrase)
   g_assert_cmpuint (compare_n_regions (cmp), ==, 0);
 }
 
+/* Synchronizations of two host threads, interleaved in op order as a schedule
+ * of `thread` blocks numbers them (each block's ops together), with the
+ * thread column set: ops 0 sync (main) ends 100 / 100, 1 host (t1) 150 /
+ * 160, 2 sync (t1) 400 / 500, 3 sync (t1) 700 / 900, 4 sync (main) 300 /
+ * 300, 5 sync (main) 1000 / 1200. By hand, each thread's from one of its
+ * syncs to its next:
+ *   t1 op 2 to 3: pred 700-400 = 300, meas 900-500 = 400: -25%
+ *   main op 0 to 4: pred 300-100 = 200, meas 300-100 = 200: 0%
+ *   main op 4 to 5: pred 1000-300 = 700, meas 1200-300 = 900: -22.222%
+ * Without the thread column, op order alone paired 0-2, 2-3, 3-4 (measured
+ * 300 - 900: a negative length) and 4-5. */
+static Timeline *
+threads_timeline (const char *path, gboolean predicted, gboolean with_threads)
+{
+  const SimTime p[] = { 100, 150, 400, 700, 300, 1000 };
+  const SimTime m[] = { 100, 160, 500, 900, 300, 1200 };
+  const char *kinds[] = { "sync", "host", "sync", "sync", "sync", "sync" };
+  const char *threads[] = { "main", "t1", "t1", "t1", "main", "main" };
+  const SimTime *end = predicted ? p : m;
+  Timeline *t = timeline_new (path);
+  for (guint32 i = 0; i < 6; i++)
+    {
+      TimelineRow row = { .op = i, .line = i + 1, .stream = "", .kind = kinds[i], .engine = "host",
+                          .conn = -1, .issue = end[i] - 10, .start = end[i] - 10, .end = end[i],
+                          .issuer = with_threads ? threads[i] : NULL };
+      timeline_append (t, &row);
+    }
+  return t;
+}
+
+static void
+test_thread_regions (void)
+{
+  g_autoptr (Timeline) p = threads_timeline ("pred.csv", TRUE, TRUE);
+  g_autoptr (Timeline) m = threads_timeline ("meas.csv", FALSE, TRUE);
+  g_autoptr (Compare) cmp = compare_timelines (p, m, NULL);
+  g_assert_true (compare_find_regions (cmp, NULL));
+  g_assert_cmpuint (compare_n_regions (cmp), ==, 3);
+  const guint32 from[] = { 2, 0, 4 }, to[] = { 3, 4, 5 };
+  const double err[] = { -25.0, 0.0, -22.222222 };
+  for (guint i = 0; i < 3; i++)
+    {
+      const CompareRegion *r = compare_region (cmp, i);
+      g_assert_cmpuint (r->from_op, ==, from[i]);
+      g_assert_cmpuint (r->to_op, ==, to[i]);
+      g_assert_cmpint (r->meas, >, 0);
+      assert_near (r->error, err[i]);
+    }
+  /* the measured thread column alone is enough */
+  g_autoptr (Timeline) bare = threads_timeline ("pred.csv", TRUE, FALSE);
+  g_autoptr (Compare) one = compare_timelines (bare, m, NULL);
+  g_assert_true (compare_find_regions (one, NULL));
+  g_assert_cmpuint (compare_n_regions (one), ==, 3);
+  /* with neither, op order pairs them, a negative length among them */
+  g_autoptr (Timeline) bare_m = threads_timeline ("meas.csv", FALSE, FALSE);
+  g_autoptr (Compare) none = compare_timelines (bare, bare_m, NULL);
+  g_assert_true (compare_find_regions (none, NULL));
+  g_assert_cmpuint (compare_n_regions (none), ==, 4);
+  g_assert_cmpint (compare_region (none, 2)->meas, <, 0);
+}
+
 static void
 test_region_errors (void)
 {
@@ -600,6 +661,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/cli-exit-codes", test_cli_exit_codes);
   g_test_add_func ("/compare/regions", test_regions);
   g_test_add_func ("/compare/region-errors", test_region_errors);
+  g_test_add_func ("/compare/thread-regions", test_thread_regions);
   g_test_add_func ("/compare/cli-regions", test_cli_regions);
   g_test_add_func ("/compare/by-order", test_by_order);
   g_test_add_func ("/compare/cli-by-order", test_cli_by_order);

@@ -822,7 +822,7 @@ test_csv_blocks_as_rows (void)
     g_ptr_array_add (pairs, NULL);
     meta = (GStrv) g_ptr_array_free (pairs, FALSE);
   }
-  TimelineWriter *writer = timeline_writer_new (rows_path, (const char *const *) meta, &error);
+  TimelineWriter *writer = timeline_writer_new (rows_path, (const char *const *) meta, FALSE, &error);
   g_assert_no_error (error);
   g_autoptr (GString) scratch = g_string_new (NULL);
   for (gsize i = 0; i < gen.n_ops; i++)

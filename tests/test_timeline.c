@@ -73,12 +73,12 @@ assert_rows_equal (const TimelineRow *a, const TimelineRow *b)
 /* Rows whose strings need RFC 4180 quoting: a comma, quotes, a line break,
  * CRLF, and a stream name with a comma. */
 static const TimelineRow sample_rows[] = {
-  { 0, 7, "s1", "h2d", "h2d", 0, 0, 1000, 5000, 4194304, 0, 0, "chunk 1", NULL, NULL },
+  { 0, 7, "s1", "h2d", "h2d", 0, 0, 1000, 5000, 4194304, 0, 0, "chunk 1", NULL, NULL, NULL },
   { 1, 8, "s,2", "kernel", "compute", 3, 1200, 5000, 9000, 0, 4096, 256,
-    "k \"inc\", v2", "queue conn0/compute behind op 0", NULL },
+    "k \"inc\", v2", "queue conn0/compute behind op 0", NULL, NULL },
   { 2, 9, "s1", "d2h", "d2h", -1, 2000, 9000, 12000, 4194304, 0, 0, NULL,
-    "waited for op 1\nthen\r\nfor the engine", NULL },
-  { 3, 12, "default", "sync", "host", -1, 2500, 2500, 12000, 0, 0, 0, "", "", NULL },
+    "waited for op 1\nthen\r\nfor the engine", NULL, NULL },
+  { 3, 12, "default", "sync", "host", -1, 2500, 2500, 12000, 0, 0, 0, "", "", NULL, NULL },
 };
 
 /* The writer's text for sample_rows[1], written out by hand: conn 3, empty
@@ -94,7 +94,7 @@ test_round_trip (Fixture *f, gconstpointer data)
                                "source", "line one\nline two", NULL };
   GError *error = NULL;
 
-  TimelineWriter *w = timeline_writer_new (path, meta, &error);
+  TimelineWriter *w = timeline_writer_new (path, meta, FALSE, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (sample_rows); i++)
     g_assert_true (timeline_writer_add (w, &sample_rows[i], &error));
@@ -141,7 +141,7 @@ written_text (Fixture *f, const TimelineRow *rows, guint n)
 {
   char *path = g_build_filename (f->dir, "rows.csv", NULL);
   GError *error = NULL;
-  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  TimelineWriter *w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_no_error (error);
   for (guint i = 0; i < n; i++)
     g_assert_true (timeline_writer_add (w, &rows[i], &error));
@@ -163,9 +163,9 @@ test_numbers (Fixture *f, gconstpointer data)
   (void) data;
   const TimelineRow rows[] = {
     { 100000000, 99, "s1", "h2d", "h2d", 31, 100000000, 1000000007, 123456789012345,
-      G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL, NULL },
+      G_MAXUINT64, G_MAXUINT32, 1, NULL, NULL, NULL, NULL },
     { 0, 1, "s1", "kernel", "compute", 0, G_MININT64 + 1, -5, G_MAXINT64, 10, 9, 100,
-      NULL, NULL, NULL },
+      NULL, NULL, NULL, NULL },
   };
   char *text = written_text (f, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (text, ==,
@@ -189,10 +189,10 @@ test_quote_boundaries (Fixture *f, gconstpointer data)
     /* a quote as byte 16 (index 15), a comma as byte 2 and as byte 17, a line
      * break as byte 41 */
     { 0, 1, "abcdefghijklmno\"", "a,b", "h2d", 0, 0, 1, 2, 8, 0, 0,
-      "abcdefghijklmnop,q", "waited for op 0 on the engine of op 0 and\nmore", NULL },
+      "abcdefghijklmnop,q", "waited for op 0 on the engine of op 0 and\nmore", NULL, NULL },
     /* plain: 15, 16 and 17 bytes, and a 40-byte cause */
     { 1, 2, "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", -1, 0, 1, 2, 0, 0, 0,
-      "", "slots held by op 0 (SMs full or any more)", NULL },
+      "", "slots held by op 0 (SMs full or any more)", NULL, NULL },
   };
   char *text = written_text (f, rows, G_N_ELEMENTS (rows));
   g_assert_cmpstr (text, ==,
@@ -214,7 +214,7 @@ test_numbers_every_length (Fixture *f, gconstpointer data)
   (void) data;
   char *path = g_build_filename (f->dir, "len.csv", NULL);
   GError *error = NULL;
-  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  TimelineWriter *w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_no_error (error);
   /* 10^k - 1 and 10^k, then 2^b - 1 and 2^b, then 2^64 - 1 */
   guint64 values[2 * 20 + 2 * 64 + 1], power = 1;
@@ -238,7 +238,7 @@ test_numbers_every_length (Fixture *f, gconstpointer data)
       if (v == 0)
         continue; /* bytes 0 is written as empty */
       gint64 start = v <= G_MAXINT64 ? -(gint64) v : G_MININT64 + 1;
-      TimelineRow row = { i, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL, NULL };
+      TimelineRow row = { i, 1, "s", "h2d", "h2d", 0, start, start, 0, v, 0, 0, NULL, NULL, NULL, NULL };
       g_assert_true (timeline_writer_add (w, &row, &error));
       g_string_append_printf (expect,
                               "%u,1,s,h2d,h2d,0,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT
@@ -342,6 +342,45 @@ test_column_order (Fixture *f, gconstpointer data)
   g_assert_null (timeline_meta (t, "a note, not metadata"));
   g_assert_cmpint (timeline_makespan (t), ==, 60);
   timeline_free (t);
+  g_remove (path);
+  g_free (path);
+}
+
+/* Rows with an issuing thread are written with the thread column last and
+ * read back with it; a timeline of rows without one has no such column. */
+static void
+test_thread_column (Fixture *f, gconstpointer data)
+{
+  (void) data;
+  Timeline *t = timeline_new ("threads");
+  TimelineRow a = sample_rows[0], b = sample_rows[3];
+  a.issuer = "main";
+  b.issuer = "worker, 2";
+  timeline_append (t, &a);
+  timeline_append (t, &b);
+  char *path = g_build_filename (f->dir, "t.csv", NULL);
+  GError *error = NULL;
+  g_assert_true (timeline_write (t, path, &error));
+  g_assert_no_error (error);
+  timeline_free (t);
+  char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_nonnull (strstr (text, "label,cause,thread\n"));
+  g_assert_nonnull (strstr (text, ",\"worker, 2\"\n"));
+  g_free (text);
+  t = timeline_read (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (timeline_row (t, 0)->issuer, ==, "main");
+  g_assert_cmpstr (timeline_row (t, 1)->issuer, ==, "worker, 2");
+  timeline_free (t);
+
+  t = timeline_new ("one thread");
+  timeline_append (t, &sample_rows[0]);
+  g_assert_true (timeline_write (t, path, &error));
+  timeline_free (t);
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_null (strstr (text, "thread"));
+  g_free (text);
   g_remove (path);
   g_free (path);
 }
@@ -500,7 +539,7 @@ test_abort (Fixture *f, gconstpointer data)
   char *path = g_build_filename (f->dir, "a.csv", NULL);
   GError *error = NULL;
 
-  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  TimelineWriter *w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_no_error (error);
   g_assert_true (timeline_writer_add (w, &sample_rows[0], &error));
   g_assert_cmpuint (count_files (f->dir), ==, 1); /* the temporary file */
@@ -508,13 +547,13 @@ test_abort (Fixture *f, gconstpointer data)
   g_assert_cmpuint (count_files (f->dir), ==, 0);
 
   /* An existing file survives an aborted rewrite. */
-  w = timeline_writer_new (path, NULL, &error);
+  w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_true (timeline_writer_add (w, &sample_rows[0], &error));
   g_assert_true (timeline_writer_finish (w, &error));
   char *before = NULL;
   g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
 
-  w = timeline_writer_new (path, NULL, &error);
+  w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_true (timeline_writer_add (w, &sample_rows[1], &error));
   g_assert_true (timeline_writer_add (w, &sample_rows[2], &error));
   timeline_writer_abort (w);
@@ -549,7 +588,7 @@ test_sync_only_to_replace (Fixture *f, gconstpointer data)
   g_assert_false (output_file_needs_sync (f->dir));
 
   GError *error = NULL;
-  TimelineWriter *w = timeline_writer_new (path, NULL, &error);
+  TimelineWriter *w = timeline_writer_new (path, NULL, FALSE, &error);
   g_assert_no_error (error);
   g_assert_true (timeline_writer_add (w, &sample_rows[0], &error));
   g_assert_true (timeline_writer_finish (w, &error));
@@ -572,7 +611,7 @@ test_write_fails (Fixture *f, gconstpointer data)
   (void) data;
   char *path = g_build_filename (f->dir, "no-such-dir", "w.csv", NULL);
   GError *error = NULL;
-  g_assert_null (timeline_writer_new (path, NULL, &error));
+  g_assert_null (timeline_writer_new (path, NULL, FALSE, &error));
   g_assert_error (error, TIMELINE_ERROR, TIMELINE_ERROR_IO);
   g_assert_nonnull (strstr (error->message, path));
   g_clear_error (&error);
@@ -598,6 +637,7 @@ main (int argc, char **argv)
   ADD ("/timeline/quote-boundaries", test_quote_boundaries);
   ADD ("/timeline/in-memory", test_in_memory);
   ADD ("/timeline/column-order", test_column_order);
+  ADD ("/timeline/thread-column", test_thread_column);
   ADD ("/timeline/header-only", test_header_only);
   ADD ("/timeline/empty-stream", test_empty_stream);
   ADD ("/timeline/malformed", test_malformed);

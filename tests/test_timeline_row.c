@@ -7,13 +7,13 @@
  * appended and the byte after it (the NUL): a wrong length, a byte written
  * past the row or over the text before it shows. */
 static void
-check_row (GString *fast, GString *ref, const TimelineRow *row)
+check_row (GString *fast, GString *ref, const TimelineRow *row, gboolean issuer)
 {
   gsize start = fast->len;
   g_assert_cmpuint (ref->len, ==, start);
   char before = start > 0 ? fast->str[start - 1] : '\0';
-  timeline_row_append (fast, row);
-  timeline_row_append_reference (ref, row);
+  timeline_row_append (fast, row, issuer);
+  timeline_row_append_reference (ref, row, issuer);
   if (fast->len != ref->len || memcmp (fast->str + start, ref->str + start, ref->len - start + 1) != 0
       || (start > 0 && fast->str[start - 1] != before))
     g_error ("row of op %u: \"%s\", expected \"%s\"", row->op, fast->str + start,
@@ -63,14 +63,15 @@ test_random (void)
       g_autofree char *engine = random_text (rand, 8);
       g_autofree char *label = g_rand_boolean (rand) ? random_text (rand, 30) : NULL;
       g_autofree char *cause = g_rand_boolean (rand) ? random_text (rand, 80) : NULL;
+      g_autofree char *issuer = g_rand_boolean (rand) ? random_text (rand, 12) : NULL;
       TimelineRow row = {
         (guint32) random_bits (rand), (guint32) random_bits (rand), stream, kind, engine,
         g_rand_int_range (rand, 0, 3) == 0 ? -1 : (gint32) (random_bits (rand) >> 33),
         (gint64) random_bits (rand), -(gint64) (random_bits (rand) >> 1), (gint64) random_bits (rand),
         g_rand_boolean (rand) ? 0 : random_bits (rand), g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand),
-        g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand), label, cause, NULL,
+        g_rand_boolean (rand) ? 0 : (guint32) random_bits (rand), label, cause, NULL, issuer,
       };
-      check_row (fast, ref, &row);
+      check_row (fast, ref, &row, g_rand_boolean (rand));
     }
 }
 
@@ -82,15 +83,19 @@ test_edges (void)
   g_autoptr (GString) fast = g_string_new ("prefix,");
   g_autoptr (GString) ref = g_string_new ("prefix,");
   const TimelineRow rows[] = {
-    { 0, 0, "", "", "", -1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { 0, 0, "", "", "", 0, 0, 0, 0, 0, 0, 0, "", "", NULL },
+    { 0, 0, "", "", "", -1, 0, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL },
+    { 0, 0, "", "", "", 0, 0, 0, 0, 0, 0, 0, "", "", NULL, "" },
     { G_MAXUINT32, G_MAXUINT32, "s", "k", "e", G_MAXINT32, G_MAXINT64, G_MININT64, G_MININT64 + 1,
-      G_MAXUINT64, G_MAXUINT32, G_MAXUINT32, "l", "c", NULL },
-    { 1, 2, "\"", "\"\"", ",", G_MININT32, -1, 1, -9, 9, 10, 99, "\r\n", "\n", NULL },
-    { 3, 4, "a,b", "x\"y", "e\r", 5, 10, 100, 1000, 1, 1, 1, ",,,", "\"quoted\" and, comma\n", NULL },
+      G_MAXUINT64, G_MAXUINT32, G_MAXUINT32, "l", "c", NULL, "main" },
+    { 1, 2, "\"", "\"\"", ",", G_MININT32, -1, 1, -9, 9, 10, 99, "\r\n", "\n", NULL, "\"" },
+    { 3, 4, "a,b", "x\"y", "e\r", 5, 10, 100, 1000, 1, 1, 1, ",,,", "\"quoted\" and, comma\n", NULL,
+      "w,1\n" },
   };
   for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
-    check_row (fast, ref, &rows[i]);
+    {
+      check_row (fast, ref, &rows[i], FALSE);
+      check_row (fast, ref, &rows[i], TRUE);
+    }
 }
 
 int

@@ -194,7 +194,8 @@ write_csv (const Options *opt, const Schedule *sched, const ValDevice *dev, ValT
   };
 
   gboolean ok = FALSE;
-  TimelineWriter *w = timeline_writer_new (opt->csv != NULL ? opt->csv : "-", meta, error);
+  TimelineWriter *w = timeline_writer_new (opt->csv != NULL ? opt->csv : "-", meta,
+                                           schedule_n_threads (sched) > 1, error);
   if (w != NULL)
     {
       ok = TRUE;

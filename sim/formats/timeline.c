@@ -21,6 +21,7 @@ const TimelineColumnInfo timeline_columns[N_COLUMNS] = {
   [COL_BLOCK] = { "block", FALSE },
   [COL_LABEL] = { "label", FALSE },
   [COL_CAUSE] = { "cause", FALSE },
+  [COL_THREAD] = { "thread", FALSE },
 };
 
 gboolean
@@ -83,6 +84,7 @@ timeline_append (Timeline *timeline, const TimelineRow *row)
   copy.label = intern (timeline, row->label);
   copy.cause = intern (timeline, row->cause);
   copy.thread = intern (timeline, row->thread);
+  copy.issuer = intern (timeline, row->issuer);
   g_array_append_val (timeline->rows, copy);
 }
 
@@ -178,7 +180,10 @@ timeline_write (const Timeline *timeline, const char *path, GError **error)
   for (guint i = 0; i < timeline->meta->len; i++)
     meta[i] = g_ptr_array_index (timeline->meta, i);
   meta[timeline->meta->len] = NULL;
-  TimelineWriter *writer = timeline_writer_new (path, meta, error);
+  gboolean issuer = FALSE;
+  for (guint i = 0; i < timeline->rows->len && !issuer; i++)
+    issuer = g_array_index (timeline->rows, TimelineRow, i).issuer != NULL;
+  TimelineWriter *writer = timeline_writer_new (path, meta, issuer, error);
   g_free (meta);
   if (writer == NULL)
     return FALSE;

@@ -2,6 +2,7 @@
  *
  * Columns, in this order:
  *   op,line,stream,kind,engine,conn,issue_ns,start_ns,end_ns,bytes,grid,block,label,cause
+ * and, for a schedule of several host threads, thread (the issuing one).
  * op is the 0-based index in issue order, line the schedule line, times are
  * integer nanoseconds from the first API call. Empty fields are allowed for
  * stream (host work and device or event syncs belong to no stream), conn,
@@ -35,6 +36,10 @@ typedef struct
    * with several (`thread` blocks), which the pictures give a row each; NULL
    * otherwise. Not a CSV column: a timeline read back has none. */
   const char *thread;
+  /* The host thread that issued the op, whatever its engine, in a schedule
+   * with several: the CSV's optional `thread` column, which compare pairs a
+   * thread's synchronizations by; NULL otherwise. */
+  const char *issuer;
 } TimelineRow;
 
 #define TIMELINE_ERROR (timeline_error_quark ())

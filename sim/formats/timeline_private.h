@@ -21,6 +21,8 @@ typedef enum
   COL_BLOCK,
   COL_LABEL,
   COL_CAUSE,
+  /* the issuing host thread, written only for a schedule of several */
+  COL_THREAD,
   N_COLUMNS
 } TimelineColumn;
 

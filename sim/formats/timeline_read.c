@@ -304,7 +304,7 @@ read_header (CsvReader *r, GArray *fields, GString *text, int *index, GError **e
       {
         set_parse_error (error, r->path, header_line, 1,
                          "the header has no column '%s'; required columns: " REQUIRED_COLUMNS
-                         " (in any order; conn, bytes, grid, block, label, cause optional)",
+                         " (in any order; conn, bytes, grid, block, label, cause, thread optional)",
                          timeline_columns[c].name);
         return FALSE;
       }
@@ -348,7 +348,8 @@ read_row (Timeline *timeline, CsvReader *r, GArray *fields, GString *text,
       || !row_int (&ctx, COL_GRID, G_MAXUINT32, 0, &grid, error)
       || !row_int (&ctx, COL_BLOCK, G_MAXUINT32, 0, &block, error)
       || !row_text (&ctx, COL_LABEL, &row.label, error)
-      || !row_text (&ctx, COL_CAUSE, &row.cause, error))
+      || !row_text (&ctx, COL_CAUSE, &row.cause, error)
+      || !row_text (&ctx, COL_THREAD, &row.issuer, error))
     return FALSE;
 
   /* the schedule language's kinds of op: a row of another kind cannot be

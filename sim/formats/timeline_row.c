@@ -79,13 +79,14 @@ put_int (char *p, gint64 v)
 }
 
 void
-timeline_row_append (GString *s, const TimelineRow *row)
+timeline_row_append (GString *s, const TimelineRow *row, gboolean issuer)
 {
-  Field stream, kind, engine, label, cause;
-  /* 9 numbers of at most 21 characters, 13 commas, a newline */
+  Field stream, kind, engine, label, cause, thread;
+  /* 9 numbers of at most 21 characters, 14 commas, a newline */
   gsize most = field_measure (&stream, row->stream) + field_measure (&kind, row->kind)
                + field_measure (&engine, row->engine) + field_measure (&label, row->label)
-               + field_measure (&cause, row->cause) + 9 * 21 + 14;
+               + field_measure (&cause, row->cause) + field_measure (&thread, issuer ? row->issuer : NULL)
+               + 9 * 21 + 15;
   gsize start = s->len;
   g_string_set_size (s, start + most);
   char *p = s->str + start;
@@ -121,6 +122,11 @@ timeline_row_append (GString *s, const TimelineRow *row)
   p = put_field (p, &label);
   *p++ = ',';
   p = put_field (p, &cause);
+  if (issuer)
+    {
+      *p++ = ',';
+      p = put_field (p, &thread);
+    }
   *p++ = '\n';
   g_string_truncate (s, (gsize) (p - s->str));
 }
@@ -148,7 +154,7 @@ append_field (GString *s, const char *text)
 }
 
 void
-timeline_row_append_reference (GString *s, const TimelineRow *row)
+timeline_row_append_reference (GString *s, const TimelineRow *row, gboolean issuer)
 {
   g_string_append_printf (s, "%" G_GUINT32_FORMAT ",%" G_GUINT32_FORMAT ",", row->op, row->line);
   append_field (s, row->stream);
@@ -173,6 +179,11 @@ timeline_row_append_reference (GString *s, const TimelineRow *row)
   append_field (s, row->label);
   g_string_append_c (s, ',');
   append_field (s, row->cause);
+  if (issuer)
+    {
+      g_string_append_c (s, ',');
+      append_field (s, row->issuer);
+    }
   g_string_append_c (s, '\n');
 }
 

@@ -20,6 +20,7 @@ struct TimelineWriter
   GString *row;   /* rows formatted and not yet written */
   gsize chunk;    /* rows are written once this many bytes have gathered */
   guint64 written; /* bytes written so far */
+  gboolean issuer; /* the thread column is written */
 };
 
 /* Records a failed write (errno says why); FALSE. */
@@ -63,7 +64,7 @@ writer_flush (TimelineWriter *writer, GError **error)
 }
 
 TimelineWriter *
-timeline_writer_new (const char *path, const char *const *meta, GError **error)
+timeline_writer_new (const char *path, const char *const *meta, gboolean issuer, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -73,6 +74,7 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
   TimelineWriter *writer = g_new0 (TimelineWriter, 1);
   writer->row = g_string_sized_new (WRITER_CHUNK_MIN + 4096);
   writer->chunk = WRITER_CHUNK_MIN;
+  writer->issuer = issuer;
   if (strcmp (path, "-") == 0)
     writer->out = stdout;
   else if (output_file_is_special (path))
@@ -129,7 +131,8 @@ timeline_writer_new (const char *path, const char *const *meta, GError **error)
       g_free (value);
     }
   for (guint c = 0; c < N_COLUMNS; c++)
-    g_string_append_printf (s, "%s%s", c ? "," : "", timeline_columns[c].name);
+    if (c != COL_THREAD || issuer)
+      g_string_append_printf (s, "%s%s", c ? "," : "", timeline_columns[c].name);
   g_string_append_c (s, '\n');
   gboolean ok = writer_put (writer, s->str, s->len, error);
   g_string_free (s, TRUE);
@@ -149,7 +152,7 @@ timeline_writer_add (TimelineWriter *writer, const TimelineRow *row, GError **er
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   /* Rows gather in writer->row and go out a chunk at a time. */
-  timeline_row_append (writer->row, row);
+  timeline_row_append (writer->row, row, writer->issuer);
   if (writer->row->len < writer->chunk)
     return TRUE;
   return writer_flush (writer, error);

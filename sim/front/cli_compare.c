@@ -266,7 +266,7 @@ cli_compare_main (int argc, char **argv)
     { "ops", 0, 0, G_OPTION_ARG_NONE, &ops, "Print every op's start and end, both ways", NULL },
     { "regions", 0, 0, G_OPTION_ARG_NONE, &regions,
       "Print every region (from one synchronization, a sync or a blocking copy to the host, "
-      "to the next, and each interval the program timed with cudaEventElapsedTime) with its "
+      "to the next of the same host thread, and each interval the program timed with cudaEventElapsedTime) with its "
       "error, split into the part until the host issued the op that closes it and the part "
       "after, and their median and worst", NULL },
     { "by-order", 0, 0, G_OPTION_ARG_NONE, &by_order,

@@ -85,6 +85,7 @@ compare_timelines (const Timeline *predicted, const Timeline *measured, GError *
         .kind = m->kind,
         .engine = m->engine,
         .label = m->label != NULL && m->label[0] != '\0' ? m->label : NULL,
+        .thread = m->issuer != NULL ? m->issuer : p->issuer,
         .pred_issue = p->issue,
         .pred_start = p->start,
         .pred_end = p->end,
@@ -324,15 +325,19 @@ compare_find_regions (Compare *cmp, GError **error)
     }
   qsort (sorted, n, sizeof *sorted, cmp_op_number);
 
-  const CompareOp *last_sync = NULL;
+  /* A synchronization region is a host thread's: from one of its
+   * synchronizations to its next (another thread's calls go on meanwhile). */
+  g_autoptr (GHashTable) last_sync = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < n; i++)
     {
       const CompareOp *op = sorted[i];
       if (is_sync_point (op))
         {
-          if (last_sync != NULL)
-            add_region (cmp, COMPARE_REGION_SYNC, last_sync, op);
-          last_sync = op;
+          const char *thread = op->thread != NULL ? op->thread : "";
+          const CompareOp *before = g_hash_table_lookup (last_sync, thread);
+          if (before != NULL)
+            add_region (cmp, COMPARE_REGION_SYNC, before, op);
+          g_hash_table_insert (last_sync, (gpointer) thread, (gpointer) op);
         }
       if (op->label != NULL && g_str_has_prefix (op->label, COMPARE_ELAPSED_LABEL))
         {

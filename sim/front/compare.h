@@ -30,6 +30,9 @@ typedef struct
   const char *kind;
   const char *engine;
   const char *label; /* the measured row's; NULL when it has none */
+  /* the host thread that issued it (the timelines' thread column: the
+   * measured one's, else the predicted one's); NULL in timelines of one */
+  const char *thread;
   SimTime pred_issue, pred_start, pred_end;
   SimTime meas_issue, meas_start, meas_end;
   SimTime start_error; /* pred_start - meas_start */

@@ -228,7 +228,8 @@ prediction_row (const Prediction *p, gsize index, TimelineRow *row, GString *scr
   row->grid = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.grid : 0;
   row->block = sop->kind == SCHED_OP_KERNEL ? sop->u.kernel.block : 0;
   row->label = sop->label;
-  row->thread = r->engine == ENG_ENGINE_HOST ? schedule_op_thread_name (p->sched, index) : NULL;
+  row->issuer = schedule_op_thread_name (p->sched, index);
+  row->thread = r->engine == ENG_ENGINE_HOST ? row->issuer : NULL;
   g_string_truncate (scratch, 0);
   cause_text_append (p->sim, index, scratch);
   row->cause = scratch->str;
@@ -477,7 +478,7 @@ format_rows (gpointer data)
     {
       TimelineRow row;
       prediction_row (b->p, i, &row, scratch);
-      timeline_row_append (b->out, &row);
+      timeline_row_append (b->out, &row, schedule_n_threads (b->p->sched) > 1);
     }
   return NULL;
 }
@@ -497,7 +498,8 @@ gboolean
 prediction_write_csv (const Prediction *p, const char *path, GError **error)
 {
   g_auto (GStrv) meta = prediction_meta (p);
-  TimelineWriter *writer = timeline_writer_new (path, (const char *const *) meta, error);
+  TimelineWriter *writer = timeline_writer_new (path, (const char *const *) meta,
+                                                schedule_n_threads (p->sched) > 1, error);
   if (writer == NULL)
     return FALSE;
   gsize n = schedule_n_ops (p->sched);

@@ -57,6 +57,7 @@ measured_row_fill (const Schedule *sched, gsize index, TimelineRow *row)
     .label = op->label,
     .cause = NULL,
   };
+  row->issuer = schedule_op_thread_name (sched, index);
   if (strcmp (row->engine, "host") == 0)
-    row->thread = schedule_op_thread_name (sched, index);
+    row->thread = row->issuer;
 }

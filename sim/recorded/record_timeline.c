@@ -11,7 +11,7 @@ record_timeline_write (RecordSchedule *rec, const char *path, const char *const 
   g_return_val_if_fail (rec != NULL && rec->schedule != NULL && path != NULL, FALSE);
   const Schedule *sched = rec->schedule;
   marker_times_derive (sched, rec->issue, rec->start, rec->end);
-  TimelineWriter *w = timeline_writer_new (path, meta, error);
+  TimelineWriter *w = timeline_writer_new (path, meta, schedule_n_threads (sched) > 1, error);
   if (w == NULL)
     return FALSE;
   for (gsize i = 0; i < schedule_n_ops (sched); i++)
