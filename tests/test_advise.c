@@ -298,6 +298,28 @@ test_spin_hint (void)
   g_assert_cmpint (advice_hint (a, 0)->after, ==, 3004 * US);
 }
 
+/* Untouched host memory: the hint of huge pages, for the whole 2 MiB frames
+ * the buffer holds whatever its alignment. By hand on schematic-huge
+ * (untouched H2D 0.5 ms + 1 MiB a ms, on huge pages 0.1 ms + 4 MiB a ms;
+ * untouched D2H 2 MiB a ms), the copies one after the other: a 5 MiB H2D
+ * 0.5 + 5 = 5.5 ms, a 1 MiB D2H 2 ms: 7.5. A 5 MiB buffer holds at least
+ * (5 - 2) / 2 = 1 whole frame: 2 MiB on huge pages, 0.1 + 0.5, and 3 MiB
+ * as before, 3: 3.6 ms, 5.6 in all; the 1 MiB buffer holds none, so one
+ * copy is counted. Pinned: told too, before it. */
+static void
+test_huge_hint (void)
+{
+  static const char text[] = "stream s1\n"
+                             "h2d s1 5MiB pageable untouched\n"
+                             "d2h s1 1MiB pageable untouched\n";
+  g_autoptr (Advice) a = advise_text (text, "schematic-huge", TRUE, TRUE);
+  g_assert_cmpint (advice_original (a), ==, 7500 * US);
+  g_assert_cmpuint (advice_n_hints (a), ==, 2);
+  g_assert_nonnull (strstr (advice_hint (a, 0)->text, "pinned host memory"));
+  g_assert_nonnull (strstr (advice_hint (a, 1)->text, "transparent huge pages for the 1 copy "));
+  g_assert_cmpint (advice_hint (a, 1)->after, ==, 5600 * US);
+}
+
 /* By hand, on the schematic K20: a's kernel has two blocks of 1 ms, b's
  * one, then b copies 4 MiB back (1 ms). Issued a first: a's blocks 0-1 and
  * 1-2, b's kernel 2-3, its copy 3-4: 4 ms. With b more urgent, b's kernel
@@ -449,6 +471,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advise/pool", test_pool);
   g_test_add_func ("/advise/sync-hint-per-line", test_sync_hint_per_line);
   g_test_add_func ("/advise/spin-hint", test_spin_hint);
+  g_test_add_func ("/advise/huge-hint", test_huge_hint);
   g_test_add_func ("/advise/priorities", test_priorities);
   g_test_add_func ("/advise/vary", test_vary);
   g_test_add_func ("/advise/pinned", test_pinned);

@@ -132,7 +132,17 @@ schedule_set_pinned (Schedule *sched, gsize index)
   g_return_if_fail (op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY);
   op->u.copy.pageable = FALSE;
   op->u.copy.untouched = 0;
+  op->u.copy.huge = 0;
   op->u.copy.cached = FALSE;
+}
+
+void
+schedule_set_huge (Schedule *sched, gsize index, guint64 bytes)
+{
+  g_return_if_fail (sched != NULL && index < sched->n_ops);
+  SchedOp *op = &sched->ops[index];
+  g_return_if_fail (op->kind == SCHED_OP_COPY || op->kind == SCHED_OP_MEMCPY);
+  op->u.copy.huge = MIN (bytes, op->u.copy.untouched);
 }
 
 void

@@ -33,6 +33,9 @@ void schedule_set_pool_threshold (Schedule *sched, guint64 bytes);
 
 /* Makes op `index`, a copy or memcpy, pinned (neither pageable nor untouched). */
 void schedule_set_pinned (Schedule *sched, gsize index);
+/* Puts `bytes` of the untouched bytes of op `index`, a copy or memcpy, on huge
+ * pages (`huge=SIZE`; at most all of them). */
+void schedule_set_huge (Schedule *sched, gsize index, guint64 bytes);
 /* The `device_schedule` setting, and whether event `index` is
  * `blocking_sync`. */
 void schedule_set_device_schedule (Schedule *sched, SchedDeviceSchedule schedule);
