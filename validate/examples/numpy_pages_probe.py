@@ -8,16 +8,22 @@ more. Whether the kernel then gives the buffer huge pages depends on where the b
 lies (whole 2 MiB frames inside it) and on the mapping's flags, which /proc/self/smaps
 shows before the copy (THPeligible, VmFlags) and after it (AnonHugePages).
 
-For each direction, size and mode, 8 copies, each into (or from) a fresh np.empty array:
-  kept   every array stays alive (each malloc maps afresh)
-  freed  each array is freed before the next is made (glibc then raises its mmap
-         threshold, and a later block may come from the heap)
+For each direction, size and mode, 8 copies, each into (or from) a fresh buffer:
+  kept     np.empty arrays, every one kept alive (each malloc maps afresh)
+  freed    np.empty arrays, each freed before the next is made (glibc then raises its
+           mmap threshold, and a later block may come from the heap)
+  aligned  a private anonymous mapping of its own, aligned to 2 MiB and advised
+           MADV_HUGEPAGE whole, as the harness maps `untouched huge` memory
+  layout   a private anonymous mapping laid out as malloc's and NumPy's (the buffer
+           16 bytes in, MADV_HUGEPAGE from the next page on), its start 4 KiB before a
+           2 MiB boundary as the kernel places such mappings
 Prints the THP settings, then one line a copy:
   copy DIR MODE BYTES us=CALL_US off=ADDR%2MiB frames=WHOLE_2MiB_FRAMES_IN_BUFFER
        eligible=THPeligible hg=0|1 vma=VMA_BYTES huge_before=KiB huge_after=KiB
 where CALL_US times the call and a synchronize, and the smaps fields are summed over
 the mappings the buffer overlaps.
 """
+import mmap
 import sys
 import time
 
@@ -65,9 +71,28 @@ def frames(lo, hi):
     return max(0, (hi - first) // FRAME)
 
 
+def mapped(nbytes, layout):
+    """A fresh private mapping and a float32 view of nbytes in it: 2 MiB-aligned and
+    advised whole, or as malloc and NumPy lay out a large array."""
+    m = mmap.mmap(-1, nbytes + 2 * FRAME, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    base = np.frombuffer(m, dtype=np.uint8)
+    start = (-base.ctypes.data) % FRAME + (FRAME - 4096 if layout else 0)
+    if layout:
+        m.madvise(mmap.MADV_HUGEPAGE, start + 4096, nbytes)
+        view = base[start + 16:start + 16 + nbytes]
+    else:
+        m.madvise(mmap.MADV_HUGEPAGE, start, nbytes)
+        view = base[start:start + nbytes]
+    return m, view.view(np.float32)
+
+
 def one(direction, mode, nbytes, dev, keep):
     n = nbytes // 4
-    a = np.empty(n, np.float32)
+    m = None
+    if mode in ("aligned", "layout"):
+        m, a = mapped(nbytes, mode == "layout")
+    else:
+        a = np.empty(n, np.float32)
     lo = a.ctypes.data
     hi = lo + nbytes
     el, hg, vma, before = smaps(lo, hi)
@@ -83,7 +108,7 @@ def one(direction, mode, nbytes, dev, keep):
     print("copy %s %s %d us=%.1f off=%d frames=%d eligible=%d hg=%d vma=%d huge_before=%d huge_after=%d"
           % (direction, mode, nbytes, us, lo % FRAME, frames(lo, hi), el, hg, vma, before, after))
     if keep is not None:
-        keep.append(a)
+        keep.append((m, a))
 
 
 def main():
@@ -94,8 +119,8 @@ def main():
     for nbytes in sizes:
         dev = cp.arange(nbytes // 4, dtype=cp.float32)
         for direction in ("d2h", "h2d"):
-            for mode in ("kept", "freed"):
-                kept = [] if mode == "kept" else None
+            for mode in ("kept", "freed", "aligned", "layout"):
+                kept = [] if mode != "freed" else None
                 for _ in range(8):
                     one(direction, mode, nbytes, dev, kept)
                 del kept
