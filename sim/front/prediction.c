@@ -468,17 +468,25 @@ typedef struct
   GString *out;
 } RowBlock;
 
+/* Whether the CSV has the thread column: a schedule of several host threads. */
+static gboolean
+csv_has_threads (const Prediction *p)
+{
+  return schedule_n_threads (p->sched) > 1;
+}
+
 static gpointer
 format_rows (gpointer data)
 {
   RowBlock *b = data;
   g_autoptr (GString) scratch = g_string_new (NULL);
+  gboolean threads = csv_has_threads (b->p);
   g_string_truncate (b->out, 0);
   for (gsize i = b->from; i < b->to; i++)
     {
       TimelineRow row;
       prediction_row (b->p, i, &row, scratch);
-      timeline_row_append (b->out, &row, schedule_n_threads (b->p->sched) > 1);
+      timeline_row_append (b->out, &row, threads);
     }
   return NULL;
 }
@@ -499,7 +507,7 @@ prediction_write_csv (const Prediction *p, const char *path, GError **error)
 {
   g_auto (GStrv) meta = prediction_meta (p);
   TimelineWriter *writer = timeline_writer_new (path, (const char *const *) meta,
-                                                schedule_n_threads (p->sched) > 1, error);
+                                                csv_has_threads (p), error);
   if (writer == NULL)
     return FALSE;
   gsize n = schedule_n_ops (p->sched);
