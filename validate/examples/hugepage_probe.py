@@ -41,30 +41,35 @@ def fresh(size, huge):
     return m, base[skip:skip + size].view(np.float32)
 
 
-print("thp enabled:", thp("enabled"))
-print("thp defrag:", thp("defrag"))
-print("numpy", np.__version__, "cupy", cp.__version__)
-sizes = [256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
-dev = cp.ones(max(sizes) // 4, dtype=cp.float32)
-cp.cuda.Device().synchronize()
-for direction in ("d2h", "h2d"):
-    for huge in (True, False):
-        for size in sizes:
-            times = []
-            for _ in range(7):
-                m, host = fresh(size, huge)
-                d = dev[: size // 4]
-                cp.cuda.Device().synchronize()
-                t0 = time.perf_counter()
-                if direction == "d2h":
-                    d.get(out=host)
-                else:
-                    d.set(host)
-                cp.cuda.Device().synchronize()
-                times.append((time.perf_counter() - t0) * 1e6)
-                del host
-                m.close()
-            times.sort()
-            print("copy %s %s %d %.1f %.1f" % (direction, "huge" if huge else "plain", size,
-                                                times[len(times) // 2], times[0]))
-            sys.stdout.flush()
+def main():
+    print("thp enabled:", thp("enabled"))
+    print("thp defrag:", thp("defrag"))
+    print("numpy", np.__version__, "cupy", cp.__version__)
+    sizes = [256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 20]
+    dev = cp.ones(max(sizes) // 4, dtype=cp.float32)
+    cp.cuda.Device().synchronize()
+    for direction in ("d2h", "h2d"):
+        for huge in (True, False):
+            for size in sizes:
+                times = []
+                for _ in range(7):
+                    m, host = fresh(size, huge)
+                    d = dev[: size // 4]
+                    cp.cuda.Device().synchronize()
+                    t0 = time.perf_counter()
+                    if direction == "d2h":
+                        d.get(out=host)
+                    else:
+                        d.set(host)
+                    cp.cuda.Device().synchronize()
+                    times.append((time.perf_counter() - t0) * 1e6)
+                    del host
+                    m.close()
+                times.sort()
+                print("copy %s %s %d %.1f %.1f" % (direction, "huge" if huge else "plain", size,
+                                                    times[len(times) // 2], times[0]))
+                sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -30,17 +30,9 @@ import time
 import cupy as cp
 import numpy as np
 
+from hugepage_probe import thp
+
 FRAME = 2 << 20
-
-
-def thp(name):
-    """/sys/kernel/mm/transparent_hugepage/NAME, as hugepage_probe.py prints it (that
-    file measures as it is imported, so its function is not imported here)."""
-    try:
-        with open("/sys/kernel/mm/transparent_hugepage/" + name) as f:
-            return f.read().strip()
-    except OSError as e:
-        return "unreadable (%s)" % e
 
 
 def smaps(lo, hi):
