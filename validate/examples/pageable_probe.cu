@@ -30,7 +30,11 @@
 // from and into memory no page of which was touched yet, each trial in a
 // fresh mapping: `small-pages` (MADV_NOHUGEPAGE) and `huge`
 // (MADV_HUGEPAGE, as NumPy asks for arrays of 4 MiB or more), printed
-// with the state `untouched`.
+// with the state `untouched`. `pageable_probe between BYTES OTHER...` times an
+// H2D of a malloc'd buffer of BYTES copied just before, with OTHER bytes of H2Ds
+// of another buffer between the two (0 for none), for each OTHER: how many
+// bytes of other pageable copies leave a buffer in the CPU's caches. Printed
+// as `h2d malloc between BYTES OTHER median_us min_us`.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -72,18 +76,18 @@ timed_copy (int dir, void *dev, void *host, size_t bytes)
   return now_us () - t0;
 }
 
-/* The sizes in bytes after the mode's name, each from 1 to EVICT. */
+/* The sizes in bytes after the mode's name, each from 1 (0 with `zero`) to EVICT. */
 static bool
-sizes_from (int argc, char **argv, std::vector<size_t> &sizes)
+sizes_from (int argc, char **argv, std::vector<size_t> &sizes, bool zero = false)
 {
   for (int a = 2; a < argc; a++)
     {
       char *end = nullptr;
       unsigned long long b = std::strtoull (argv[a], &end, 10);
-      if (end == argv[a] || *end != '\0' || b == 0 || b > EVICT)
+      if (end == argv[a] || *end != '\0' || (b == 0 && !zero) || b > EVICT)
         {
-          std::fprintf (stderr, "pageable_probe: '%s' is not a size in bytes from 1 to %zu\n",
-                        argv[a], EVICT);
+          std::fprintf (stderr, "pageable_probe: '%s' is not a size in bytes from %d to %zu\n",
+                        argv[a], zero ? 0 : 1, EVICT);
           return false;
         }
       sizes.push_back (b);
@@ -126,6 +130,42 @@ untouched_copies (const std::vector<size_t> &sizes)
   return 0;
 }
 
+/* A copy of `bytes` from one buffer, then `other` bytes of copies from
+ * another (in copies of at most `bytes`), then the timed copy of the first
+ * again, for each `other`. */
+static int
+copies_between (size_t bytes, const std::vector<size_t> &others)
+{
+  size_t most = *std::max_element (others.begin (), others.end ());
+  void *dev;
+  CHECK (cudaMalloc (&dev, bytes));
+  char *host = static_cast<char *> (std::malloc (bytes));
+  char *other = static_cast<char *> (std::malloc (most > 0 ? most : 1));
+  if (host == nullptr || other == nullptr)
+    return 1;
+  std::memset (host, 1, bytes);
+  std::memset (other, 2, most > 0 ? most : 1);
+  for (size_t between : others)
+    {
+      std::vector<double> t;
+      for (int i = 0; i < WARMUP + TRIALS; i++)
+        {
+          timed_copy (0, dev, host, bytes);
+          for (size_t done = 0; done < between; done += bytes)
+            timed_copy (0, dev, other + done, std::min (bytes, between - done));
+          double us = timed_copy (0, dev, host, bytes);
+          if (i >= WARMUP)
+            t.push_back (us);
+        }
+      std::printf ("h2d malloc between %zu %zu %.1f %.1f\n", bytes, between, median (t),
+                   *std::min_element (t.begin (), t.end ()));
+    }
+  std::free (host);
+  std::free (other);
+  CHECK (cudaFree (dev));
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -133,6 +173,7 @@ main (int argc, char **argv)
   bool small = argc > 1 && std::strcmp (argv[1], "small") == 0;
   bool given = argc > 2 && std::strcmp (argv[1], "sizes") == 0;
   bool untouched = argc > 2 && std::strcmp (argv[1], "untouched") == 0;
+  bool between = argc > 3 && std::strcmp (argv[1], "between") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -145,6 +186,19 @@ main (int argc, char **argv)
     {
       std::vector<size_t> asked;
       return sizes_from (argc, argv, asked) ? untouched_copies (asked) : 2;
+    }
+  if (between)
+    {
+      /* the buffer's size, then the bytes between: a size, or 0 for none */
+      std::vector<size_t> asked;
+      if (!sizes_from (argc, argv, asked, true))
+        return 2;
+      if (asked[0] == 0)
+        {
+          std::fprintf (stderr, "pageable_probe: the buffer's size must be above 0\n");
+          return 2;
+        }
+      return copies_between (asked[0], std::vector<size_t> (asked.begin () + 1, asked.end ()));
     }
   char *evict = static_cast<char *> (std::malloc (EVICT));
   std::memset (evict, 1, EVICT);
