@@ -1071,6 +1071,79 @@ test_huge_pages (void)
                                        "buffer not yet resident, 2MiB of it faulted in as huge pages"));
 }
 
+/* Pageable H2Ds of a buffer copied a moment before are `cached`
+ * (record_cached.c): an earlier pageable copy, either way, held all of the
+ * H2D's host bytes (the log's `buffer` lines), with at most 32 MiB of other
+ * pageable copies after it. By hand, calls of 1 ms one after the other:
+ *   1 H2D 4 MiB at A              first of A: not cached
+ *   2 H2D 1 MiB at A + 1 MiB      inside copy 1's bytes, nothing between: cached
+ *   3 H2D 36 MiB at B             not
+ *   4 H2D 4 MiB at A              37 MiB since copy 1 (copy 2 held only 1 MiB of A): not
+ *   5 D2H 4 MiB at C              a D2H is never written cached
+ *   6 H2D 4 MiB at C              copy 5 wrote C, nothing between: cached
+ *   7 H2D 4 MiB at C, untouched   untouched memory: not
+ *   8 H2D 4 MiB at D, pinned      not a pageable copy, and not one to follow (its
+ *                                 call does not wait for the copy: the rest is host time)
+ *   9 H2D 4 MiB at D              no pageable copy of D before: not
+ *  10 H2D 32 MiB at E             not
+ *  11 H2D 4 MiB at D              32 MiB since copy 9, the most allowed: cached */
+static void
+test_cached_buffers (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaMemcpyAsync\t1001000000\t1002000000\t1\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1002000000\t1003000000\t2\t0x0\t0x0\t1048576\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1003000000\t1004000000\t3\t0x0\t0x0\t37748736\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1004000000\t1005000000\t4\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1005000000\t1006000000\t5\t0x0\t0x0\t4194304\t2\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1006000000\t1007000000\t6\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1007000000\t1008000000\t7\t0x0\t0x0\t4194304\t1\t4194304\n"
+    "call\t1\tcudaMemcpyAsync\t1008000000\t1009000000\t8\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1009000000\t1010000000\t9\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1010000000\t1011000000\t10\t0x0\t0x0\t33554432\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1011000000\t1012000000\t11\t0x0\t0x0\t4194304\t1\t0\n"
+    "buffer\t1\t0x10000000\n"
+    "buffer\t2\t0x10100000\n"
+    "buffer\t3\t0x20000000\n"
+    "buffer\t4\t0x10000000\n"
+    "buffer\t5\t0x30000000\n"
+    "buffer\t6\t0x30000000\n"
+    "buffer\t7\t0x30000000\n"
+    "buffer\t8\t0x40000000\n"
+    "buffer\t9\t0x40000000\n"
+    "buffer\t10\t0x50000000\n"
+    "buffer\t11\t0x40000000\n"
+    "copy\t1\t0\t1001100000\t1001800000\t4194304\t1\t1\t3\n"
+    "copy\t2\t0\t1002100000\t1002800000\t1048576\t1\t1\t3\n"
+    "copy\t3\t0\t1003100000\t1003800000\t37748736\t1\t1\t3\n"
+    "copy\t4\t0\t1004100000\t1004800000\t4194304\t1\t1\t3\n"
+    "copy\t5\t0\t1005100000\t1005800000\t4194304\t2\t3\t1\n"
+    "copy\t6\t0\t1006100000\t1006800000\t4194304\t1\t1\t3\n"
+    "copy\t7\t0\t1007100000\t1007800000\t4194304\t1\t1\t3\n"
+    "copy\t8\t0\t1008100000\t1008800000\t4194304\t1\t2\t3\n"
+    "copy\t9\t0\t1009100000\t1009800000\t4194304\t1\t1\t3\n"
+    "copy\t10\t0\t1010100000\t1010800000\t33554432\t1\t1\t3\n"
+    "copy\t11\t0\t1011100000\t1011800000\t4194304\t1\t1\t3\n"
+    "end\t11\t11\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "h2d default 4MiB pageable\n"
+                            "h2d default 1MiB pageable cached\n"
+                            "h2d default 36MiB pageable\n"
+                            "h2d default 4MiB pageable\n"
+                            "d2h default 4MiB pageable\n"
+                            "h2d default 4MiB pageable cached\n"
+                            "h2d default 4MiB pageable untouched\n"
+                            "h2d default 4MiB\n"
+                            "host 900.000us\n"
+                            "h2d default 4MiB pageable\n"
+                            "h2d default 32MiB pageable\n"
+                            "h2d default 4MiB pageable cached\n");
+  g_assert_nonnull (strstr (rec->text, "1MiB pageable cached   # cudaMemcpyAsync, its buffer copied "
+                                       "before with little between (in the CPU's caches)"));
+}
+
 /* 2D and 3D copies whose log lines carry their rows (A2, record_log.h)
  * are copies with rows=, their direction and host memory CUPTI's as for
  * plain copies. Calls (us after T0), correlation:
@@ -2442,6 +2515,15 @@ test_log_errors (void)
                     "end\t0\t0\n",
                     "test.log:3:1: a record after the log's end line");
   assert_log_error ("streamsim-record\t1\n"
+                    "buffer\t1\t0x10000000z\n",
+                    "test.log:2:10: expected a whole number, found \"0x10000000z\"");
+  assert_log_error ("streamsim-record\t1\n"
+                    "buffer\t4294967296\t0x1000\n",
+                    "test.log:2:8: a correlation id is a 32-bit number");
+  assert_log_error ("streamsim-record\t1\n"
+                    "buffer\t1\n",
+                    "test.log:2:8: a buffer record needs 3 tab-separated fields, this line has 2");
+  assert_log_error ("streamsim-record\t1\n"
                     "frob\n",
                     "test.log:2:1: unknown record \"frob\"");
   assert_log_error ("streamsim-record\t1\n\xff\n",
@@ -2662,6 +2744,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/d2d-memcpy", test_d2d_memcpy);
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/huge-pages", test_huge_pages);
+  g_test_add_func ("/record/cached-buffers", test_cached_buffers);
   g_test_add_func ("/record/rows-copies", test_rows_copies);
   g_test_add_func ("/record/kernel-labels", test_kernel_labels);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);

@@ -41,6 +41,7 @@ typedef struct
   uint64_t a[3];      /* per call: sizes and kinds, grid and block, flags */
   size_t parent;      /* the call in progress when this one began, if it nests */
   struct Pages *pages; /* an untouched copy's: how its pages faulted in */
+  uintptr_t host;     /* an explicit H2D's or D2H's host buffer, 0 for other calls */
   int driver;         /* a driver API call made outside any runtime call */
 } Call;
 
@@ -715,6 +716,7 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
           c->thread = thread_number;
           c->correlation = cb->correlationId;
           read_arguments (c, id, cb->functionParams, 0);
+          c->host = (uintptr_t) host;
           if (cold > 0)
             {
               c->a[2] = cold;
@@ -859,6 +861,9 @@ write_log (void)
         fprintf (f, "pages\t%u\t%lld\t%lld\n", calls[i].correlation,
                  (long long) p->huge_before, (long long) p->huge_after);
     }
+  for (size_t i = 0; i < n_calls; i++)
+    if (calls[i].host != 0)
+      fprintf (f, "buffer\t%u\t%#llx\n", calls[i].correlation, (unsigned long long) calls[i].host);
   for (size_t i = 0; i < n_links; i++)
     fprintf (f, "link\t%u\t%u\n", links[i][0], links[i][1]);
   for (size_t i = 0; i < n_works; i++)

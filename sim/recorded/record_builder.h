@@ -81,6 +81,7 @@ typedef struct
   GHashTable *sleeping_events;
   AloneTime *alone;     /* per call: its kernel's time alone (record_alone.h); zeroed for the rest */
   gboolean *loads;      /* per call: a launch that loads its kernel's code (record_loads.h) */
+  gboolean *cached;     /* per call: a pageable H2D of a buffer in the CPU's caches (record_cached.c) */
   HostfnTime *hostfn;   /* per call: a host function's time (record_hostfn.h) */
   guint *elapsed_from;  /* per record call: the record call a cudaEventElapsedTime measured
                            from to it, + 1; 0 if none */
@@ -151,6 +152,9 @@ void builder_find_hostfn (Builder *b, const guint *order);
 void builder_find_inside (Builder *b, const guint *order);
 gboolean *builder_find_ops (const Builder *b);
 void builder_find_t0 (Builder *b, const guint *order, const gboolean *is_op);
+
+/* record_cached.c: fills b->cached. */
+void builder_find_cached (Builder *b, const guint *order);
 
 /* record_write_call.c: a call with the host time before it. */
 void builder_write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps,

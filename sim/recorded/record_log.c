@@ -135,6 +135,18 @@ read_pages (RecordLog *log, const LogLine *l)
 }
 
 static gboolean
+read_buffer (RecordLog *log, const LogLine *l)
+{
+  guint64 corr, address;
+  if (!number (l, 1, 10, G_MAXUINT64, &corr) || !number (l, 2, 16, G_MAXUINT64, &address))
+    return FALSE;
+  if (corr > G_MAXUINT32)
+    return fail (l, 1, "a correlation id is a 32-bit number");
+  g_hash_table_replace (log->buffers, GUINT_TO_POINTER ((guint) corr), g_memdup2 (&address, sizeof address));
+  return TRUE;
+}
+
+static gboolean
 read_line (RecordLog *log, const LogLine *l, gboolean *ended)
 {
   guint n = l->n_fields;
@@ -144,14 +156,14 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     const char *kind;
     guint fields;
   } shapes[] = { { "call", 11 }, { "link", 3 }, { "kernel", 9 }, { "copy", 9 },
-                 { "memset", 7 }, { "pages", 4 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
+                 { "memset", 7 }, { "pages", 4 }, { "buffer", 3 }, { "env", 3 }, { "incomplete", 2 }, { "end", 3 } };
   guint want = 0;
   for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
     if (strcmp (kind, shapes[i].kind) == 0)
       want = shapes[i].fields;
   if (want == 0)
     return fail (l, 0, "unknown record \"%s\" (expected call, link, kernel, copy, memset, "
-                 "pages, env, incomplete or end)", kind);
+                 "pages, buffer, env, incomplete or end)", kind);
   if (*ended)
     return fail (l, 0, "a record after the log's end line");
   if (n != want)
@@ -180,6 +192,8 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     }
   if (strcmp (kind, "pages") == 0)
     return read_pages (log, l);
+  if (strcmp (kind, "buffer") == 0)
+    return read_buffer (log, l);
   guint64 v[2];
   if (!numbers (l, 1, 2, 10, v))
     return FALSE;
@@ -209,6 +223,7 @@ record_log_new (const char *path)
   log->works = g_array_new (FALSE, FALSE, sizeof (RecordWork));
   log->links = g_hash_table_new (NULL, NULL);
   log->pages = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  log->buffers = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   log->env = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   log->strings = g_string_chunk_new (4096);
   return log;
@@ -299,6 +314,7 @@ record_log_free (RecordLog *log)
   g_array_unref (log->works);
   g_hash_table_unref (log->links);
   g_hash_table_unref (log->pages);
+  g_hash_table_unref (log->buffers);
   g_hash_table_unref (log->env);
   g_free (log->incomplete);
   g_string_chunk_free (log->strings);

@@ -38,6 +38,10 @@
  *       buffer on transparent huge pages as the call began and as it
  *       returned (validate/record_pages.h), what faulted in as huge pages
  *       the difference; none where the kernel could not tell
+ *   buffer CORR ADDRESS
+ *       an explicit H2D's or D2H's host buffer (hex), where its bytes begin
+ *       (recorders newer than traces/real's corpus; older logs have none):
+ *       a buffer copied again is in the CPU's caches (record_cached.c)
  *   link DRIVER_CORR RUNTIME_CORR           a driver call made by that runtime call
  *   kernel CORR START END GRID BLOCK SMEM REGS NAME
  *       a kernel the GPU ran, its device times in ns (the same clock as the
@@ -148,6 +152,7 @@ typedef struct
   char *path;
   GArray *calls;      /* RecordCall */
   GHashTable *pages;  /* correlation -> RecordPages (owned), `pages` lines */
+  GHashTable *buffers; /* correlation -> guint64 host address (owned), `buffer` lines */
   GArray *works;      /* RecordWork */
   GHashTable *links;  /* driver correlation -> runtime correlation (GUINT_TO_POINTER) */
   GHashTable *env;    /* `env` lines: name -> value (owned strings) */

@@ -235,6 +235,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   builder_find_elapsed_pairs (&b, order);
   builder_find_hostfn (&b, order);
   builder_find_inside (&b, order);
+  builder_find_cached (&b, order);
 
   g_autofree gboolean *is_op = builder_find_ops (&b);
   builder_find_t0 (&b, order, is_op);
@@ -290,6 +291,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   g_free (b.graph_nodes);
   g_free (b.graph_why);
   g_free (b.loads);
+  g_free (b.cached);
   g_free (b.hostfn);
   g_free (b.elapsed_from);
   g_free (b.captured);

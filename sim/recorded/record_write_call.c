@@ -61,6 +61,7 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
   guint64 cold = kind == RECORD_MEMCPY_D2D || record_call_is_rows_copy (c->name)
                  ? 0 : MIN (c->a[2], bytes);
   guint64 huge = 0;
+  gboolean cached = b->cached[c - &g_array_index (b->log->calls, RecordCall, 0)];
   if (w->pageable)
     {
       g_string_append (b->text, " pageable");
@@ -81,6 +82,8 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
           g_string_append (b->text, " huge=");
           builder_append_size (b->text, huge);
         }
+      if (cached)
+        g_string_append (b->text, " cached");
     }
   if (rows > 1)
     g_string_append_printf (b->text, " rows=%" G_GUINT64_FORMAT, rows);
@@ -103,6 +106,8 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
       builder_append_size (b->text, huge);
       g_string_append (b->text, " of it faulted in as huge pages");
     }
+  if (cached)
+    g_string_append (b->text, ", its buffer copied before with little between (in the CPU's caches)");
   if (w->timed)
     {
       g_string_append (b->text, ", ");

@@ -1,0 +1,71 @@
+/* record_cached.c: which recorded pageable H2Ds read a buffer still in the CPU's caches (`pageable cached`).
+ *
+ * A pageable H2D goes through the CPU, which reads the buffer into the
+ * driver's staging memory: a buffer the CPU read or wrote a moment ago
+ * comes from its caches, about twice as fast as one from memory (the
+ * profile's cached link, engines/MODEL.md). A program that copies the same
+ * buffer again, as a loop over its data does, reads it cached as long as
+ * little else went through the CPU in between. pageable_probe.cu `between`
+ * timed an H2D of a 4 or 16 MiB buffer copied just before, with other
+ * pageable H2Ds between the two: with up to 32 MiB of them the copy took
+ * what it took with none, in each of three processes, and from 64 MiB on it
+ * slowed towards an evicted buffer's time (validate/results/h200/cached-between/).
+ *
+ * So an H2D whose host bytes (the log's `buffer` line, where the copy
+ * began) all lay in the host buffer of an earlier pageable copy, either
+ * way, with at most CACHED_BETWEEN bytes of other pageable copies after
+ * that one, is written `cached`; but not one of untouched memory, which
+ * no cache holds. Logs without `buffer` lines have none. */
+#include "record_builder.h"
+
+#define CACHED_BETWEEN (32u << 20)
+
+/* A pageable copy's host buffer, and the pageable bytes copied up to and
+ * with it. */
+typedef struct
+{
+  guint64 address, bytes, total;
+} Copied;
+
+/* The log's host address of a call's buffer, or NULL. */
+static const guint64 *
+buffer_of (const Builder *b, const RecordCall *c)
+{
+  return g_hash_table_lookup (b->log->buffers, GUINT_TO_POINTER (c->correlation));
+}
+
+void
+builder_find_cached (Builder *b, const guint *order)
+{
+  guint n = b->log->calls->len;
+  b->cached = g_new0 (gboolean, MAX (n, 1));
+  g_autoptr (GArray) recent = g_array_new (FALSE, FALSE, sizeof (Copied));
+  guint64 total = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = order[k];
+      const RecordCall *c = &g_array_index (b->log->calls, RecordCall, i);
+      const guint64 *address = buffer_of (b, c);
+      const CallWork *w = &b->work[i];
+      guint64 bytes;
+      guint kind;
+      if (address == NULL || !w->pageable || record_call_is_rows_copy (c->name))
+        continue;
+      builder_copy_shape (c, w, &bytes, &kind);
+      if (bytes == 0)
+        continue;
+      guint stale = 0;
+      while (stale < recent->len && total - g_array_index (recent, Copied, stale).total > CACHED_BETWEEN)
+        stale++;
+      g_array_remove_range (recent, 0, stale);
+      if (kind == RECORD_MEMCPY_H2D && c->a[2] == 0)
+        for (guint j = recent->len; j-- > 0 && !b->cached[i];)
+          {
+            const Copied *p = &g_array_index (recent, Copied, j);
+            b->cached[i] = *address >= p->address && *address - p->address + bytes <= p->bytes;
+          }
+      total += bytes;
+      Copied now = { *address, bytes, total };
+      g_array_append_val (recent, now);
+    }
+}
