@@ -34,7 +34,11 @@
 // H2D of a malloc'd buffer of BYTES copied just before, with OTHER bytes of H2Ds
 // of another buffer between the two (0 for none), for each OTHER: how many
 // bytes of other pageable copies leave a buffer in the CPU's caches. Printed
-// as `h2d malloc between BYTES OTHER median_us min_us`.
+// as `h2d malloc between BYTES OTHER median_us min_us`. `pageable_probe part BYTES
+// UNTOUCHED...` times copies from and into a fresh small-page mapping of BYTES of
+// which the CPU wrote all but UNTOUCHED bytes before the copy, those left either at
+// the buffer's end or at its start: whether it matters where in a buffer the page
+// faults are. Printed as `DIR part-end|part-start BYTES UNTOUCHED median_us min_us`.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -130,6 +134,43 @@ untouched_copies (const std::vector<size_t> &sizes)
   return 0;
 }
 
+/* Each trial's buffer fresh from mmap, 2 MiB-aligned, small pages, its
+ * bytes but `untouched` of them written before the copy, the untouched ones
+ * at its end or its start; for each `untouched`. */
+static int
+part_copies (size_t bytes, const std::vector<size_t> &untouched)
+{
+  void *dev;
+  CHECK (cudaMalloc (&dev, bytes));
+  for (size_t cold : untouched)
+    for (int at_start = 0; at_start < 2; at_start++)
+      for (int dir = 0; dir < 2; dir++)
+        {
+          std::vector<double> t;
+          for (int i = 0; i < WARMUP + TRIALS; i++)
+            {
+              size_t span = (bytes + (4u << 20) - 1) / (2u << 20) * (2u << 20);
+              void *map = mmap (nullptr, span, PROT_READ | PROT_WRITE,
+                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+              if (map == MAP_FAILED)
+                return 1;
+              char *host = reinterpret_cast<char *> (
+                (reinterpret_cast<uintptr_t> (map) + (2u << 20) - 1) & ~uintptr_t ((2u << 20) - 1));
+              madvise (host, bytes, MADV_NOHUGEPAGE);
+              std::memset (at_start ? host + cold : host, 1, bytes - cold);
+              double us = timed_copy (dir, dev, host, bytes);
+              munmap (map, span);
+              if (i >= WARMUP)
+                t.push_back (us);
+            }
+          std::printf ("%s %s %zu %zu %.1f %.1f\n", dir == 0 ? "h2d" : "d2h",
+                       at_start ? "part-start" : "part-end", bytes, cold, median (t),
+                       *std::min_element (t.begin (), t.end ()));
+        }
+  CHECK (cudaFree (dev));
+  return 0;
+}
+
 /* A copy of `bytes` from one buffer, then `other` bytes of copies from
  * another (in copies of at most `bytes`), then the timed copy of the first
  * again, for each `other`. */
@@ -174,6 +215,7 @@ main (int argc, char **argv)
   bool given = argc > 2 && std::strcmp (argv[1], "sizes") == 0;
   bool untouched = argc > 2 && std::strcmp (argv[1], "untouched") == 0;
   bool between = argc > 3 && std::strcmp (argv[1], "between") == 0;
+  bool part = argc > 3 && std::strcmp (argv[1], "part") == 0;
   char thp[128] = "unknown";
   if (FILE *f = std::fopen ("/sys/kernel/mm/transparent_hugepage/enabled", "r"))
     {
@@ -199,6 +241,21 @@ main (int argc, char **argv)
           return 2;
         }
       return copies_between (asked[0], std::vector<size_t> (asked.begin () + 1, asked.end ()));
+    }
+  if (part)
+    {
+      /* the buffer's size, then the untouched bytes: 0 to the size */
+      std::vector<size_t> asked;
+      if (!sizes_from (argc, argv, asked, true))
+        return 2;
+      for (size_t k = 1; k < asked.size (); k++)
+        if (asked[0] == 0 || asked[k] > asked[0])
+          {
+            std::fprintf (stderr, "pageable_probe: untouched bytes from 0 to the buffer's size, "
+                                  "and a buffer above 0\n");
+            return 2;
+          }
+      return part_copies (asked[0], std::vector<size_t> (asked.begin () + 1, asked.end ()));
     }
   char *evict = static_cast<char *> (std::malloc (EVICT));
   std::memset (evict, 1, EVICT);
