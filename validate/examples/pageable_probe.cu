@@ -99,6 +99,28 @@ sizes_from (int argc, char **argv, std::vector<size_t> &sizes, bool zero = false
   return true;
 }
 
+/* A fresh private mapping with `bytes` from a 2 MiB boundary (`host`),
+ * advised MADV_HUGEPAGE or MADV_NOHUGEPAGE; munmap (map, span) gives it back. */
+struct Fresh
+{
+  void *map;
+  size_t span;
+  char *host;
+};
+
+static bool
+fresh_map (Fresh *f, size_t bytes, bool huge)
+{
+  f->span = (bytes + (4u << 20) - 1) / (2u << 20) * (2u << 20);
+  f->map = mmap (nullptr, f->span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (f->map == MAP_FAILED)
+    return false;
+  f->host = reinterpret_cast<char *> (
+    (reinterpret_cast<uintptr_t> (f->map) + (2u << 20) - 1) & ~uintptr_t ((2u << 20) - 1));
+  madvise (f->host, bytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+  return true;
+}
+
 /* Each trial's buffer fresh from mmap, 2 MiB-aligned, advised as `kind`
  * says, never touched before the copy; unmapped after it. */
 static int
@@ -113,17 +135,11 @@ untouched_copies (const std::vector<size_t> &sizes)
           std::vector<double> t;
           for (int i = 0; i < WARMUP + TRIALS; i++)
             {
-              size_t span = (bytes + (4u << 20) - 1) / (2u << 20) * (2u << 20);
-              void *map = mmap (nullptr, span, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-              if (map == MAP_FAILED)
+              Fresh f;
+              if (!fresh_map (&f, bytes, std::strcmp (kind, "huge") == 0))
                 return 1;
-              char *host = reinterpret_cast<char *> (
-                (reinterpret_cast<uintptr_t> (map) + (2u << 20) - 1) & ~uintptr_t ((2u << 20) - 1));
-              madvise (host, bytes, std::strcmp (kind, "huge") == 0 ? MADV_HUGEPAGE
-                                                                    : MADV_NOHUGEPAGE);
-              double us = timed_copy (dir, dev, host, bytes);
-              munmap (map, span);
+              double us = timed_copy (dir, dev, f.host, bytes);
+              munmap (f.map, f.span);
               if (i >= WARMUP)
                 t.push_back (us);
             }
@@ -149,17 +165,12 @@ part_copies (size_t bytes, const std::vector<size_t> &untouched)
           std::vector<double> t;
           for (int i = 0; i < WARMUP + TRIALS; i++)
             {
-              size_t span = (bytes + (4u << 20) - 1) / (2u << 20) * (2u << 20);
-              void *map = mmap (nullptr, span, PROT_READ | PROT_WRITE,
-                                MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-              if (map == MAP_FAILED)
+              Fresh f;
+              if (!fresh_map (&f, bytes, false))
                 return 1;
-              char *host = reinterpret_cast<char *> (
-                (reinterpret_cast<uintptr_t> (map) + (2u << 20) - 1) & ~uintptr_t ((2u << 20) - 1));
-              madvise (host, bytes, MADV_NOHUGEPAGE);
-              std::memset (at_start ? host + cold : host, 1, bytes - cold);
-              double us = timed_copy (dir, dev, host, bytes);
-              munmap (map, span);
+              std::memset (at_start ? f.host + cold : f.host, 1, bytes - cold);
+              double us = timed_copy (dir, dev, f.host, bytes);
+              munmap (f.map, f.span);
               if (i >= WARMUP)
                 t.push_back (us);
             }
