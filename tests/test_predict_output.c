@@ -362,6 +362,53 @@ test_explain_rows (void)
   g_assert_cmpstr (lines[2], ==, "");
 }
 
+/* --explain breaks each pageable copy's time down by the state of its host
+ * memory, worked out by hand on schematic-huge (pageable 4 MiB in 2 ms, no
+ * latency; untouched H2D 4 MiB in 4 ms + 0.5 ms, D2H 2 MiB in 4 ms; huge
+ * pages: H2D 4 MiB in 1 ms + 0.1 ms, D2H 2 MiB in 1 ms) and schematic-cached
+ * (a cached H2D 4 MiB in 1 ms + 0.25 ms):
+ *   4 MiB H2D, twice                  4 MiB at 2.10 GB/s: 2 ms (one line)
+ *   4 MiB D2H, 1 MiB untouched        1 MiB at 0.52 GB/s, 2 ms, + 3 MiB at 2.10, 1.5 ms
+ *                                     + the untouched link's latency, 0: 3.5 ms
+ *   4 MiB D2H untouched, 2 MiB huge   2 MiB at 2.10 GB/s, 1 ms, + 2 MiB at 0.52, 4 ms,
+ *                                     + the huge link's latency, 0: 5 ms
+ *   4 MiB H2D untouched, all huge     4 MiB at 4.19 GB/s, 1 ms, + 0.1 ms
+ *   pinned and device-to-device       not listed
+ *   4 MiB H2D cached                  4 MiB at 4.19 GB/s, 1 ms, + 0.25 ms */
+static void
+test_explain_pageable (void)
+{
+  static const char text[] = "device schematic-huge\n"
+                             "stream s1\n"
+                             "h2d s1 4MiB pageable label=a\n"
+                             "d2h s1 4MiB pageable untouched=1MiB\n"
+                             "d2h s1 4MiB pageable untouched huge=2MiB\n"
+                             "h2d s1 4MiB pageable untouched huge\n"
+                             "h2d s1 4MiB\n"
+                             "d2d s1 4MiB pageable\n"
+                             "h2d s1 4MiB pageable\n";
+  g_autofree char *err = NULL;
+  g_object_unref (predict_to_stdout (text, "--json", "--explain", &err));
+  const char *list = strstr (err, "\npageable copies, by the state of their host memory");
+  g_assert_nonnull (list);
+  g_auto (GStrv) lines = g_strsplit (list + 1, "\n", -1);
+  g_assert_cmpstr (lines[1], ==, "  op 0 a and 1 more like it: 4MiB h2d at 2.10 GB/s (pageable) + 0 ns = 2 ms");
+  g_assert_cmpstr (lines[2], ==, "  op 1: 4MiB d2h: 1MiB at 0.52 GB/s (untouched, small pages) + 3MiB at "
+                                 "2.10 GB/s (pageable) + 0 ns = 3.5 ms");
+  g_assert_cmpstr (lines[3], ==, "  op 2: 4MiB d2h: 2MiB at 2.10 GB/s (untouched, huge pages) + 2MiB at "
+                                 "0.52 GB/s (untouched, small pages) + 0 ns = 5 ms");
+  g_assert_cmpstr (lines[4], ==, "  op 3: 4MiB h2d at 4.19 GB/s (untouched, huge pages) + 100 us = 1.1 ms");
+  g_assert_cmpstr (lines[5], ==, "");
+
+  static const char cached[] = "device schematic-cached\n"
+                               "stream s1\n"
+                               "h2d s1 4MiB pageable cached\n";
+  g_autofree char *err2 = NULL;
+  g_object_unref (predict_to_stdout (cached, "--json", "--explain", &err2));
+  g_assert_nonnull (strstr (err2, "\n  op 0: 4MiB h2d at 4.19 GB/s (pageable, in the CPU's caches) + 250 us "
+                                  "= 1.25 ms\n"));
+}
+
 /* The critical path through the host, on the schematic K20 (as above; a
  * pageable copy runs at half the pinned bandwidth, 2 ms for 4 MiB, and a
  * 4 MiB device-to-device copy takes 1 ms). By hand:
@@ -863,6 +910,7 @@ main (int argc, char **argv)
                    test_critical_path_past_overtaken_kernel);
   g_test_add_func ("/predict-output/explain-only", test_explain_only);
   g_test_add_func ("/predict-output/explain-rows", test_explain_rows);
+  g_test_add_func ("/predict-output/explain-pageable", test_explain_pageable);
   g_test_add_func ("/predict-output/join-cause", test_join_cause);
   g_test_add_func ("/predict-output/no-ops", test_no_ops);
   g_test_add_func ("/predict-output/host-spread-by-hand", test_host_spread_by_hand);

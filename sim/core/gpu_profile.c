@@ -330,31 +330,36 @@ sized_link (const GpuLink *line, const GpuPoints *sizes, guint64 bytes)
  * else the pageable line, through its times by size. */
 static GpuLink
 pageable_link (const GpuLink *pageable, const GpuPoints *sizes, const GpuLink *cached,
-               const SchedCopy *copy)
+               const SchedCopy *copy, GpuLinkKind *kind)
 {
   GpuLink on_pageable = sized_link (pageable, sizes, copy->bytes);
-  if (!copy->cached || cached->bandwidth <= 0
-      || (sizes->n > 0 && copy->bytes <= sizes->at[sizes->n - 1]))
+  gboolean sized = sizes->n > 0 && copy->bytes <= sizes->at[sizes->n - 1];
+  *kind = sized ? GPU_LINK_PAGEABLE_SIZED : GPU_LINK_PAGEABLE;
+  if (!copy->cached || cached->bandwidth <= 0 || sized)
     return on_pageable;
   double bytes = (double) copy->bytes;
   double cached_time = (double) cached->latency + bytes / cached->bandwidth * 1e9;
   double pageable_time = (double) on_pageable.latency + bytes / on_pageable.bandwidth * 1e9;
-  return cached_time <= pageable_time ? *cached : on_pageable;
+  if (cached_time > pageable_time)
+    return on_pageable;
+  *kind = GPU_LINK_CACHED;
+  return *cached;
 }
 
-/* The link of the copy's touched bytes. */
+/* The link of the copy's touched bytes, and its kind. */
 static GpuLink
-resident_link (const GpuProfile *p, const SchedCopy *copy)
+resident_link (const GpuProfile *p, const SchedCopy *copy, GpuLinkKind *kind)
 {
+  *kind = copy->dir == SCHED_DIR_D2D ? GPU_LINK_DEVICE : GPU_LINK_PINNED;
   switch (copy->dir)
     {
     case SCHED_DIR_H2D:
       return copy->pageable
-               ? pageable_link (&p->h2d_pageable, &p->h2d_pageable_sizes, &p->h2d_cached, copy)
+               ? pageable_link (&p->h2d_pageable, &p->h2d_pageable_sizes, &p->h2d_cached, copy, kind)
                : p->h2d_pinned;
     case SCHED_DIR_D2H:
       return copy->pageable
-               ? pageable_link (&p->d2h_pageable, &p->d2h_pageable_sizes, &p->d2h_cached, copy)
+               ? pageable_link (&p->d2h_pageable, &p->d2h_pageable_sizes, &p->d2h_cached, copy, kind)
                : p->d2h_pinned;
     default:
       return p->d2d;
@@ -365,28 +370,68 @@ GpuLink
 gpu_profile_link (const GpuProfile *p, const SchedCopy *copy)
 {
   const GpuLink *untouched = copy->untouched > 0 ? copy_untouched_link (p, copy) : NULL;
-  return untouched != NULL ? *untouched : resident_link (p, copy);
+  GpuLinkKind kind;
+  return untouched != NULL ? *untouched : resident_link (p, copy, &kind);
 }
 
-/* A copy's time on its link beyond the latency, by its bytes. */
-static double
-bytes_time (const GpuProfile *p, const SchedCopy *copy, const GpuLink *link)
+const char *
+gpu_link_kind_text (GpuLinkKind kind)
+{
+  switch (kind)
+    {
+    case GPU_LINK_PINNED:
+      return "pinned";
+    case GPU_LINK_DEVICE:
+      return "device memory";
+    case GPU_LINK_PAGEABLE:
+      return "pageable";
+    case GPU_LINK_PAGEABLE_SIZED:
+      return "pageable, its time by size";
+    case GPU_LINK_CACHED:
+      return "pageable, in the CPU's caches";
+    case GPU_LINK_UNTOUCHED:
+      return "untouched, small pages";
+    case GPU_LINK_UNTOUCHED_HUGE:
+      return "untouched, huge pages";
+    }
+  return "?";
+}
+
+guint
+gpu_profile_copy_parts (const GpuProfile *p, const SchedCopy *copy, GpuCopyPart parts[GPU_COPY_PARTS],
+                        SimTime *latency)
 {
   /* A buffer partly untouched: its untouched bytes at the untouched link's
    * rate, the others at the pageable link's, and the untouched latency; of
    * the untouched bytes, those on huge pages at the huge link's rate where
    * the profile has it (`link`), the others at the untouched one's. */
-  guint64 untouched = copy->untouched > 0 && copy_untouched_link (p, copy) != NULL
-                        ? MIN (copy->untouched, copy->bytes) : copy->bytes;
+  const GpuLink *cold = copy->untouched > 0 ? copy_untouched_link (p, copy) : NULL;
+  GpuLinkKind resident_kind;
+  GpuLink resident = resident_link (p, copy, &resident_kind);
+  GpuLink link = cold != NULL ? *cold : resident;
+  guint64 untouched = cold != NULL ? MIN (copy->untouched, copy->bytes) : copy->bytes;
   const GpuLink *small = untouched_link (p, copy->dir);
-  guint64 on_small = copy->untouched > 0 && copy->huge > 0 && untouched_huge_link (p, copy->dir) != NULL
-                         && small != NULL
-                       ? untouched - MIN (copy->huge, untouched) : 0;
-  double transfer = (double) (untouched - on_small) / link->bandwidth * 1e9;
+  gboolean huge = cold != NULL && copy->huge > 0 && untouched_huge_link (p, copy->dir) != NULL;
+  guint64 on_small = huge && small != NULL ? untouched - MIN (copy->huge, untouched) : 0;
+  guint n = 0;
+  parts[n++] = (GpuCopyPart) { untouched - on_small, link.bandwidth,
+                               cold == NULL ? resident_kind
+                               : huge ? GPU_LINK_UNTOUCHED_HUGE : GPU_LINK_UNTOUCHED };
   if (on_small > 0)
-    transfer += (double) on_small / small->bandwidth * 1e9;
+    parts[n++] = (GpuCopyPart) { on_small, small->bandwidth, GPU_LINK_UNTOUCHED };
   if (untouched < copy->bytes)
-    transfer += (double) (copy->bytes - untouched) / resident_link (p, copy).bandwidth * 1e9;
+    parts[n++] = (GpuCopyPart) { copy->bytes - untouched, resident.bandwidth, resident_kind };
+  *latency = link.latency;
+  return n;
+}
+
+/* A copy's time on its link beyond the latency, by its bytes. */
+static double
+bytes_time (const GpuCopyPart *parts, guint n)
+{
+  double transfer = 0;
+  for (guint i = 0; i < n; i++)
+    transfer += (double) parts[i].bytes / parts[i].bandwidth * 1e9;
   return transfer;
 }
 
@@ -403,17 +448,20 @@ rows_time (const GpuProfile *p, const SchedCopy *copy)
 SimTime
 gpu_profile_copy_time (const GpuProfile *p, const SchedCopy *copy)
 {
-  GpuLink link = gpu_profile_link (p, copy);
-  double transfer = MAX (bytes_time (p, copy, &link), rows_time (p, copy));
-  return link.latency + (SimTime) llround (transfer);
+  GpuCopyPart parts[GPU_COPY_PARTS];
+  SimTime latency;
+  guint n = gpu_profile_copy_parts (p, copy, parts, &latency);
+  double transfer = MAX (bytes_time (parts, n), rows_time (p, copy));
+  return latency + (SimTime) llround (transfer);
 }
 
 gboolean
 gpu_profile_copy_row_bound (const GpuProfile *p, const SchedCopy *copy, double *rows_ns,
                             double *bytes_ns)
 {
-  GpuLink link = gpu_profile_link (p, copy);
-  *bytes_ns = bytes_time (p, copy, &link);
+  GpuCopyPart parts[GPU_COPY_PARTS];
+  SimTime latency;
+  *bytes_ns = bytes_time (parts, gpu_profile_copy_parts (p, copy, parts, &latency));
   *rows_ns = rows_time (p, copy);
   return *rows_ns > *bytes_ns;
 }

@@ -299,6 +299,38 @@ SimTime gpu_profile_submit_latency (const GpuProfile *profile, SchedOpKind kind)
 /* The link a copy runs over: its direction and host-memory kind (an
  * untouched copy the pageable link where the profile has no untouched one). */
 GpuLink gpu_profile_link (const GpuProfile *profile, const SchedCopy *copy);
+/* What kind of link a part of a copy's bytes runs on. */
+typedef enum
+{
+  GPU_LINK_PINNED,
+  GPU_LINK_DEVICE,          /* d2d: no host memory */
+  GPU_LINK_PAGEABLE,        /* the pageable line */
+  GPU_LINK_PAGEABLE_SIZED,  /* the pageable times by size */
+  GPU_LINK_CACHED,          /* `cached`: the host buffer in the CPU's caches */
+  GPU_LINK_UNTOUCHED,       /* untouched memory on small pages */
+  GPU_LINK_UNTOUCHED_HUGE,  /* untouched memory faulting in as huge pages */
+} GpuLinkKind;
+
+/* A few words for a link kind ("in the CPU's caches"). */
+const char *gpu_link_kind_text (GpuLinkKind kind);
+
+#define GPU_COPY_PARTS 3
+
+/* Some of a copy's bytes and the rate they run at (bytes per second, the
+ * times by size taken as the rate that gives the copy's time). */
+typedef struct
+{
+  guint64 bytes;
+  double bandwidth;
+  GpuLinkKind kind;
+} GpuCopyPart;
+
+/* How a copy's bytes run, the parts gpu_profile_copy_time adds up: the
+ * untouched bytes on huge pages, those on small pages, then the resident
+ * ones (a copy of one kind of memory has one part); returns how many, and
+ * the latency the copy pays. */
+guint gpu_profile_copy_parts (const GpuProfile *profile, const SchedCopy *copy,
+                              GpuCopyPart parts[GPU_COPY_PARTS], SimTime *latency);
 /* How long a copy takes alone: latency + bytes / bandwidth of its link, in
  * whole ns. The model runs copies for this long and the checker holds it to
  * it; eng_limits.c keeps its own sum in double, where it cannot overflow. */

@@ -86,10 +86,46 @@ print_carried (const Prediction *p, FILE *out)
     }
 }
 
-/* 2D and 3D copies whose rows, not their bytes, set their time: one line
- * per direction, size, rows and memory, the first such op named. */
+/* Whether two copies take their time the same way: direction, size, rows
+ * and host memory. */
+static gboolean
+same_copy (const SchedCopy *a, const SchedCopy *b)
+{
+  return a->dir == b->dir && a->bytes == b->bytes && a->rows == b->rows && a->pageable == b->pageable
+         && a->untouched == b->untouched && a->huge == b->huge && a->cached == b->cached;
+}
+
+/* Marks done the copies from op `first` on that take their time as it does
+ * (it among them); returns how many. */
+static guint
+mark_like (const Schedule *sched, gsize first, gboolean *done)
+{
+  const SchedCopy *copy = &schedule_op (sched, first)->u.copy;
+  guint count = 0;
+  for (gsize k = first; k < schedule_n_ops (sched); k++)
+    {
+      const SchedOp *o = schedule_op (sched, k);
+      if ((o->kind == SCHED_OP_COPY || o->kind == SCHED_OP_MEMCPY) && same_copy (&o->u.copy, copy))
+        {
+          done[k] = TRUE;
+          count++;
+        }
+    }
+  return count;
+}
+
+/* A listing of copies, one line for each way of taking their time
+ * (same_copy), the first such op named: which copies it lists, and its
+ * line for them. */
+typedef struct
+{
+  const char *header;
+  gboolean (*listed) (const GpuProfile *profile, const SchedOp *op);
+  void (*line) (const GpuProfile *profile, const SchedCopy *copy, FILE *out);
+} CopyListing;
+
 static void
-print_row_bound (const Prediction *p, FILE *out)
+print_copies (const Prediction *p, const CopyListing *listing, FILE *out)
 {
   const Schedule *sched = prediction_schedule (p);
   const GpuProfile *profile = prediction_profile (p);
@@ -99,38 +135,75 @@ print_row_bound (const Prediction *p, FILE *out)
   for (gsize i = 0; i < n; i++)
     {
       const SchedOp *op = schedule_op (sched, i);
-      double rows_ns, bytes_ns;
       if (done[i] || (op->kind != SCHED_OP_COPY && op->kind != SCHED_OP_MEMCPY)
-          || !gpu_profile_copy_row_bound (profile, &op->u.copy, &rows_ns, &bytes_ns))
+          || !listing->listed (profile, op))
         continue;
-      guint count = 0;
-      for (gsize k = i; k < n; k++)
-        {
-          const SchedOp *o = schedule_op (sched, k);
-          if ((o->kind == SCHED_OP_COPY || o->kind == SCHED_OP_MEMCPY)
-              && o->u.copy.dir == op->u.copy.dir && o->u.copy.bytes == op->u.copy.bytes
-              && o->u.copy.rows == op->u.copy.rows && o->u.copy.pageable == op->u.copy.pageable
-              && o->u.copy.untouched == op->u.copy.untouched
-              && o->u.copy.cached == op->u.copy.cached)
-            {
-              done[k] = TRUE;
-              count++;
-            }
-        }
+      guint count = mark_like (sched, i, done);
       if (!header)
-        fprintf (out, "\n2D copies whose rows set their time (engines/MODEL.md, \"Copy engines\"):\n");
+        fprintf (out, "\n%s:\n", listing->header);
       header = TRUE;
-      g_autofree char *width = units_format_exact_size (op->u.copy.bytes / op->u.copy.rows);
-      g_autofree char *rows_time = units_format_time ((SimTime) llround (rows_ns));
-      g_autofree char *bytes_time = units_format_time ((SimTime) llround (bytes_ns));
-      g_autofree char *more = count > 1 ? g_strdup_printf (" and %u more like it", count - 1)
-                                        : g_strdup ("");
       print_name (out, sched, (guint32) i, 0);
-      fprintf (out, "%s: %u rows of %s at %.1f million a second, %s; its bytes alone %s\n", more,
-               op->u.copy.rows, width, profile->row_rate[op->u.copy.dir] / 1e6, rows_time,
-               bytes_time);
+      if (count > 1)
+        fprintf (out, " and %u more like it", count - 1);
+      listing->line (profile, &op->u.copy, out);
     }
 }
+
+/* 2D and 3D copies whose rows, not their bytes, set their time. */
+static gboolean
+row_bound (const GpuProfile *profile, const SchedOp *op)
+{
+  double rows_ns, bytes_ns;
+  return gpu_profile_copy_row_bound (profile, &op->u.copy, &rows_ns, &bytes_ns);
+}
+
+static void
+row_bound_line (const GpuProfile *profile, const SchedCopy *copy, FILE *out)
+{
+  double rows_ns, bytes_ns;
+  gpu_profile_copy_row_bound (profile, copy, &rows_ns, &bytes_ns);
+  g_autofree char *width = units_format_exact_size (copy->bytes / copy->rows);
+  g_autofree char *rows_time = units_format_time ((SimTime) llround (rows_ns));
+  g_autofree char *bytes_time = units_format_time ((SimTime) llround (bytes_ns));
+  fprintf (out, ": %u rows of %s at %.1f million a second, %s; its bytes alone %s\n", copy->rows,
+           width, profile->row_rate[copy->dir] / 1e6, rows_time, bytes_time);
+}
+
+/* Pageable copies, whose time depends on the state of their host memory,
+ * their bytes by the link each part runs on (gpu_profile_copy_parts). */
+static gboolean
+host_pageable (const GpuProfile *profile, const SchedOp *op)
+{
+  (void) profile;
+  return op->u.copy.pageable && op->u.copy.dir != SCHED_DIR_D2D;
+}
+
+static void
+pageable_line (const GpuProfile *profile, const SchedCopy *copy, FILE *out)
+{
+  GpuCopyPart parts[GPU_COPY_PARTS];
+  SimTime latency;
+  guint n_parts = gpu_profile_copy_parts (profile, copy, parts, &latency);
+  g_autofree char *size = units_format_exact_size (copy->bytes);
+  g_autofree char *lat = units_format_time (latency);
+  g_autofree char *total = units_format_time (gpu_profile_copy_time (profile, copy));
+  fprintf (out, ": %s %s%s", size, copy->dir == SCHED_DIR_H2D ? "h2d" : "d2h", n_parts > 1 ? ":" : "");
+  for (guint k = 0; k < n_parts; k++)
+    {
+      g_autofree char *part = n_parts > 1 ? units_format_exact_size (parts[k].bytes) : g_strdup ("");
+      fprintf (out, "%s%s%s at %.2f GB/s (%s)", k > 0 ? " +" : "", n_parts > 1 ? " " : "", part,
+               parts[k].bandwidth / 1e9, gpu_link_kind_text (parts[k].kind));
+    }
+  fprintf (out, " + %s = %s\n", lat, total);
+}
+
+static const CopyListing row_bound_copies = {
+  "2D copies whose rows set their time (engines/MODEL.md, \"Copy engines\")", row_bound, row_bound_line
+};
+static const CopyListing pageable_copies = {
+  "pageable copies, by the state of their host memory (engines/MODEL.md, \"Copy engines and the "
+  "link\")", host_pageable, pageable_line
+};
 
 void
 cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *report)
@@ -165,7 +238,8 @@ cli_predict_explain (const Prediction *p, const gboolean *show, CliReport *repor
   if (listed->len == 0)
     fprintf (out, show != NULL ? "  no op waited for these causes\n" : "  no op waited\n");
   print_carried (p, out);
-  print_row_bound (p, out);
+  print_copies (p, &row_bound_copies, out);
+  print_copies (p, &pageable_copies, out);
 }
 
 /* "  time on the path: compute 2 ms, h2d 1 ms, calls and latencies 8 us":
