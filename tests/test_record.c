@@ -1086,7 +1086,10 @@ test_huge_pages (void)
  *                                 call does not wait for the copy: the rest is host time)
  *   9 H2D 4 MiB at D              no pageable copy of D before: not
  *  10 H2D 32 MiB at E             not
- *  11 H2D 4 MiB at D              32 MiB since copy 9, the most allowed: cached */
+ *  11 H2D 4 MiB at D              32 MiB since copy 9, the most allowed: cached
+ *  12 H2D 40 MiB at F             not
+ *  13 H2D 4 MiB at F              36 MiB of copy 12 after its bytes: not
+ *  14 H2D 4 MiB at F + 36 MiB     the last bytes of copy 12, with copy 13 after: cached */
 static void
 test_cached_buffers (void)
 {
@@ -1103,6 +1106,9 @@ test_cached_buffers (void)
     "call\t1\tcudaMemcpyAsync\t1009000000\t1010000000\t9\t0x0\t0x0\t4194304\t1\t0\n"
     "call\t1\tcudaMemcpyAsync\t1010000000\t1011000000\t10\t0x0\t0x0\t33554432\t1\t0\n"
     "call\t1\tcudaMemcpyAsync\t1011000000\t1012000000\t11\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1012000000\t1013000000\t12\t0x0\t0x0\t41943040\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1013000000\t1014000000\t13\t0x0\t0x0\t4194304\t1\t0\n"
+    "call\t1\tcudaMemcpyAsync\t1014000000\t1015000000\t14\t0x0\t0x0\t4194304\t1\t0\n"
     "buffer\t1\t0x10000000\n"
     "buffer\t2\t0x10100000\n"
     "buffer\t3\t0x20000000\n"
@@ -1114,6 +1120,9 @@ test_cached_buffers (void)
     "buffer\t9\t0x40000000\n"
     "buffer\t10\t0x50000000\n"
     "buffer\t11\t0x40000000\n"
+    "buffer\t12\t0x60000000\n"
+    "buffer\t13\t0x60000000\n"
+    "buffer\t14\t0x62400000\n"
     "copy\t1\t0\t1001100000\t1001800000\t4194304\t1\t1\t3\n"
     "copy\t2\t0\t1002100000\t1002800000\t1048576\t1\t1\t3\n"
     "copy\t3\t0\t1003100000\t1003800000\t37748736\t1\t1\t3\n"
@@ -1125,7 +1134,10 @@ test_cached_buffers (void)
     "copy\t9\t0\t1009100000\t1009800000\t4194304\t1\t1\t3\n"
     "copy\t10\t0\t1010100000\t1010800000\t33554432\t1\t1\t3\n"
     "copy\t11\t0\t1011100000\t1011800000\t4194304\t1\t1\t3\n"
-    "end\t11\t11\n";
+    "copy\t12\t0\t1012100000\t1012800000\t41943040\t1\t1\t3\n"
+    "copy\t13\t0\t1013100000\t1013800000\t4194304\t1\t1\t3\n"
+    "copy\t14\t0\t1014100000\t1014800000\t4194304\t1\t1\t3\n"
+    "end\t14\t14\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "h2d default 4MiB pageable\n"
@@ -1139,6 +1151,9 @@ test_cached_buffers (void)
                             "host 900.000us\n"
                             "h2d default 4MiB pageable\n"
                             "h2d default 32MiB pageable\n"
+                            "h2d default 4MiB pageable cached\n"
+                            "h2d default 40MiB pageable\n"
+                            "h2d default 4MiB pageable\n"
                             "h2d default 4MiB pageable cached\n");
   g_assert_nonnull (strstr (rec->text, "1MiB pageable cached   # cudaMemcpyAsync, its buffer copied "
                                        "before with little between (in the CPU's caches)"));

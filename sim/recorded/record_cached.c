@@ -13,9 +13,10 @@
  *
  * So an H2D whose host bytes (the log's `buffer` line, where the copy
  * began) all lay in the host buffer of an earlier pageable copy, either
- * way, with at most CACHED_BETWEEN bytes of other pageable copies after
- * that one, is written `cached`; but not one of untouched memory, which
- * no cache holds. Logs without `buffer` lines have none. */
+ * way, with at most CACHED_BETWEEN bytes copied after them (by that copy
+ * beyond them, and by the pageable copies after it), is written `cached`;
+ * but not one of untouched memory, which no cache holds. Logs without
+ * `buffer` lines have none. */
 #include "record_builder.h"
 
 #define CACHED_BETWEEN (32u << 20)
@@ -62,7 +63,10 @@ builder_find_cached (Builder *b, const guint *order)
         for (guint j = recent->len; j-- > 0 && !b->cached[i];)
           {
             const Copied *p = &g_array_index (recent, Copied, j);
-            b->cached[i] = *address >= p->address && *address - p->address + bytes <= p->bytes;
+            if (*address < p->address || *address - p->address + bytes > p->bytes)
+              continue;
+            guint64 beyond = p->address + p->bytes - (*address + bytes);
+            b->cached[i] = total - p->total + beyond <= CACHED_BETWEEN;
           }
       total += bytes;
       Copied now = { *address, bytes, total };
