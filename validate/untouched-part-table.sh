@@ -10,7 +10,7 @@
 # of the same direction with none untouched (`d2h-none`, `h2d-none`), in the
 # same process, the median over the processes. The added time tells how the
 # model charges the faults: in series with the transfer of the resident
-# bytes, or hidden under it. Needs build/bin/streamsim.
+# bytes, or hidden under it. STREAMSIM (default build/bin/streamsim).
 set -euo pipefail
 SCRIPT_NAME=untouched-part-table.sh
 . "$(dirname "$0")/script-lib.sh"
@@ -20,7 +20,7 @@ script_readable "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
 export STREAMSIM_PROFILE_PATH=${STREAMSIM_PROFILE_PATH:-$root/engines/profiles}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-"$root/build/bin/streamsim" predict "$root/traces/validation/untouched-part.sched" --device "$gpu" \
+"${STREAMSIM:-$root/build/bin/streamsim}" predict "$root/traces/validation/untouched-part.sched" --device "$gpu" \
   --csv "$tmp/pred.csv" > /dev/null
 printf '| copy | predicted | measured (median of %d) | added: predicted | measured |\n' $#
 printf '| --- | ---: | ---: | ---: | ---: |\n'
