@@ -16,10 +16,15 @@
  * way, with at most CACHED_BETWEEN bytes copied after them (by that copy
  * beyond them, and by the pageable copies after it), is written `cached`;
  * but not one of untouched memory, which no cache holds. Logs without
- * `buffer` lines have none. */
+ * `buffer` lines have none. The earlier copy is the latest from the same
+ * address or one of the last CACHED_INSIDE_LAST copies. */
 #include "record_builder.h"
 
 #define CACHED_BETWEEN (32u << 20)
+/* Where the H2D's bytes began inside an earlier copy's, rather than where
+ * that copy began, only the last few copies are looked at: the search is a
+ * bound on the work for logs of many small copies, not a measurement. */
+#define CACHED_INSIDE_LAST 64u
 
 /* A pageable copy's host buffer, and the pageable bytes copied up to and
  * with it. */
@@ -27,6 +32,18 @@ typedef struct
 {
   guint64 address, bytes, total;
 } Copied;
+
+/* Whether `p` held the H2D's `bytes` at `address` with at most
+ * CACHED_BETWEEN bytes copied after them, `total` having been copied by
+ * all the copies before the H2D. */
+static gboolean
+holds_cached (const Copied *p, guint64 address, guint64 bytes, guint64 total)
+{
+  if (address < p->address || address - p->address + bytes > p->bytes)
+    return FALSE;
+  guint64 beyond = p->address + p->bytes - (address + bytes);
+  return total - p->total + beyond <= CACHED_BETWEEN;
+}
 
 /* The log's host address of a call's buffer, or NULL. */
 static const guint64 *
@@ -40,7 +57,10 @@ builder_find_cached (Builder *b, const guint *order)
 {
   guint n = b->log->calls->len;
   b->cached = g_new0 (gboolean, MAX (n, 1));
-  g_autoptr (GArray) recent = g_array_new (FALSE, FALSE, sizeof (Copied));
+  /* the latest copy from each address, and the last few copies */
+  g_autoptr (GHashTable) from = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  Copied last[CACHED_INSIDE_LAST];
+  guint n_last = 0;
   guint64 total = 0;
   for (guint k = 0; k < n; k++)
     {
@@ -55,21 +75,17 @@ builder_find_cached (Builder *b, const guint *order)
       builder_copy_shape (c, w, &bytes, &kind);
       if (bytes == 0)
         continue;
-      guint stale = 0;
-      while (stale < recent->len && total - g_array_index (recent, Copied, stale).total > CACHED_BETWEEN)
-        stale++;
-      g_array_remove_range (recent, 0, stale);
       if (kind == RECORD_MEMCPY_H2D && c->a[2] == 0)
-        for (guint j = recent->len; j-- > 0 && !b->cached[i];)
-          {
-            const Copied *p = &g_array_index (recent, Copied, j);
-            if (*address < p->address || *address - p->address + bytes > p->bytes)
-              continue;
-            guint64 beyond = p->address + p->bytes - (*address + bytes);
-            b->cached[i] = total - p->total + beyond <= CACHED_BETWEEN;
-          }
+        {
+          const Copied *same = g_hash_table_lookup (from, address);
+          b->cached[i] = same != NULL && holds_cached (same, *address, bytes, total);
+          for (guint j = 0; j < MIN (n_last, CACHED_INSIDE_LAST) && !b->cached[i]; j++)
+            b->cached[i] = holds_cached (&last[j], *address, bytes, total);
+        }
       total += bytes;
-      Copied now = { *address, bytes, total };
-      g_array_append_val (recent, now);
+      Copied *now = g_new (Copied, 1);
+      *now = (Copied) { *address, bytes, total };
+      g_hash_table_replace (from, &now->address, now);
+      last[n_last++ % CACHED_INSIDE_LAST] = *now;
     }
 }
