@@ -1157,6 +1157,9 @@ test_cached_buffers (void)
                             "h2d default 4MiB pageable cached\n");
   g_assert_nonnull (strstr (rec->text, "1MiB pageable cached   # cudaMemcpyAsync, its buffer copied "
                                        "before with little between (in the CPU's caches)"));
+  /* copies 2, 6, 11 and 14 */
+  g_autofree char *summary = record_schedule_summary (rec, 14);
+  g_assert_nonnull (strstr (summary, "; 4 pageable H2Ds read buffers copied a moment before (cached)"));
 }
 
 /* 2D and 3D copies whose log lines carry their rows (A2, record_log.h)

@@ -322,6 +322,9 @@ record_schedule_summary (const RecordSchedule *rec, guint n_calls)
                             rec->n_untimed);
   if (rec->n_loads > 0)
     g_string_append_printf (s, "; %u launches load their kernel's code", rec->n_loads);
+  if (rec->n_cached > 0)
+    g_string_append_printf (s, "; %u pageable H2Ds read buffers copied a moment before (cached)",
+                            rec->n_cached);
   if (rec->n_inferred > 0)
     g_string_append_printf (s, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
   if (rec->n_hostfn > 0)

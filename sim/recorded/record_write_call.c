@@ -83,7 +83,10 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
           builder_append_size (b->text, huge);
         }
       if (cached)
-        g_string_append (b->text, " cached");
+        {
+          g_string_append (b->text, " cached");
+          b->rec->n_cached++;
+        }
     }
   if (rows > 1)
     g_string_append_printf (b->text, " rows=%" G_GUINT64_FORMAT, rows);
