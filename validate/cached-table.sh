@@ -11,7 +11,8 @@
 # written `cached`, the median |error| of their calls' time (issue to the
 # next op's issue, predicted against measured) with and without, and the
 # median |error| of the regions (`streamsim compare --regions`) with and
-# without. Needs build/validate/streamsim-validate and build/bin/streamsim.
+# without. VALIDATE and STREAMSIM (default build/validate/streamsim-validate,
+# build/bin/streamsim).
 set -euo pipefail
 SCRIPT_NAME=cached-table.sh
 . "$(dirname "$0")/script-lib.sh"
@@ -19,7 +20,7 @@ script_usage 2 "GPU LOG..." "$@"
 gpu=$1; shift
 script_readable "$@"
 root=$(cd "$(dirname "$0")/.." && pwd)
-V=$root/build/validate/streamsim-validate; S=$root/build/bin/streamsim
+V=${VALIDATE:-$root/build/validate/streamsim-validate}; S=${STREAMSIM:-$root/build/bin/streamsim}
 export STREAMSIM_PROFILE_PATH=${STREAMSIM_PROFILE_PATH:-$root/engines/profiles}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
