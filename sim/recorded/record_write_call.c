@@ -17,19 +17,42 @@ traced_written (const Builder *b, const InsideHost *in)
  * sysconf's page size, 4 KiB on the x86-64 machines it runs on). */
 #define RECORD_PAGE 4096u
 
+/* `part` of a buffer's `whole` bytes as the log counts them, whole pages:
+ * less than two pages short of all of them is all of them, the pages at the
+ * buffer's two ends being shared with what lies beside it (malloc writes a
+ * block's header just before it). */
+static guint64
+all_but_ends (guint64 part, guint64 whole)
+{
+  return part + 2 * RECORD_PAGE > whole ? whole : part;
+}
+
 /* Of a copy's `cold` untouched bytes, those that faulted in as transparent
  * huge pages during the call: what the buffer had on huge pages as the call
- * returned beyond what it had as it began (the log's `pages` line); less
- * than two pages short of all of them (the buffer's end pages, shared with
- * what lies beside it), all of them. 0 where the log does not say. */
+ * returned beyond what it had as it began (the log's `pages` line), read as
+ * all_but_ends. 0 where the log does not say. */
 static guint64
 faulted_huge (const Builder *b, const RecordCall *c, guint64 cold)
 {
   const RecordPages *p = g_hash_table_lookup (b->log->pages, GUINT_TO_POINTER (c->correlation));
   if (p == NULL || p->huge_after <= p->huge_before)
     return 0;
-  guint64 huge = p->huge_after - p->huge_before;
-  return huge + 2 * RECORD_PAGE > cold ? cold : huge;
+  return all_but_ends (p->huge_after - p->huge_before, cold);
+}
+
+/* A copy's ` KEY` where `part` is all of `whole`, ` KEY=SIZE` where it is
+ * some, nothing where it is none (`untouched`, `huge`). */
+static void
+append_part (GString *text, const char *key, guint64 part, guint64 whole)
+{
+  if (part == 0)
+    return;
+  g_string_append_printf (text, " %s", key);
+  if (part < whole)
+    {
+      g_string_append_c (text, '=');
+      builder_append_size (text, part);
+    }
 }
 
 static gboolean
@@ -54,10 +77,7 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
    * counts no untouched memory for it. */
   guint64 rows = record_call_rows (c);
   /* How much of the host buffer was not resident yet (record_inject.c):
-   * `untouched` for all of it, `untouched=SIZE` for a part. The log counts
-   * whole pages, and the pages at the buffer's two ends are shared with
-   * what lies beside it (malloc writes a block's header just before it):
-   * less than two pages short of the buffer is all of it. */
+   * `untouched` for all of it, `untouched=SIZE` for a part (all_but_ends). */
   guint64 cold = kind == RECORD_MEMCPY_D2D || record_call_is_rows_copy (c->name)
                  ? 0 : MIN (c->a[2], bytes);
   guint64 huge = 0;
@@ -66,22 +86,10 @@ write_copy (Builder *b, const RecordCall *c, const CallWork *w, gboolean sync, g
     {
       g_string_append (b->text, " pageable");
       /* the untouched bytes as written */
-      guint64 untouched = cold > 0 && cold + 2 * RECORD_PAGE > bytes ? bytes : cold;
-      if (untouched == bytes && cold > 0)
-        g_string_append (b->text, " untouched");
-      else if (cold > 0)
-        {
-          g_string_append (b->text, " untouched=");
-          builder_append_size (b->text, cold);
-        }
+      guint64 untouched = cold > 0 ? all_but_ends (cold, bytes) : 0;
+      append_part (b->text, "untouched", untouched, bytes);
       huge = cold > 0 ? faulted_huge (b, c, untouched) : 0;
-      if (huge == untouched && huge > 0)
-        g_string_append (b->text, " huge");
-      else if (huge > 0)
-        {
-          g_string_append (b->text, " huge=");
-          builder_append_size (b->text, huge);
-        }
+      append_part (b->text, "huge", huge, untouched);
       if (cached)
         {
           g_string_append (b->text, " cached");
