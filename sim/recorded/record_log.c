@@ -92,6 +92,17 @@ read_call (RecordLog *log, const LogLine *l)
 }
 
 /* A kernel, copy or memset record: its numeric fields from field 1 on. */
+/* Whether the line's first `n` numbers `v`, its correlation ids, fit in 32
+ * bits; else an error at its first field. */
+static gboolean
+correlations_fit (const LogLine *l, const guint64 *v, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (v[i] > G_MAXUINT32)
+      return fail (l, 1, "a correlation id is a 32-bit number");
+  return TRUE;
+}
+
 static gboolean
 read_work (RecordLog *log, const LogLine *l, RecordWorkKind kind)
 {
@@ -102,8 +113,8 @@ read_work (RecordLog *log, const LogLine *l, RecordWorkKind kind)
   guint n = kind == RECORD_WORK_KERNEL ? 7 : kind == RECORD_WORK_COPY ? 8 : 6;
   if (!numbers (l, 1, n, 10, v))
     return FALSE;
-  if (v[0] > G_MAXUINT32 || (kind == RECORD_WORK_COPY && v[1] > G_MAXUINT32))
-    return fail (l, 1, "a correlation id is a 32-bit number");
+  if (!correlations_fit (l, v, kind == RECORD_WORK_COPY ? 2 : 1))
+    return FALSE;
   w.correlation = (guint32) v[0];
   guint t = kind == RECORD_WORK_COPY ? 2 : 1;
   if (kind == RECORD_WORK_COPY)
@@ -124,10 +135,8 @@ static gboolean
 read_pages (RecordLog *log, const LogLine *l)
 {
   guint64 v[3];
-  if (!numbers (l, 1, 3, 10, v))
+  if (!numbers (l, 1, 3, 10, v) || !correlations_fit (l, v, 1))
     return FALSE;
-  if (v[0] > G_MAXUINT32)
-    return fail (l, 1, "a correlation id is a 32-bit number");
   RecordPages *p = g_new (RecordPages, 1);
   *p = (RecordPages) { .huge_before = v[1], .huge_after = v[2] };
   g_hash_table_replace (log->pages, GUINT_TO_POINTER ((guint) v[0]), p);
@@ -138,10 +147,9 @@ static gboolean
 read_buffer (RecordLog *log, const LogLine *l)
 {
   guint64 corr, address;
-  if (!number (l, 1, 10, G_MAXUINT64, &corr) || !number (l, 2, 16, G_MAXUINT64, &address))
+  if (!number (l, 1, 10, G_MAXUINT64, &corr) || !number (l, 2, 16, G_MAXUINT64, &address)
+      || !correlations_fit (l, &corr, 1))
     return FALSE;
-  if (corr > G_MAXUINT32)
-    return fail (l, 1, "a correlation id is a 32-bit number");
   g_hash_table_replace (log->buffers, GUINT_TO_POINTER ((guint) corr), g_memdup2 (&address, sizeof address));
   return TRUE;
 }
@@ -199,8 +207,8 @@ read_line (RecordLog *log, const LogLine *l, gboolean *ended)
     return FALSE;
   if (strcmp (kind, "link") == 0)
     {
-      if (v[0] > G_MAXUINT32 || v[1] > G_MAXUINT32)
-        return fail (l, 1, "a correlation id is a 32-bit number");
+      if (!correlations_fit (l, v, 2))
+        return FALSE;
       g_hash_table_insert (log->links, GUINT_TO_POINTER ((guint) v[0]),
                            GUINT_TO_POINTER ((guint) v[1]));
       return TRUE;
