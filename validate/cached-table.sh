@@ -38,13 +38,9 @@ printf '| --- | ---: | ---: | ---: | ---: | ---: |\n'
 declare -A regions
 for log in "$@"; do
   name=$(basename "$log"); name=${name%.gz}; name=${name%.log}
-  zcat -f "$log" > "$tmp/new.log"
-  grep -v '^buffer' "$tmp/new.log" > "$tmp/old.log"
+  script_convert_twice "$log" buffer "$tmp" "$gpu" "$V" "$S"
   cols=()
   for v in new old; do
-    "$V" --record "$tmp/$v.sched" --csv "$tmp/$v.measured.csv" --log "$tmp/$v.log" --device "$gpu" \
-      --connections 8 > /dev/null 2>&1
-    "$S" predict "$tmp/$v.sched" --device "$gpu" --csv "$tmp/$v.pred.csv" > /dev/null
     regions["$v"]=$(script_compare_field "$("$S" compare "$tmp/$v.pred.csv" "$tmp/$v.measured.csv" --regions)" median)
   done
   lines=$( (grep -n '^h2d .* cached\|^memcpy h2d .* cached' "$tmp/new.sched" || true) | cut -d: -f1 | tr '\n' ' ')

@@ -23,20 +23,16 @@ printf '| log | D2H calls: huge, time | regions with them: with the pages | with
 for dir in "$@"; do
   for log in "$dir"/*.log.gz; do
     name=$(basename "$log" .log.gz)
-    zcat "$log" > "$tmp/new.log"
-    grep -v '^pages' "$tmp/new.log" > "$tmp/old.log"
+    script_convert_twice "$log" pages "$tmp" "$gpu" "$V" "$S"
     calls=$(awk -F'\t' '$1 == "pages" { p[$2] = $4 - $3 }
       $1 == "call" && $3 ~ /Memcpy/ && $10 == 2 { c[$6] = ($5 - $4) / 1000 }
       END { for (k in p) if (k in c) printf "%s%.1f MiB, %.0f us", (n++ ? "; " : ""), p[k] / 1048576, c[k] }' "$tmp/new.log")
+    # the ops of the untouched D2Hs (the same in both), then the regions that hold them
+    lines=$( (grep -n '^d2h .* untouched' "$tmp/new.sched" || true) | cut -d: -f1 | tr '\n' ' ')
+    ops=$(awk -F, -v lines="$lines" 'BEGIN { n = split(lines, l, " "); for (i = 1; i <= n; i++) u[l[i]] = 1 }
+      $1 ~ /^[0-9]+$/ && ($2 in u) { print $1 }' "$tmp/new.measured.csv" | tr '\n' ' ')
     cols=()
     for v in new old; do
-      "$V" --record "$tmp/$v.sched" --csv "$tmp/$v.measured.csv" --log "$tmp/$v.log" --device "$gpu" \
-        --connections 8 > /dev/null 2>&1
-      "$S" predict "$tmp/$v.sched" --device "$gpu" --csv "$tmp/$v.pred.csv" > /dev/null
-      # the ops of the untouched D2Hs (the same in both), then the regions that hold them
-      lines=$( (grep -n '^d2h .* untouched' "$tmp/new.sched" || true) | cut -d: -f1 | tr '\n' ' ')
-      ops=$(awk -F, -v lines="$lines" 'BEGIN { n = split(lines, l, " "); for (i = 1; i <= n; i++) u[l[i]] = 1 }
-        $1 ~ /^[0-9]+$/ && ($2 in u) { print $1 }' "$tmp/new.measured.csv" | tr '\n' ' ')
       cols+=("$("$S" compare "$tmp/$v.pred.csv" "$tmp/$v.measured.csv" --regions | awk -v ops="$ops" '
         BEGIN { n = split(ops, o, " ") }
         /^region kind/ { r = 1; next }

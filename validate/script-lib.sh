@@ -86,3 +86,18 @@ SCRIPT_MEDIAN_AWK='
   function lower_median(a, k) { sort_values(a, k); return a[int((k + 1) / 2)] }
   function median_at(v, key, n,   i, a) { for (i = 1; i <= n; i++) a[i] = v[key, i]; return median(a, n) }
 '
+
+# script_convert_twice LOG KIND TMP GPU VALIDATE STREAMSIM: the recorder log LOG (plain or
+# gzipped) converted with GPU's profile and 8 connections as it is and without its KIND
+# lines (`pages`, `buffer`: what older recorders did not log), each predicted with the
+# profile alone: TMP/new.* and TMP/old.* (.log, .sched, .measured.csv, .pred.csv).
+script_convert_twice() {
+  local log=$1 kind=$2 tmp=$3 gpu=$4 validate=$5 streamsim=$6 v
+  zcat -f "$log" > "$tmp/new.log"
+  grep -v "^$kind" "$tmp/new.log" > "$tmp/old.log"
+  for v in new old; do
+    "$validate" --record "$tmp/$v.sched" --csv "$tmp/$v.measured.csv" --log "$tmp/$v.log" \
+      --device "$gpu" --connections 8 > /dev/null 2>&1
+    "$streamsim" predict "$tmp/$v.sched" --device "$gpu" --csv "$tmp/$v.pred.csv" > /dev/null
+  done
+}
