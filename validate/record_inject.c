@@ -47,11 +47,11 @@ typedef struct
 
 typedef enum { WORK_COPY, WORK_KERNEL, WORK_MEMSET } WorkKind;
 
-/* An untouched copy's buffer and its bytes on huge pages (record_pages.h)
- * as the call began and as it returned; -1 where the kernel cannot tell. */
+/* An untouched copy's buffer's bytes (from its Call's `host`) and of them
+ * those on huge pages (record_pages.h) as the call began and as it
+ * returned; -1 where the kernel cannot tell. */
 typedef struct Pages
 {
-  const void *host;
   size_t count;
   int64_t huge_before, huge_after;
 } Pages;
@@ -700,7 +700,7 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
   size_t count = 0;
   const void *host = cb->callbackSite == CUPTI_API_ENTER ? copy_host (id, cb->functionParams, &count) : NULL;
   uint64_t cold = untouched_bytes (host, count);
-  Pages pages = { host, count, cold > 0 ? record_pages_huge (host, count) : -1, -1 };
+  Pages pages = { count, cold > 0 ? record_pages_huge (host, count) : -1, -1 };
   uint64_t t = cb->callbackSite == CUPTI_API_ENTER ? 0 : now ();
   Pages *look = NULL; /* to look at again as the call returns */
   pthread_mutex_lock (&lock);
@@ -735,11 +735,12 @@ on_call (void *userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id, const
       c->exit = t;
       read_arguments (c, id, cb->functionParams, 1);
       look = c->pages;
+      host = (const void *) c->host;
       current_call = c->parent;
     }
   pthread_mutex_unlock (&lock);
   if (look != NULL)
-    look->huge_after = record_pages_huge (look->host, look->count);
+    look->huge_after = record_pages_huge (host, look->count);
 }
 
 static void CUPTIAPI
