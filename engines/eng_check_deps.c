@@ -88,7 +88,10 @@ check_sync_after (EngCheck *check, guint32 op, guint32 waited, const char *what)
    * cost is checked with the call's own */
   if (check->r[waited].end <= check->r[op].issue)
     return;
-  SimTime need = add_sat (check->r[waited].end, check->profile->host_sync);
+  /* a poll's last query begins at or after the end */
+  const SchedOp *sop = sop_of (check, op);
+  SimTime need = add_sat (check->r[waited].end, sop->poll ? gpu_profile_query_cost (check->profile)
+                                                          : check->profile->host_sync);
   if (check->r[op].end < need)
     eng_check_report (check, ENG_CHECK_SYNC, op, waited,
                       "returned at %" G_GINT64_FORMAT " ns, before op %u (%s) ended at %" G_GINT64_FORMAT

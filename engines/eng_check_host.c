@@ -13,7 +13,8 @@
  *    host<->device copies); host work lasts exactly its duration.
  * And of a synchronize: it starts when it is called (host) and returns no
  * earlier than its call's cost (sync; eng_check_deps.c checks what it
- * waited for). */
+ * waited for); a poll returns at the end of one of its queries, which
+ * begin query + every apart from its call (sync). */
 #include "eng_check_rules.h"
 
 static gboolean
@@ -112,11 +113,19 @@ eng_check_host (EngCheck *check)
                               "a synchronize starts when it is called (%" G_GINT64_FORMAT
                               " ns), not at %" G_GINT64_FORMAT " ns", r->issue, r->start);
           /* one that found nothing to wait for may cost host_sync_idle */
-          SimTime cost = MIN (p->host_sync, gpu_profile_idle_sync_cost (p));
+          SimTime cost = sop->poll ? gpu_profile_query_cost (p)
+                                   : MIN (p->host_sync, gpu_profile_idle_sync_cost (p));
           if (r->end < add_sat (r->issue, cost))
             eng_check_report (check, ENG_CHECK_SYNC, op, NONE,
                               "returned at %" G_GINT64_FORMAT " ns, before the call's cost (%"
                               G_GINT64_FORMAT " ns) was paid", r->end, cost);
+          else if (sop->poll && cost + sop->u.duration > 0
+                   && (r->end - r->issue - cost) % (cost + sop->u.duration) != 0)
+            eng_check_report (check, ENG_CHECK_SYNC, op, NONE,
+                              "a poll's queries take %" G_GINT64_FORMAT " ns each, %" G_GINT64_FORMAT
+                              " ns apart, but its loop ran from %" G_GINT64_FORMAT " to %"
+                              G_GINT64_FORMAT " ns, not a whole number of them", cost,
+                              cost + sop->u.duration, r->issue, r->end);
         }
 
       if (i == 0 && r->issue != 0)

@@ -5,7 +5,9 @@
  * device queue after that cost plus the device-side submit latency (launch
  * latency for kernels). Calls that block (cudaMemcpy, pageable
  * cudaMemcpyAsync, the synchronize calls) park the thread until their
- * condition holds; the completion of the op waited for resumes it.
+ * condition holds; the completion of the op waited for resumes it. A `poll`
+ * parks it too, as a loop of queries whose first after that completion is
+ * its last.
  *
  * Most schedules have one thread, which issues every op in order. A
  * schedule with `thread` blocks (schedule.h) has more: the thread that
@@ -112,6 +114,15 @@ resume (EngSim *sim, guint thread, SimTime now)
       eng_sim_reach (sim, back);
       r->cause = ENG_CAUSE_SYNC;
       r->cause_ref = joined->n_ops > 0 ? joined->ops[joined->n_ops - 1] : ENG_NO_REF;
+    }
+  else if (sop->poll)
+    {
+      /* the first query to begin once the work is done ends the loop */
+      back = gpu_profile_poll_return (&sim->profile, r->issue, sop->u.duration, now);
+      r->end = back;
+      r->cause = ENG_CAUSE_SYNC;
+      r->cause_ref = h->last_signaled;
+      eng_sim_reach (sim, back);
     }
   else
     {
@@ -319,9 +330,13 @@ host_step_event (SimQueue *queue, SimTime now, gpointer arg, guint64 tag)
       if (!begin_sync (sim, t, op, sop))
         {
           /* nothing to wait for: the call returns at once, after giving the
-           * pool's memory back where it holds more than it keeps */
-          r->end = now + gpu_profile_idle_sync_cost (&sim->profile)
-                   + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
+           * pool's memory back where it holds more than it keeps (a query
+           * gives nothing back) */
+          if (sop->poll)
+            r->end = gpu_profile_poll_return (&sim->profile, now, sop->u.duration, now);
+          else
+            r->end = now + gpu_profile_idle_sync_cost (&sim->profile)
+                     + gpu_pool_trim (&sim->profile, &h->pool, schedule_pool_threshold (sim->sched));
           eng_sim_reach (sim, r->end);
           schedule_host (sim, thread, r->end);
         }

@@ -867,6 +867,41 @@ test_idle_sync (void)
   run_free (run);
 }
 
+/* `poll`: a loop of queries whose first to begin once the work is seen
+ * done is its last, worked by hand. schematic-sync has neither `query` nor
+ * `query_latency`, so a query costs its sync_idle, 0.5 us, and finds work
+ * done its sync, 2 us, after it ended: the copy runs 0..1 ms, seen at
+ * 1002 us; `poll s1 every=0.3ms`, called at 0, queries at 0, 300.5, 601,
+ * 901.5 and 1202 us (0.5 + 300 us apart) and returns after the last, at
+ * 1202.5 us; the next `poll s1` finds the work done and returns after one
+ * query, at 1203 us; `poll e` (the event recorded after the copy) returns
+ * after one query too, at 1203.5 us. With schematic-poll's `query` of 0.2
+ * us and `query_latency` of 1 us, and no host work between queries, the
+ * queries begin every 0.2 us from 0: the first at or after 1001 us is the
+ * 5006th, at 1001 us, and the loop returns at 1001.2 us. */
+static void
+test_poll (void)
+{
+  static const char text[] = "stream s1\n"
+                             "h2d s1 4MiB\n"
+                             "record e s1\n"
+                             "poll s1 every=0.3ms\n"
+                             "poll s1\n"
+                             "poll e\n";
+  Run *run = run_text ("schematic-sync", text);
+  assert_span (run, 0, 0, 1);
+  g_assert_cmpint (op (run, 2)->start, ==, 0);
+  g_assert_cmpint (op (run, 2)->end, ==, 1202 * US + US / 2);
+  assert_cause (run, 2, ENG_CAUSE_SYNC, 1);
+  g_assert_cmpint (op (run, 3)->end, ==, 1203 * US);
+  g_assert_cmpint (op (run, 4)->end, ==, 1203 * US + US / 2);
+  run_free (run);
+
+  run = run_text ("schematic-poll", "stream s1\nh2d s1 4MiB\npoll s1\n");
+  g_assert_cmpint (op (run, 1)->end, ==, 1001 * US + US / 5);
+  run_free (run);
+}
+
 /* Host work and syncs: the kernel runs 0..2; `sync s1` holds the host until
  * 2; host work 1 ms: 2..3; the next kernel is issued at 3: 3..4; `sync device`
  * returns at 4. */
@@ -1601,6 +1636,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/host-thread-first-call", test_host_thread_first_call);
   g_test_add_func ("/model/pool", test_pool);
   g_test_add_func ("/model/idle-sync", test_idle_sync);
+  g_test_add_func ("/model/poll", test_poll);
   g_test_add_func ("/model/copy-engine-fifo", test_copy_engine_fifo);
   g_test_add_func ("/model/copy-engine-connection-turns", test_copy_engine_connection_turns);
   g_test_add_func ("/model/waves", test_waves);

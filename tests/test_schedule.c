@@ -611,6 +611,34 @@ test_sync_resolution (void)
   schedule_free (sched);
 }
 
+/* `poll NAME [every=TIME]`: a stream first, then an event, as `sync`; the
+ * time between queries in u.duration (0 when left out), either order of
+ * every= and label=. */
+static void
+test_poll (void)
+{
+  Schedule *sched = parse ("stream x\nrecord y x\npoll x\npoll y every=20us\n"
+                           "poll x label=p every=1.5us\nsync x\n");
+
+  g_assert_cmpuint (schedule_n_ops (sched), ==, 5);
+  g_assert_cmpint (op_at (sched, 1)->kind, ==, SCHED_OP_SYNC_STREAM);
+  g_assert_true (op_at (sched, 1)->poll);
+  g_assert_cmpint (op_at (sched, 1)->u.duration, ==, 0);
+  g_assert_cmpint (op_at (sched, 2)->kind, ==, SCHED_OP_SYNC_EVENT);
+  g_assert_cmpuint (op_at (sched, 2)->event, ==, 0);
+  g_assert_true (op_at (sched, 2)->poll);
+  g_assert_cmpint (op_at (sched, 2)->u.duration, ==, 20000);
+  g_assert_cmpint (op_at (sched, 3)->u.duration, ==, 1500);
+  g_assert_cmpstr (op_at (sched, 3)->label, ==, "p");
+  g_assert_false (op_at (sched, 4)->poll);
+  /* a poll never sleeps, whatever the device's flags */
+  Schedule *blocking = parse ("device_schedule blocking_sync\nstream x\npoll x\nsync x\n");
+  g_assert_false (schedule_wait_blocks (blocking, op_at (blocking, 0)));
+  g_assert_true (schedule_wait_blocks (blocking, op_at (blocking, 1)));
+  schedule_free (blocking);
+  schedule_free (sched);
+}
+
 /* CRLF, tabs, blank and comment-only lines, and a last line without a newline. */
 static void
 test_line_endings (void)
@@ -927,6 +955,18 @@ static const BadCase bad_cases[] = {
     "t.sched:1:10: unexpected 'extra'; expected `host TIME [label=NAME]`", NULL },
   { "sync-alone", "sync\n", NULL, SCHEDULE_ERROR_SYNTAX,
     "t.sched:1:1: expected `sync STREAM`, `sync EVENT` or `sync device`", NULL },
+  { "poll-alone", "poll\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:1: expected `poll STREAM` or `poll EVENT`", NULL },
+  { "poll-device", "poll device\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:1:6: CUDA has no query of the whole device", "sync device" },
+  { "poll-every-twice", "stream s\npoll s every=1us every=2us\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:2:18: every= is given twice", NULL },
+  { "poll-every-bad", "stream s\npoll s every=fast\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:2:8: bad time every=fast", NULL },
+  { "poll-stray", "stream s\npoll s soon\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:2:8: unexpected 'soon'; expected `poll STREAM` or `poll EVENT`", NULL },
+  { "poll-in-graph", "stream s\ngraph s\n  poll s\nend\n", NULL, SCHEDULE_ERROR_SYNTAX,
+    "t.sched:3:3: `poll` cannot stand inside a graph", NULL },
   { "huge-loop", "repeat i 1..1000000000000000\n  h2d default 1\nend\n", NULL, SCHEDULE_ERROR_LIMIT,
     "t.sched:1:1: the schedule expands to 1000000000000000 ops, more than --max-ops 50000000", NULL },
   { "huge-nested-loops",
@@ -1249,6 +1289,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schedule/arithmetic", test_arithmetic);
   g_test_add_func ("/schedule/labels", test_labels);
   g_test_add_func ("/schedule/sync-resolution", test_sync_resolution);
+  g_test_add_func ("/schedule/poll", test_poll);
   g_test_add_func ("/schedule/line-endings", test_line_endings);
   g_test_add_func ("/schedule/word-boundaries", test_word_boundaries);
   g_test_add_func ("/schedule/scan-boundaries", test_scan_boundaries);

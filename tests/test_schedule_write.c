@@ -79,6 +79,8 @@ test_expected_text (void)
     "join w1\n"
     "sync done\n"
     "sync a\n"
+    "poll a\n"
+    "poll done label=p every=0.02ms\n"
     "sync device\n"
     "event spare\n"
     "event done blocking_sync\n";
@@ -131,6 +133,8 @@ test_expected_text (void)
     "join w1\n"
     "sync done\n"
     "sync a\n"
+    "poll a\n"
+    "poll done every=20us label=p\n"
     "sync device\n";
   g_autoptr (Schedule) sched = parse ("t.sched", input);
   const char *header[] = { "from t.sched", NULL };

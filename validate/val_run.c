@@ -665,6 +665,30 @@ fresh_used_up (const ValRun *run, const SchedOp *op, GError **error)
                    SPIN_FRESH_INSTANCES);
 }
 
+/* `poll`: cudaStreamQuery or cudaEventQuery until the work is done, the
+ * op's host work between two queries. */
+static gboolean
+poll_until_done (const ValRun *run, const SchedOp *op, cudaStream_t s, GError **error)
+{
+  gboolean stream = op->kind == SCHED_OP_SYNC_STREAM;
+  for (;;)
+    {
+      cudaError_t rc = stream ? cudaStreamQuery (s) : cudaEventQuery (run->events[op->event]);
+      if (rc == cudaSuccess)
+        return TRUE;
+      if (rc != cudaErrorNotReady)
+        {
+          char *what = g_strdup_printf ("%s for %s:%u", stream ? "cudaStreamQuery" : "cudaEventQuery",
+                                        schedule_path (run->sched), op->line);
+          gboolean ok = val_cuda_check (rc, what, error);
+          g_free (what);
+          return ok;
+        }
+      if (op->u.duration > 0)
+        val_cuda_busy (op->u.duration);
+    }
+}
+
 /* Issues op i: only the API call (and, in events mode, its timing events).
  * The caller reads the host clock once between two ops: that reading is
  * both the previous op's return and this op's issue, so the harness adds
@@ -758,12 +782,19 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
         break;
       }
     case SCHED_OP_SYNC_STREAM:
-      rc = cudaStreamSynchronize (s);
-      call = "cudaStreamSynchronize";
-      break;
     case SCHED_OP_SYNC_EVENT:
-      rc = cudaEventSynchronize (run->events[op->event]);
-      call = "cudaEventSynchronize";
+      if (op->poll)
+        return poll_until_done (run, op, s, error);
+      if (op->kind == SCHED_OP_SYNC_STREAM)
+        {
+          rc = cudaStreamSynchronize (s);
+          call = "cudaStreamSynchronize";
+        }
+      else
+        {
+          rc = cudaEventSynchronize (run->events[op->event]);
+          call = "cudaEventSynchronize";
+        }
       break;
     case SCHED_OP_SYNC_DEVICE:
       rc = cudaDeviceSynchronize ();

@@ -128,7 +128,7 @@ gpu_profile_call_cost (const GpuProfile *p, const SchedOp *op)
     case SCHED_OP_JOIN:
       return 0;
     default:
-      return p->host_sync;
+      return op->poll ? gpu_profile_query_cost (p) : p->host_sync;
     }
 }
 
@@ -217,8 +217,8 @@ gpu_pool_growth (const GpuProfile *p, const Schedule *sched, const guint32 *orde
         growth[i] = gpu_pool_malloc (p, &pool, sop->u.bytes);
       else if (sop->kind == SCHED_OP_FREE)
         gpu_pool_free (&pool, sop->u.bytes);
-      else if (sop->kind == SCHED_OP_SYNC_STREAM || sop->kind == SCHED_OP_SYNC_EVENT
-               || sop->kind == SCHED_OP_SYNC_DEVICE)
+      else if ((sop->kind == SCHED_OP_SYNC_STREAM || sop->kind == SCHED_OP_SYNC_EVENT
+                || sop->kind == SCHED_OP_SYNC_DEVICE) && !sop->poll)
         gpu_pool_trim (p, &pool, schedule_pool_threshold (sched));
     }
 }
@@ -484,6 +484,25 @@ SimTime
 gpu_profile_idle_sync_cost (const GpuProfile *p)
 {
   return p->host_sync_idle > 0 ? p->host_sync_idle : p->host_sync;
+}
+
+SimTime
+gpu_profile_query_cost (const GpuProfile *p)
+{
+  return p->host_query > 0 ? p->host_query : gpu_profile_idle_sync_cost (p);
+}
+
+SimTime
+gpu_profile_poll_return (const GpuProfile *p, SimTime called, SimTime every, SimTime done)
+{
+  SimTime query = gpu_profile_query_cost (p);
+  SimTime period = query + every;
+  if (done > called) /* work that ended before the call is long seen */
+    done += p->query_latency > 0 ? p->query_latency : p->host_sync;
+  if (done <= called || period <= 0)
+    return sim_time_max (called, done) + query;
+  SimTime queries = (done - called + period - 1) / period; /* before the one that sees it */
+  return called + queries * period + query;
 }
 
 SimTime

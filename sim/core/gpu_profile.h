@@ -118,6 +118,7 @@ typedef struct
   SimTime host_stream_wait;
   SimTime host_sync;         /* a synchronize call, returning after its condition */
   SimTime host_sync_idle;    /* one that finds nothing to wait for; 0: host_sync's */
+  SimTime host_query;        /* a cudaStreamQuery or cudaEventQuery call (`poll`); 0: host_sync_idle's */
   /* [host] sync_blocking_wake: what a wait that blocks its thread (a
    * synchronize, a blocking copy or a free under `device_schedule
    * blocking_sync`, a synchronize of a `blocking_sync` event) adds to its
@@ -154,6 +155,7 @@ typedef struct
   SimTime copy_submit;       /* end of a copy call to the copy's place in its queue */
   SimTime dependency_latency; /* a completion seen by another engine or stream */
   SimTime kernel_gap;        /* between kernels that follow each other on the engine */
+  SimTime query_latency;     /* from the work's end until a query finds it done; 0: host_sync's */
   SimTime graph_node_gap;    /* the same between two kernels of one graph launch; 0: kernel_gap */
   SimTime graph_engine_gap;  /* a completion seen by a node of the same graph launch on another
                                 engine; 0: dependency */
@@ -279,6 +281,15 @@ SimTime gpu_profile_thread_start (const GpuProfile *profile, gboolean first);
 /* What a synchronize that finds nothing to wait for costs: sync_idle, or
  * sync where the profile does not give it. */
 SimTime gpu_profile_idle_sync_cost (const GpuProfile *profile);
+/* One cudaStreamQuery or cudaEventQuery call: `query`, else what a
+ * synchronize that finds nothing to wait for costs. */
+SimTime gpu_profile_query_cost (const GpuProfile *profile);
+/* Where a `poll` called at `called` returns: its queries begin `every`
+ * after the one before returned, and the first to begin at or after
+ * query_latency (else host_sync) past `done`, where the work it waits for
+ * ended, is the last. */
+SimTime gpu_profile_poll_return (const GpuProfile *profile, SimTime called, SimTime every,
+                                 SimTime done);
 
 /* What a wait that blocks its thread adds to its return after waiting
  * `waited` ns for the GPU: sync_blocking_wake read at `waited`, 0 where the

@@ -224,6 +224,8 @@ schedule_event_blocking_sync (const Schedule *sched, guint index)
 gboolean
 schedule_wait_blocks (const Schedule *sched, const SchedOp *op)
 {
+  if (op->poll)
+    return FALSE; /* a query returns at once, done or not */
   switch (op->kind)
     {
     case SCHED_OP_SYNC_EVENT:

@@ -115,18 +115,22 @@ typedef struct
    * follows the ops of its stream in the same launch alone, not what that
    * stream was given outside the graph, and what the stream is given after
    * does not follow it. */
-  guint32 graph : 29;
+  guint32 graph : 28;
   guint32 graph_branch : 1;
   guint32 graph_launch : 1;
   /* MEMSET: of pinned host memory (`memset STREAM SIZE pinned`), which the
    * GPU writes over the host link; 0: of device memory. */
   guint32 host_memory : 1;
+  /* SYNC_STREAM, SYNC_EVENT: `poll`, a loop of cudaStreamQuery or
+   * cudaEventQuery until the work is done, with u.duration of the host's own
+   * work between two queries, rather than one synchronize call. */
+  guint32 poll : 1;
   const char *label; /* optional `label=NAME`, NULL if none */
   union
   {
     SchedCopy copy;     /* COPY, MEMCPY */
     SchedKernel kernel; /* KERNEL */
-    SimTime duration;   /* HOST, HOSTFN */
+    SimTime duration;   /* HOST, HOSTFN; a poll's host work between queries */
     guint64 bytes;      /* MEMSET, MALLOC, FREE */
     guint32 thread;     /* SPAWN, JOIN: the host thread started or joined */
   } u;

@@ -48,7 +48,7 @@ typedef struct
 /* Where a key's value lives in an GpuProfile. */
 #define PROFILE_FIELD(f) offsetof (GpuProfile, f)
 
-#define PROFILE_N_KEYS 106
+#define PROFILE_N_KEYS 108
 #define PROFILE_N_GROUPS 8
 
 /* In file order: profile_save writes groups and keys in this order. */

@@ -1,10 +1,11 @@
-/* schedule_events.c: pass 3's events and synchronization: `record`, `wait`, `sync` (a stream, an event or the device) and `elapsed`.
+/* schedule_events.c: pass 3's events and synchronization: `record`, `wait`, `sync` (a stream, an event or the device), `poll` and `elapsed`.
  *
  * A file of its own because these statements order streams and the host
  * rather than put work on the GPU, and share the rules of which record an
  * event stands for: one recorded inside a graph serves only that graph, and
  * `elapsed` measures between records of its own host thread. */
 #include "schedule_parser.h"
+#include "units.h"
 
 gboolean
 parser_stmt_record (Parser *p, GError **error)
@@ -127,13 +128,32 @@ parser_stmt_wait (Parser *p, GError **error)
          && parser_label_tail (p, 3, op, usage, error);
 }
 
-/* `sync NAME` means the stream NAME if there is one, else the event NAME. */
+/* The op of `sync NAME` or `poll NAME`: of the stream NAME if there is one,
+ * else of the event NAME; NULL on error. */
+static SchedOp *
+sync_target (Parser *p, const Token *name, GError **error)
+{
+  guint32 stream;
+  SchedOp *op;
+
+  if (parser_stream_lookup (p, name, &stream))
+    {
+      op = parser_op (p, SCHED_OP_SYNC_STREAM);
+      op->stream = stream;
+      return op;
+    }
+  op = parser_op (p, SCHED_OP_SYNC_EVENT);
+  if (!parser_event_ref (p, name, &op->event, error)
+      || (p->graph == 0 && !parser_event_in_reach (p, name, op->event, error)))
+    return NULL;
+  return op;
+}
+
 gboolean
 parser_stmt_sync (Parser *p, GError **error)
 {
   static const char usage[] = "`sync STREAM`, `sync EVENT` or `sync device`, then optionally label=NAME";
   const Token *t = p->tokens;
-  guint32 stream;
   SchedOp *op;
 
   if (p->n_tokens < 2)
@@ -141,17 +161,51 @@ parser_stmt_sync (Parser *p, GError **error)
   /* `device` is reserved: no stream or event has that name */
   if (strcmp (t[1].s, "device") == 0)
     op = parser_op (p, SCHED_OP_SYNC_DEVICE);
-  else if (parser_stream_lookup (p, &t[1], &stream))
-    {
-      op = parser_op (p, SCHED_OP_SYNC_STREAM);
-      op->stream = stream;
-    }
-  else
-    {
-      op = parser_op (p, SCHED_OP_SYNC_EVENT);
-      if (!parser_event_ref (p, &t[1], &op->event, error)
-          || (p->graph == 0 && !parser_event_in_reach (p, &t[1], op->event, error)))
-        return FALSE;
-    }
+  else if ((op = sync_target (p, &t[1], error)) == NULL)
+    return FALSE;
   return parser_label_tail (p, 2, op, usage, error);
+}
+
+/* `poll NAME [every=TIME]`: the host queries the stream or event until its
+ * work is done, doing TIME of its own work between two queries. */
+gboolean
+parser_stmt_poll (Parser *p, GError **error)
+{
+  static const char usage[] = "`poll STREAM` or `poll EVENT`, then optionally every=TIME and label=NAME";
+  const Token *t = p->tokens;
+  gboolean every_seen = FALSE;
+  const char *why;
+  SchedOp *op;
+
+  if (p->n_tokens < 2)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[0].col, "expected %s", usage);
+  if (strcmp (t[1].s, "device") == 0)
+    return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, t[1].col,
+                        "CUDA has no query of the whole device: poll a stream or an event, "
+                        "or write `sync device`");
+  if ((op = sync_target (p, &t[1], error)) == NULL)
+    return FALSE;
+  op->poll = 1;
+  for (guint i = 2; i < p->n_tokens; i++)
+    {
+      const Token *tk = &t[i];
+      const char *every = TOKEN_ATTR (tk, "every");
+      if (every == NULL)
+        {
+          const char *label = TOKEN_ATTR (tk, "label");
+          if (label == NULL)
+            return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, tk->col,
+                                "unexpected '%s'; expected %s", tk->s, usage);
+          if (!parser_label (p, tk, label, op, error))
+            return FALSE;
+          continue;
+        }
+      if (every_seen)
+        return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, tk->col, "every= is given twice");
+      every_seen = TRUE;
+      if (!units_parse_time (every, &op->u.duration, &why))
+        return parser_fail (p, error, parser_why_code (why), tk->col, "bad time every=%s: %s",
+                            every, why);
+    }
+  return TRUE;
 }

@@ -23,7 +23,7 @@ parser_graph_open (Parser *p, GError **error)
                         p->n_tokens < 2 ? t[0].col : t[2].col, "expected %s", graph_usage);
   if (!parser_stream_ref (p, &t[1], &p->graph_stream, error))
     return FALSE;
-  if (p->n_graphs >= (1u << 29) - 1)
+  if (p->n_graphs >= (1u << 28) - 1)
     return parser_fail (p, error, SCHEDULE_ERROR_LIMIT, t[0].col, "too many graph launches");
   p->graph = ++p->n_graphs;
   p->graph_first_op = p->sched->n_ops;

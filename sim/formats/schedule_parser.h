@@ -268,6 +268,7 @@ gboolean parser_stmt_record (Parser *p, GError **error);
 gboolean parser_stmt_elapsed (Parser *p, GError **error);
 gboolean parser_stmt_wait (Parser *p, GError **error);
 gboolean parser_stmt_sync (Parser *p, GError **error);
+gboolean parser_stmt_poll (Parser *p, GError **error);
 /* Device memory (schedule_memory.c): `memset`, and `malloc` or `free` by
  * `kind` (SCHED_OP_MALLOC, SCHED_OP_FREE). */
 gboolean parser_stmt_memset (Parser *p, GError **error);

@@ -278,6 +278,8 @@ parser_statement (Parser *p, GError **error)
     case 'p':
       if (KW_IS ("pool_threshold"))
         return parser_stmt_pool_threshold (p, error);
+      if (KW_IS ("poll"))
+        return parser_stmt_poll (p, error);
       break;
     case 'r':
       if (KW_IS ("record"))
@@ -306,7 +308,7 @@ parser_statement (Parser *p, GError **error)
                       "unknown statement '%s'; expected one of device, connections, "
                       "pool_threshold, device_schedule, let, stream, event, repeat, if, else, end, graph, thread, "
                       "join, h2d, d2h, d2d, memcpy, memset, malloc, free, kernel, hostfn, record, "
-                      "wait, sync, host, elapsed", kw);
+                      "wait, sync, poll, host, elapsed", kw);
 structural:
   return parser_fail (p, error, SCHEDULE_ERROR_SYNTAX, p->tokens[0].col,
                       "`%s` must be written out, not produced by a substitution", kw);

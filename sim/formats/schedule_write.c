@@ -119,11 +119,16 @@ append_op (GString *s, const Schedule *sched, const SchedOp *op)
       g_string_append_printf (s, "wait %s %s", stream, schedule_event_name (sched, op->event));
       break;
     case SCHED_OP_SYNC_STREAM:
-      g_string_append_printf (s, "sync %s", stream);
-      break;
     case SCHED_OP_SYNC_EVENT:
-      /* the parser keeps stream and event names apart, so this is the event */
-      g_string_append_printf (s, "sync %s", schedule_event_name (sched, op->event));
+      /* the parser keeps stream and event names apart, so either is the one */
+      g_string_append_printf (s, "%s %s", op->poll ? "poll" : "sync",
+                              op->kind == SCHED_OP_SYNC_STREAM
+                                ? stream : schedule_event_name (sched, op->event));
+      if (op->poll && op->u.duration > 0)
+        {
+          g_string_append (s, " every=");
+          append_time (s, op->u.duration);
+        }
       break;
     case SCHED_OP_SYNC_DEVICE:
       g_string_append (s, "sync device");
