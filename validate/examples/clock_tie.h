@@ -73,4 +73,21 @@ clock_tie (cudaStream_t stream, volatile unsigned long long *tick, volatile int 
   return best;
 }
 
+// The same with a ticker stream and mapped words of its own; prints
+// "clock OFFSET WINDOW" and returns the offset.
+static long long
+clock_tie_printed ()
+{
+  cudaStream_t stream;
+  CHECK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  unsigned long long *tick;
+  int *stop;
+  CHECK (cudaHostAlloc (&tick, sizeof *tick, cudaHostAllocMapped));
+  CHECK (cudaHostAlloc (&stop, sizeof *stop, cudaHostAllocMapped));
+  long long window = 0;
+  long long offset = clock_tie (stream, tick, stop, &window);
+  std::printf ("clock %lld %lld\n", offset, window);
+  return offset;
+}
+
 #endif /* CLOCK_TIE_H */
