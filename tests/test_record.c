@@ -1090,6 +1090,70 @@ test_huge_pages (void)
  *  12 H2D 40 MiB at F             not
  *  13 H2D 4 MiB at F              36 MiB of copy 12 after its bytes: not
  *  14 H2D 4 MiB at F + 36 MiB     the last bytes of copy 12, with copy 13 after: cached */
+/* Loops of queries (record_polls.c), worked by hand. A kernel runs in s1
+ * from 20 to 300 us (times from 1 s); s1 is queried every 50 us from 20
+ * to 320 us (each query 1 us): the work ended after the first query began
+ * and before the last returned, so the seven are one `poll s1` from 20 to
+ * 321 us, every=50us (start to start, less the query, which costs nothing
+ * without a profile). A lone query of the event at 400 us and two more at
+ * 410 and 420 us, of work long done, stay host time: 321 to 500 us, up to
+ * the next launch. Two queries of s1 at 503 and 504 us while its second
+ * kernel runs to 600 us (the program stopped asking before it was done)
+ * stay host time too: 502 to 508 us, before the synchronize. */
+static void
+test_polls (void)
+{
+  const char *text =
+    "streamsim-record\t1\n"
+    "call\t1\tcudaStreamCreate\t1000000000\t1000001000\t1\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000010000\t1000012000\t2\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaEventRecord\t1000013000\t1000014000\t3\t0xa1\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000020000\t1000021000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000070000\t1000071000\t5\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000120000\t1000121000\t6\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000170000\t1000171000\t7\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000220000\t1000221000\t8\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000270000\t1000271000\t9\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000320000\t1000321000\t10\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaEventQuery\t1000400000\t1000401000\t11\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaEventQuery\t1000410000\t1000411000\t12\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaEventQuery\t1000420000\t1000421000\t13\t0x0\t0xe1\t0\t0\t0\n"
+    "call\t1\tcudaLaunchKernel\t1000500000\t1000502000\t14\t0xa1\t0x0\t1\t32\t0\n"
+    "call\t1\tcudaStreamQuery\t1000503000\t1000504000\t15\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamQuery\t1000504000\t1000505000\t16\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaStreamSynchronize\t1000508000\t1000602000\t17\t0xa1\t0x0\t0\t0\t0\n"
+    "kernel\t2\t1000020000\t1000300000\t1\t32\t0\t16\tk\n"
+    "kernel\t14\t1000510000\t1000600000\t1\t32\t0\t16\tk\n"
+    "end\t17\t2\n";
+  g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_cmpstr (got, ==, "stream s1\n"
+                            "kernel s1 grid=1 block=32 regs=16 time=280.000us loads label=k\n"
+                            "record e1 s1\n"
+                            "host 6.000us\n"
+                            "poll s1 every=50.000us\n"
+                            "host 179.000us\n"
+                            "kernel s1 grid=1 block=32 regs=16 time=90.000us label=k\n"
+                            "host 6.000us\n"
+                            "sync s1\n");
+  g_assert_cmpuint (rec->n_polls, ==, 1);
+  /* the poll from the first query's call to the last one's return */
+  assert_op_times (rec, 3, 10000, 10000, 311000);
+  g_autofree char *summary = record_schedule_summary (rec, 17);
+  g_assert_nonnull (strstr (summary, "1 loops of queries until the work was done (poll)"));
+
+  /* the same log as the corpus's recorders wrote it, its queries naming no
+   * stream or event: a stream query is of the legacy default stream, which
+   * waits for s1 (blocking), so the loop is still one; event queries are of
+   * no event recorded, which stay host time */
+  g_autoptr (GRegex) handles = g_regex_new ("(Query\t\\d+\t\\d+\t\\d+)\t0x[0-9a-f]+\t0x[0-9a-f]+",
+                                            0, 0, NULL);
+  g_autofree char *bare = g_regex_replace (handles, text, -1, 0, "\\1\t0x0\t0x0", 0, NULL);
+  g_autoptr (RecordSchedule) plain = convert (bare, 2000, 0);
+  g_assert_cmpuint (plain->n_polls, ==, 1);
+  g_assert_nonnull (strstr (plain->text, "\npoll default every=50.000us"));
+}
+
 static void
 test_cached_buffers (void)
 {
@@ -2763,6 +2827,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record/untouched-copies", test_untouched_copies);
   g_test_add_func ("/record/huge-pages", test_huge_pages);
   g_test_add_func ("/record/cached-buffers", test_cached_buffers);
+  g_test_add_func ("/record/polls", test_polls);
   g_test_add_func ("/record/rows-copies", test_rows_copies);
   g_test_add_func ("/record/kernel-labels", test_kernel_labels);
   g_test_add_func ("/record/elapsed-and-driver", test_elapsed_and_driver);

@@ -272,6 +272,14 @@ read_arguments (Call *c, CUpti_CallbackId id, const void *params, int exit)
     case CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000:
       c->stream = (uint64_t) (uintptr_t) ((const cudaStreamSynchronize_v3020_params *) params)->stream;
       break;
+    /* a loop of queries until the work is done is a `poll` (record_polls.c) */
+    case CUPTI_RUNTIME_TRACE_CBID_cudaEventQuery_v3020:
+      c->event = (uint64_t) (uintptr_t) ((const cudaEventQuery_v3020_params *) params)->event;
+      break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamQuery_ptsz_v7000:
+      c->stream = (uint64_t) (uintptr_t) ((const cudaStreamQuery_v3020_params *) params)->stream;
+      break;
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_ptsz_v7000:
       {

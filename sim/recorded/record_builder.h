@@ -33,6 +33,12 @@ typedef struct
   guint64 copy_bytes;   /* the copy records' bytes, added up */
   const RecordWork *kernel;
   const RecordWork *memset;
+  /* A query that begins a loop of queries until its work was done, written
+   * as `poll` (record_polls.c): the last query's return, and the median host
+   * time between two queries; 0: none. */
+  guint64 poll_end, poll_every;
+  guint poll_queries;   /* ... and how many queries the loop made */
+  gboolean polled;      /* a later query of such a loop: inside the poll */
 } CallWork;
 
 /* Where a host thread stands while its calls are written. */
@@ -155,6 +161,12 @@ void builder_find_t0 (Builder *b, const guint *order, const gboolean *is_op);
 
 /* record_cached.c: fills b->cached. */
 void builder_find_cached (Builder *b, const guint *order);
+
+/* record_polls.c: marks loops of queries in b->work (poll_end, polled);
+ * after builder_find_inside, whose waits it reads. */
+void builder_find_polls (Builder *b, const guint *order);
+/* Where a call returned: a poll's last query's return. */
+guint64 builder_call_exit (const RecordCall *c, const CallWork *w);
 
 /* record_write_call.c: a call with the host time before it. */
 void builder_write_gap (Builder *b, guint64 from, guint64 to, guint64 *short_gaps,

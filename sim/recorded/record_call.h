@@ -56,6 +56,10 @@ gboolean record_call_is_rows_copy (const char *name);
  * cannot hold. */
 guint64 record_call_rows (const RecordCall *c);
 
+/* Whether `name` is cudaStreamQuery or cudaEventQuery (or the per-thread
+ * stream's), and in *event which of the two. */
+gboolean record_call_is_query (const char *name, gboolean *event);
+
 /* A driver API function ("cuLaunchKernel"), not a runtime one. */
 gboolean record_call_is_driver (const char *name);
 /* Whether `name` allocates or frees in stream order (cudaMallocAsync,

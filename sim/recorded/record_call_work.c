@@ -45,6 +45,9 @@ builder_call_kind (const RecordCall *c, const CallWork *w, gboolean *per_thread)
   RecordCallKind kind = record_call_kind_of (c, per_thread);
   guint64 bytes;
   guint copy_kind;
+  gboolean event_query;
+  if (w->poll_end > 0 && record_call_is_query (c->name, &event_query))
+    return event_query ? RECORD_CALL_SYNC_EVENT : RECORD_CALL_SYNC_STREAM;
   if (kind != RECORD_CALL_MEMCPY)
     return kind;
   builder_copy_shape (c, w, &bytes, &copy_kind);

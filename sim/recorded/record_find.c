@@ -26,6 +26,16 @@ inside_call (const Builder *b, guint index, GHashTable *nonblocking, InsideCall 
   };
   ic->stream = builder_stream_key (b, c, kind, per_thread);
   ic->nonblocking = g_hash_table_contains (nonblocking, &handle);
+  /* a query waits for nothing, but what it asked of is found as for a
+   * synchronize: builder_find_polls reads it */
+  gboolean event_query;
+  if (record_call_is_query (c->name, &event_query) && !b->captured[index])
+    {
+      ic->kind = INSIDE_BLOCKING;
+      ic->waits = event_query ? INSIDE_WAITS_EVENT : INSIDE_WAITS_STREAM;
+      ic->group = "query";
+      return;
+    }
   if (b->captured[index] || !builder_makes_op (b, kind, c, w))
     return;
   guint64 bytes;

@@ -234,6 +234,8 @@ record_inside_find (const InsideCall *calls, guint n, guint64 min_host_ns)
                              || c->kind == INSIDE_FREE;
       host[i].kind = c->kind;
       host[i].idle = (waits_other ? ready[i] : before[i]) < c->enter;
+      if (waits_other)
+        host[i].ready = ready[i];
       if (c->exit <= c->enter)
         continue;
       switch (c->kind)

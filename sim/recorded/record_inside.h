@@ -115,6 +115,8 @@ typedef struct
                            began; any other call: the work its stream had been given
                            before it had (a blocking copy's or a graph's own work could
                            not start before the call) */
+  guint64 ready;        /* BLOCKING (but a blocking copy), FREE: when the work it waited
+                           for ended; 0: none */
   guint64 traced;       /* host time after the op besides `after`: the call's time up to
                            its usual beyond the model's charge (record_schedule.h,
                            traced_calls); set by the caller, never by record_inside_find */

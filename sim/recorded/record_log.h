@@ -31,7 +31,9 @@
  *       rows as A2, its height or height times depth, and for those
  *       other than cudaMemcpy2DAsync its bytes (width times rows) and
  *       kind too; a 3D copy of a CUDA array keeps 0 in all three. A 2D or
- *       3D copy with 0 rows is not modelled (record_call.h)
+ *       3D copy with 0 rows is not modelled (record_call.h); and in logs of
+ *       recorders that know polls (0 in older logs), cudaStreamQuery's stream
+ *       and cudaEventQuery's event (record_polls.c)
  *   pages CORR HUGE_BEFORE HUGE_AFTER
  *       a copy call whose host buffer had untouched bytes (recorders newer
  *       than traces/real's corpus; older logs have none): the bytes of the

@@ -235,6 +235,7 @@ record_schedule_build (const RecordLog *log, const RecordOptions *opt, GError **
   builder_find_elapsed_pairs (&b, order);
   builder_find_hostfn (&b, order);
   builder_find_inside (&b, order);
+  builder_find_polls (&b, order);
   builder_find_cached (&b, order);
 
   g_autofree gboolean *is_op = builder_find_ops (&b);
@@ -325,6 +326,9 @@ record_schedule_summary (const RecordSchedule *rec, guint n_calls)
   if (rec->n_cached > 0)
     g_string_append_printf (s, "; %u pageable H2Ds read buffers copied a moment before (cached)",
                             rec->n_cached);
+  if (rec->n_polls > 0)
+    g_string_append_printf (s, "; %u loops of queries until the work was done (poll)",
+                            rec->n_polls);
   if (rec->n_inferred > 0)
     g_string_append_printf (s, "; %u kernels' times alone inferred from sharing", rec->n_inferred);
   if (rec->n_hostfn > 0)

@@ -113,6 +113,7 @@ typedef struct
   guint n_untimed;     /* kernels, copies and memsets CUPTI returned no record for */
   guint n_loads;       /* launches marked `loads` */
   guint n_cached;      /* pageable H2Ds marked `cached` (record_cached.c) */
+  guint n_polls;       /* loops of queries written as `poll` (record_polls.c) */
   guint n_inferred;    /* kernels whose time alone was inferred (record_alone.h, 2) */
   guint n_hostfn;      /* `hostfn` statements */
   guint n_hostfn_estimated; /* ... whose time was read from their stream */

@@ -334,7 +334,7 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
     write_inside (b, c, w, in, TRUE, blocking_op);
   /* the op is issued where the set-up before it ended */
   guint64 issue = c->enter + (op ? in->before : 0);
-  SimTime enter = builder_since_t0 (b, issue), exit = builder_since_t0 (b, MAX (c->exit, c->enter));
+  SimTime enter = builder_since_t0 (b, issue), exit = builder_since_t0 (b, builder_call_exit (c, w));
   switch (kind)
     {
     case RECORD_CALL_HOST:
@@ -398,12 +398,23 @@ write_call (Builder *b, guint index, RecordCallKind kind, gboolean per_thread, g
     case RECORD_CALL_SYNC_STREAM:
     case RECORD_CALL_SYNC_DEVICE:
     case RECORD_CALL_FREE:
-      g_string_append_printf (b->text, "sync %s",
+      g_string_append_printf (b->text, "%s %s", w->poll_end > 0 ? "poll" : "sync",
                               kind == RECORD_CALL_SYNC_EVENT ? builder_event_name (b, c->event)
                               : kind == RECORD_CALL_SYNC_STREAM ? builder_stream_name (b, c->stream, per_thread)
                               : "device");
       if (kind == RECORD_CALL_FREE)
         g_string_append_printf (b->text, "   # %s waits for the device", c->name);
+      if (w->poll_end > 0)
+        {
+          if (w->poll_every > 0)
+            {
+              g_string_append (b->text, " every=");
+              builder_append_time (b->text, w->poll_every);
+            }
+          g_string_append_printf (b->text, "   # %s %u times, until its work was done",
+                                  c->name, w->poll_queries);
+          b->rec->n_polls++;
+        }
       builder_line_end (b);
       builder_op_times (b, issue, enter, exit);
       break;
@@ -477,6 +488,9 @@ builder_write_step (Builder *b, guint index, gboolean op)
   gboolean per_thread;
   RecordCallKind kind = builder_call_kind (c, w, &per_thread);
   b->call_line = c->line;
+  /* a later query of a loop written as a `poll`: inside it */
+  if (w->polled)
+    return TRUE;
   place->boundaries++;
   if (b->captured[index])
     {
@@ -502,7 +516,7 @@ builder_write_step (Builder *b, guint index, gboolean op)
     return FALSE;
   if (!op)
     return TRUE;
-  place->last_exit = MAX (place->last_exit, MAX (c->exit, c->enter));
+  place->last_exit = MAX (place->last_exit, builder_call_exit (c, w));
   /* the tracer's cost under the minimum is added up as the gaps are */
   place->short_gaps += b->inside[index].traced - traced_written (b, &b->inside[index]);
   /* after a call that waits for the GPU the host's lag starts anew */
