@@ -118,6 +118,33 @@ test_one_stream (void)
   import_counts_clear (&counts);
 }
 
+/* Queries stay host time in an imported trace: a trace does not say which
+ * stream or event a cudaStreamQuery asked of, so two queries at 1020 and
+ * 1140 us, around the kernel's run 1013-1133 in stream 7, are not read as a
+ * loop that waited for it (as a recording's would be, record_polls.c), nor
+ * as one of the legacy default stream, which waits for stream 7. */
+static const char queries[] = TRACE (
+  CALL ("cuda_runtime", "cudaLaunchKernel", "1010.000", "1.000", "1") ",\n"
+  KERNEL ("void scale<float>(float*, int)", "1013.000", "120.000", "7", "1") ",\n"
+  CALL ("cuda_runtime", "cudaStreamQuery", "1020.000", "1.000", "2") ",\n"
+  CALL ("cuda_runtime", "cudaStreamQuery", "1140.000", "1.000", "3") ",\n"
+  CALL ("cuda_runtime", "cudaDeviceSynchronize", "1150.000", "1.000", "4"));
+
+static void
+test_queries (void)
+{
+  g_autoptr (GError) error = NULL;
+  ImportCounts counts = { 0 };
+  g_autoptr (RecordSchedule) rec = import_text (queries, NULL, &counts, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec->n_polls, ==, 0);
+  g_assert_null (strstr (rec->text, "poll"));
+  /* the host time from the launch's return to the device synchronize */
+  g_autofree char *got = schedule_text_statements (rec->text);
+  g_assert_nonnull (strstr (got, "host 139.000us\nsync device\n"));
+  import_counts_clear (&counts);
+}
+
 /* The same trace gzipped, under the same name: the format is read from
  * the content, so the schedule is the same. */
 static void
@@ -569,6 +596,7 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   if (!profile_load ("ops", &ops, &error))
     g_error ("%s", error->message);
+  g_test_add_func ("/import/kineto/queries", test_queries);
   g_test_add_func ("/import/kineto/one-stream", test_one_stream);
   g_test_add_func ("/import/kineto/gzip", test_gzip);
   g_test_add_func ("/import/kineto/events-inferred", test_events_inferred);

@@ -228,6 +228,9 @@ typedef struct
   guint first_thread;
 } Builder;
 
+/* The stream handle of a query imported from a trace (below). */
+#define IMPORT_QUERY_STREAM G_GUINT64_CONSTANT (0xfffffffffffffff0)
+
 static guint64
 stream_handle (Builder *b, gint64 stream)
 {
@@ -404,6 +407,14 @@ import_trace_log (const ImportTrace *t, ImportCounts *counts)
             rc.stream = stream_handle (&b, w->stream);
           break;
         default:
+          {
+            /* a trace does not say which stream or event a query asked of:
+             * a handle no stream has, so that no run of queries reads as a
+             * loop that waited (record_polls.c) */
+            gboolean event;
+            if (record_call_is_query (c->name, &event))
+              rc.stream = IMPORT_QUERY_STREAM;
+          }
           break;
         }
       counts->n_stream_inferred += x->stream_inferred;
