@@ -895,6 +895,9 @@ test_poll (void)
   assert_cause (run, 2, ENG_CAUSE_SYNC, 1);
   g_assert_cmpint (op (run, 3)->end, ==, 1203 * US);
   g_assert_cmpint (op (run, 4)->end, ==, 1203 * US + US / 2);
+  g_autoptr (GString) why = g_string_new (NULL);
+  cause_text_append (run->sim, 2, why);
+  g_assert_cmpstr (why->str, ==, "poll until op 1 finished");
   run_free (run);
 
   run = run_text ("schematic-poll", "stream s1\nh2d s1 4MiB\npoll s1\n");

@@ -143,9 +143,9 @@ advise_add_hints (Advice *advice, const Search *s, const Config *best)
                          : op->kind == SCHED_OP_SYNC_STREAM
                            ? schedule_stream (advised, op->stream)->name
                            : schedule_event_name (advised, op->event);
-      hint.text = g_strdup_printf ("leave out `sync %s` (line %u), if nothing after it needs "
+      hint.text = g_strdup_printf ("leave out `%s %s` (line %u), if nothing after it needs "
                                    "what it waits for",
-                                   what, op->line);
+                                   op->poll ? "poll" : "sync", what, op->line);
       /* a line run again (in a loop) is one hint: the time it gains most */
       guint same = 0;
       while (same < syncs->len && strcmp (g_array_index (syncs, AdviseHint, same).text, hint.text) != 0)

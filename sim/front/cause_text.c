@@ -121,7 +121,7 @@ cause_text_append (const EngSim *sim, gsize op, GString *out)
           g_string_append (out, ", returned");
           return;
         }
-      g_string_append (out, "sync until op ");
+      g_string_append (out, sop->poll ? "poll until op " : "sync until op ");
       str_append_uint (out, eng_sim_waited_for (sim, op));
       g_string_append (out, " finished");
       /* its return then holds the wake (engines/MODEL.md, "How the host waits") */
