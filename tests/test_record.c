@@ -1092,9 +1092,10 @@ test_huge_pages (void)
  *  14 H2D 4 MiB at F + 36 MiB     the last bytes of copy 12, with copy 13 after: cached */
 /* Loops of queries (record_polls.c), worked by hand. A kernel runs in s1
  * from 20 to 300 us (times from 1 s); s1 is queried every 50 us from 20
- * to 320 us (each query 1 us): the work ended after the first query began
- * and before the last returned, so the seven are one `poll s1` from 20 to
- * 321 us, every=50us (start to start, less the query, which costs nothing
+ * to 320 us (each query 1 us; a cudaGetDevice at 30 us between two, as
+ * PyTorch calls it, does not break the run): the work ended after the
+ * first query began and before the last returned, so the seven are one
+ * `poll s1` from 20 to 321 us, every=50us (start to start, less the query, which costs nothing
  * without a profile). A lone query of the event at 400 us and two more at
  * 410 and 420 us, of work long done, stay host time: 321 to 500 us, up to
  * the next launch. Two queries of s1 at 503 and 504 us while its second
@@ -1109,6 +1110,7 @@ test_polls (void)
     "call\t1\tcudaLaunchKernel\t1000010000\t1000012000\t2\t0xa1\t0x0\t1\t32\t0\n"
     "call\t1\tcudaEventRecord\t1000013000\t1000014000\t3\t0xa1\t0xe1\t0\t0\t0\n"
     "call\t1\tcudaStreamQuery\t1000020000\t1000021000\t4\t0xa1\t0x0\t0\t0\t0\n"
+    "call\t1\tcudaGetDevice\t1000030000\t1000030500\t18\t0x0\t0x0\t0\t0\t0\n"
     "call\t1\tcudaStreamQuery\t1000070000\t1000071000\t5\t0xa1\t0x0\t0\t0\t0\n"
     "call\t1\tcudaStreamQuery\t1000120000\t1000121000\t6\t0xa1\t0x0\t0\t0\t0\n"
     "call\t1\tcudaStreamQuery\t1000170000\t1000171000\t7\t0xa1\t0x0\t0\t0\t0\n"
@@ -1124,7 +1126,7 @@ test_polls (void)
     "call\t1\tcudaStreamSynchronize\t1000508000\t1000602000\t17\t0xa1\t0x0\t0\t0\t0\n"
     "kernel\t2\t1000020000\t1000300000\t1\t32\t0\t16\tk\n"
     "kernel\t14\t1000510000\t1000600000\t1\t32\t0\t16\tk\n"
-    "end\t17\t2\n";
+    "end\t18\t2\n";
   g_autoptr (RecordSchedule) rec = convert (text, 2000, 0);
   g_autofree char *got = schedule_text_statements (rec->text);
   g_assert_cmpstr (got, ==, "stream s1\n"
@@ -1139,7 +1141,7 @@ test_polls (void)
   g_assert_cmpuint (rec->n_polls, ==, 1);
   /* the poll from the first query's call to the last one's return */
   assert_op_times (rec, 3, 10000, 10000, 311000);
-  g_autofree char *summary = record_schedule_summary (rec, 17);
+  g_autofree char *summary = record_schedule_summary (rec, 18);
   g_assert_nonnull (strstr (summary, "1 loops of queries until the work was done (poll)"));
 
   /* the same log as the corpus's recorders wrote it, its queries naming no

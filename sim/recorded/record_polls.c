@@ -2,7 +2,9 @@
  *
  * A program that waits by polling (`while (cudaEventQuery (e) ==
  * cudaErrorNotReady) work ();`) makes a run of queries of one stream or
- * event, with no other call of its thread between them. The log keeps no
+ * event, with no other call of its thread between them but calls that
+ * neither give the GPU work nor wait for it (PyTorch asks cudaGetDevice and
+ * cudaGetLastError around each of its queries). The log keeps no
  * query's result, so the run is a loop that waited for the work when the
  * work it asked of (found as for a synchronize, record_inside.h) ended
  * after the first query began and no later than the last one returned:
@@ -20,6 +22,7 @@ typedef struct
   gboolean event;
   guint64 handle;       /* the stream key or the event */
   GArray *calls;        /* guint: the run's queries, in order; empty: no run */
+  GArray *between;      /* guint: the host calls among them */
 } Run;
 
 static gint
@@ -71,12 +74,20 @@ close_run (Builder *b, Run *run)
           w->poll_queries = calls->len;
           for (guint k = 1; k < calls->len; k++)
             b->work[g_array_index (calls, guint, k)].polled = TRUE;
+          /* the host calls inside the loop, not those after its last query */
+          for (guint k = 0; k < run->between->len; k++)
+            {
+              guint j = g_array_index (run->between, guint, k);
+              if (g_array_index (b->log->calls, RecordCall, j).enter < last->enter)
+                b->work[j].polled = TRUE;
+            }
           /* the loop's time is the model's */
           b->inside[first_i].before = b->inside[first_i].after = 0;
           b->inside[first_i].idle = FALSE;
         }
     }
   g_array_set_size (calls, 0);
+  g_array_set_size (run->between, 0);
 }
 
 static void
@@ -84,6 +95,7 @@ free_run (gpointer data)
 {
   Run *run = data;
   g_array_unref (run->calls);
+  g_array_unref (run->between);
   g_free (run);
 }
 
@@ -101,15 +113,19 @@ builder_find_polls (Builder *b, const guint *order)
         {
           run = g_new0 (Run, 1);
           run->calls = g_array_new (FALSE, FALSE, sizeof (guint));
+          run->between = g_array_new (FALSE, FALSE, sizeof (guint));
           g_hash_table_insert (runs, GUINT_TO_POINTER (c->thread), run);
         }
       gboolean event, per_thread;
+      RecordCallKind kind = record_call_kind_of (c, &per_thread);
       if (b->captured[i] || !record_call_is_query (c->name, &event))
         {
-          close_run (b, run);
+          if (kind == RECORD_CALL_HOST && !b->captured[i] && run->calls->len > 0)
+            g_array_append_val (run->between, i);
+          else
+            close_run (b, run);
           continue;
         }
-      record_call_kind_of (c, &per_thread);
       guint64 handle = event ? c->event : builder_stream_key (b, c, RECORD_CALL_HOST, per_thread);
       if (run->calls->len == 0 || run->event != event || run->handle != handle)
         {
