@@ -666,24 +666,19 @@ fresh_used_up (const ValRun *run, const SchedOp *op, GError **error)
 }
 
 /* `poll`: cudaStreamQuery or cudaEventQuery until the work is done, the
- * op's host work between two queries. */
-static gboolean
-poll_until_done (const ValRun *run, const SchedOp *op, cudaStream_t s, GError **error)
+ * op's host work between two queries; what the last query returned
+ * (cudaSuccess, or an error other than cudaErrorNotReady), and in *call
+ * its name. */
+static cudaError_t
+poll_until_done (const ValRun *run, const SchedOp *op, cudaStream_t s, const char **call)
 {
   gboolean stream = op->kind == SCHED_OP_SYNC_STREAM;
+  *call = stream ? "cudaStreamQuery" : "cudaEventQuery";
   for (;;)
     {
       cudaError_t rc = stream ? cudaStreamQuery (s) : cudaEventQuery (run->events[op->event]);
-      if (rc == cudaSuccess)
-        return TRUE;
       if (rc != cudaErrorNotReady)
-        {
-          char *what = g_strdup_printf ("%s for %s:%u", stream ? "cudaStreamQuery" : "cudaEventQuery",
-                                        schedule_path (run->sched), op->line);
-          gboolean ok = val_cuda_check (rc, what, error);
-          g_free (what);
-          return ok;
-        }
+        return rc;
       if (op->u.duration > 0)
         val_cuda_busy (op->u.duration);
     }
@@ -784,8 +779,8 @@ issue_op (ValRun *run, gsize i, gboolean events, GError **error)
     case SCHED_OP_SYNC_STREAM:
     case SCHED_OP_SYNC_EVENT:
       if (op->poll)
-        return poll_until_done (run, op, s, error);
-      if (op->kind == SCHED_OP_SYNC_STREAM)
+        rc = poll_until_done (run, op, s, &call);
+      else if (op->kind == SCHED_OP_SYNC_STREAM)
         {
           rc = cudaStreamSynchronize (s);
           call = "cudaStreamSynchronize";

@@ -86,6 +86,13 @@ record_call_is_driver (const char *name)
   return g_str_has_prefix (name, "cu") && !g_str_has_prefix (name, "cuda");
 }
 
+gboolean
+record_call_is_stream_alloc (const char *name)
+{
+  return g_str_has_prefix (name, "cudaMallocAsync") || g_str_has_prefix (name, "cudaFreeAsync")
+         || g_str_has_prefix (name, "cuMemAllocAsync") || g_str_has_prefix (name, "cuMemFreeAsync");
+}
+
 /* The length of `name` without its per-thread suffix, if any. */
 static gsize
 base_length (const char *name, gboolean *per_thread)
@@ -103,14 +110,6 @@ record_call_is_query (const char *name, gboolean *event)
   *event = n == strlen ("cudaEventQuery") && strncmp (name, "cudaEventQuery", n) == 0;
   return *event || (n == strlen ("cudaStreamQuery") && strncmp (name, "cudaStreamQuery", n) == 0);
 }
-
-gboolean
-record_call_is_stream_alloc (const char *name)
-{
-  return g_str_has_prefix (name, "cudaMallocAsync") || g_str_has_prefix (name, "cudaFreeAsync")
-         || g_str_has_prefix (name, "cuMemAllocAsync") || g_str_has_prefix (name, "cuMemFreeAsync");
-}
-
 
 /* The kind `table` gives the first `n` bytes of `name`; FALSE where it has
  * no such name. */
