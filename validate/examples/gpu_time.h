@@ -22,4 +22,13 @@ spin_for (unsigned long long ns)
     ;
 }
 
+// One thread spins `spin_ns` and stamps its end in *end (mapped host memory,
+// read against the host's clock through clock_tie.h: sync_probe.cu, poll_probe.cu).
+__global__ static void
+spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
+{
+  spin_for (spin_ns);
+  *end = globaltimer ();
+}
+
 #endif /* GPU_TIME_H */

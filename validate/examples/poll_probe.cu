@@ -42,13 +42,6 @@ enum
   DEFAULT_SPIN_US = 200,
 };
 
-__global__ void
-spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
-{
-  spin_for (spin_ns);
-  *end = globaltimer ();
-}
-
 static void
 host_work (double us)
 {

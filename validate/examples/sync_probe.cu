@@ -55,13 +55,6 @@ enum
   DEFAULT_SPIN_US = 20,
 };
 
-__global__ void
-spin_and_stamp (unsigned long long spin_ns, volatile unsigned long long *end)
-{
-  spin_for (spin_ns);
-  *end = globaltimer ();
-}
-
 enum Kind { STREAM, DEVICE, EVENT, COPY, FREE, PAGEABLE, PAGEABLE_H2D };
 static const char *const KIND_NAMES[] = { "stream", "device", "event", "copy", "free", "pageable",
                                           "pageable-h2d" };
